@@ -1,0 +1,52 @@
+#include "trident/ir/OpInfo.h"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+
+namespace trident {
+
+namespace {
+
+constexpr OpInfo kOps[] = {
+#define TRIDENT_OP(Id, Name, MinOps, MaxOps, Results, Regions, Traits)                            \
+  OpInfo{OpCode::Id, Name, MinOps, MaxOps, Results, Regions, static_cast<uint32_t>(Traits)},
+#include "trident/ir/Ops.def"
+#undef TRIDENT_OP
+};
+
+constexpr unsigned kNumOps = sizeof(kOps) / sizeof(kOps[0]);
+
+// Op codes sorted by name, for lookups by the parser.
+const std::array<OpCode, kNumOps> &byName() {
+  static const std::array<OpCode, kNumOps> sorted = [] {
+    std::array<OpCode, kNumOps> a{};
+    for (unsigned i = 0; i < kNumOps; ++i)
+      a[i] = kOps[i].code;
+    std::sort(a.begin(), a.end(), [](OpCode x, OpCode y) {
+      return kOps[static_cast<unsigned>(x)].name < kOps[static_cast<unsigned>(y)].name;
+    });
+    return a;
+  }();
+  return sorted;
+}
+
+} // namespace
+
+const OpInfo &opInfo(OpCode code) {
+  assert(static_cast<unsigned>(code) < kNumOps);
+  return kOps[static_cast<unsigned>(code)];
+}
+
+std::optional<OpCode> opCodeByName(std::string_view name) {
+  const auto &sorted = byName();
+  auto it = std::lower_bound(sorted.begin(), sorted.end(), name,
+                             [](OpCode c, std::string_view n) { return opInfo(c).name < n; });
+  if (it != sorted.end() && opInfo(*it).name == name)
+    return *it;
+  return std::nullopt;
+}
+
+unsigned numOpCodes() { return kNumOps; }
+
+} // namespace trident
