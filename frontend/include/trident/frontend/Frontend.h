@@ -1,0 +1,72 @@
+#pragma once
+// The frontend: Triton-language source (@triton.jit functions in a .py file) to
+// block IR, specialized for one call signature. No Python is involved.
+//
+//   Diagnostics diags;
+//   auto sig = parseSignature("*fp32:16, *fp32:16, *fp32:16, i32, 1024", diags);
+//   auto m = compileKernel(source, "add.py", "add_kernel", *sig, diags);
+
+#include "trident/ir/IR.h"
+#include "trident/support/Diagnostic.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace trident {
+
+// One argument of a call signature.
+struct ArgSpec {
+  enum class Kind { Pointer, Int, Float, Bool, Constexpr };
+  Kind kind = Kind::Int;
+  Type type;              // Pointer: ptr<dtype>; Int: i8..i64; Float: f16..f64; Bool: i1
+  bool isUnsigned = false; // Int: Triton's u8..u64
+  // Triton's specializations: 16 when the integer or address is known to be a
+  // multiple of 16; an integer equal to 1 is passed as Constexpr 1 instead.
+  int divisibility = 1;
+  // Constexpr: the value as Python source text ("1024", "True", "'ieee'", "tl.float16").
+  std::string constexprValue;
+};
+
+// Triton's signature strings: "*fp32:16, *fp16, i32:16, i64, fp32, u8, i1, 1024, True".
+// A pointer is '*' + dtype, ":16" marks divisibility; a bare value is a constexpr.
+std::optional<std::vector<ArgSpec>> parseSignature(std::string_view text, Diagnostics &diags);
+
+struct CompileRequest {
+  std::string kernel;          // name of the @triton.jit function
+  std::vector<ArgSpec> args;   // one per parameter, in order
+};
+
+// Compiles one kernel (and the jit functions it calls) to a block-IR module with
+// one tt.func named after the kernel. The same source and request always give
+// byte-identical IR. On error returns nullopt with diagnostics that carry
+// file:line:column.
+std::optional<Module> compileKernel(std::string_view source, std::string_view fileName,
+                                    const CompileRequest &request, Diagnostics &diags);
+
+// Autotuning and launch facts recorded from decorators, for the runtime.
+struct KernelInfo {
+  std::string name;
+  std::vector<std::string> params;       // parameter names, in order
+  std::vector<bool> isConstexpr;          // per parameter
+  std::vector<std::string> defaults;      // per parameter: default value source, or ""
+  std::vector<std::string> doNotSpecialize;
+  bool noinline = false;
+  // @triton.autotune: configs (kwargs as name -> Python source, num_warps, num_stages) and keys.
+  struct Config {
+    std::vector<std::pair<std::string, std::string>> kwargs;
+    int numWarps = 4;
+    int numStages = 3;
+  };
+  std::vector<Config> autotuneConfigs;
+  std::vector<std::string> autotuneKeys;
+  // @triton.heuristics: parameter name -> lambda source text.
+  std::vector<std::pair<std::string, std::string>> heuristics;
+};
+
+// Lists the @triton.jit functions of a source file with their decorator facts.
+std::optional<std::vector<KernelInfo>> listKernels(std::string_view source, std::string_view fileName,
+                                                   Diagnostics &diags);
+
+} // namespace trident
