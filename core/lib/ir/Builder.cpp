@@ -24,8 +24,9 @@ Op *Builder::create(OpCode code, std::span<Value *const> operands, std::span<con
 // ---- structure ---------------------------------------------------------------
 
 Op *Builder::func(std::string_view name, std::span<const Type> params, std::span<const Type> results) {
-  AttributeList attrs{{"sym_name", Attribute::string(std::string(name))},
-                      {"result_types", Attribute::types({results.begin(), results.end()})}};
+  AttributeList attrs{{"sym_name", Attribute::string(std::string(name))}};
+  if (!results.empty()) // absent means "returns nothing"
+    attrs.set("result_types", Attribute::types({results.begin(), results.end()}));
   Op *f = create(OpCode::Func, std::span<Value *const>{}, std::span<const Type>{}, std::move(attrs), 1);
   for (Type t : params)
     f->region()->addArgument(t);
