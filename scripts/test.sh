@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds Trident with warnings as errors and ASan+UBSan, then runs every test.
+# Usage: scripts/test.sh [extra ctest arguments]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${TRIDENT_TEST_BUILD_DIR:-$root/build-test}"
+
+"$root/scripts/deps.sh"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  -DTRIDENT_WERROR=ON -DTRIDENT_SANITIZE=ON >/dev/null
+cmake --build "$build" -j "${TRIDENT_JOBS:-2}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+cd "$build"
+ctest --output-on-failure -j "${TRIDENT_JOBS:-2}" "$@"
