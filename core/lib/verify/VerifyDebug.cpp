@@ -1,0 +1,59 @@
+// Rules of the hints and debugging ops: tt.multiple_of, tt.max_contiguous,
+// tt.assume, tt.print and tt.assert.
+
+#include "OpChecker.h"
+
+namespace trident::verifier {
+
+namespace {
+
+void verifyHint(OpChecker &c) {
+  Type t = c.operand(0);
+  if (!t.element().isInteger() && !t.element().isPtr())
+    c.error("operand must have integer or pointer elements, got " + t.str());
+  c.expectResultType(0, t);
+  const Attribute::IntArray *values = c.intsAttr("values");
+  if (!values)
+    return;
+  size_t expected = t.rank() == 0 ? 1 : t.rank();
+  if (values->size() != expected) {
+    c.error("attribute 'values' has " + std::to_string(values->size()) + " entries, expected " +
+            std::to_string(expected) + " (one per dimension of " + t.str() + ")");
+    return;
+  }
+  for (int64_t v : *values)
+    if (v < 1) {
+      c.error("attribute 'values' entries must be at least 1, got " + std::to_string(v));
+      return;
+    }
+}
+
+void verifyAssume(OpChecker &c) {
+  if (c.operand(0) != Type::i1())
+    c.error("operand must be i1, got " + c.operand(0).str());
+}
+
+void verifyPrint(OpChecker &c) {
+  c.stringAttr("prefix", false);
+  c.boolAttr("hex");
+}
+
+void verifyAssert(OpChecker &c) {
+  c.stringAttr("message", false);
+  c.expectBoolLike(c.operand(0), "condition");
+}
+
+} // namespace
+
+void verifyDebugOp(OpChecker &c) {
+  switch (c.op()->code()) {
+  case OpCode::MultipleOf:
+  case OpCode::MaxContiguous: return verifyHint(c);
+  case OpCode::Assume: return verifyAssume(c);
+  case OpCode::Print: return verifyPrint(c);
+  case OpCode::Assert: return verifyAssert(c);
+  default: return;
+  }
+}
+
+} // namespace trident::verifier
