@@ -206,15 +206,18 @@ private:
       return false;
     std::vector<int64_t> shape;
     uint64_t elements = 1;
+    size_t secondDimPos = 0;
     for (;;) {
       size_t pos = lex_.pos();
+      if (shape.size() == 1)
+        secondDimPos = pos;
       bool overflow = false;
       std::optional<uint64_t> dim = lex_.unsignedInteger(overflow);
       if (!dim)
         break;
       if (*dim == 0)
         return fail(pos, std::string(kind) + " dimension must be positive");
-      if (overflow || *dim > kMaxElements || elements * *dim > kMaxElements)
+      if (overflow || *dim > kMaxElements / elements)
         return fail(pos, std::string(kind) + " type has too many elements");
       elements *= *dim;
       shape.push_back(static_cast<int64_t>(*dim));
@@ -224,7 +227,7 @@ private:
     if (shape.empty())
       return fail(lex_.pos(), "expected dimension in " + std::string(kind) + " type");
     if (isVector && shape.size() != 1)
-      return fail(lex_.pos(), "vector type must have exactly one dimension");
+      return fail(secondDimPos, "vector type must have exactly one dimension");
     size_t elementPos = lex_.pos();
     Type element;
     if (!parseType(element))

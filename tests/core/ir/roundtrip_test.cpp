@@ -5,35 +5,17 @@
 #include "trident/ir/Parser.h"
 #include "trident/ir/Printer.h"
 
+#include "Samples.h"
+
 #include <doctest/doctest.h>
 
-#include <filesystem>
-#include <fstream>
+#include <limits>
 #include <map>
 #include <set>
-#include <sstream>
 
 using namespace trident;
 
 namespace {
-
-std::filesystem::path samplesDir() { return std::filesystem::path(__FILE__).parent_path() / "roundtrip"; }
-
-// The samples, by file name, without their `//` comment lines (the printer writes none).
-std::map<std::string, std::string> loadSamples() {
-  std::map<std::string, std::string> samples;
-  for (const auto &entry : std::filesystem::directory_iterator(samplesDir())) {
-    if (entry.path().extension() != ".tir")
-      continue;
-    std::ifstream in(entry.path());
-    std::string line, text;
-    while (std::getline(in, line))
-      if (line.rfind("//", 0) != 0)
-        text += line + "\n";
-    samples[entry.path().filename().string()] = text;
-  }
-  return samples;
-}
 
 std::optional<Module> parseOrReport(const std::string &text, const std::string &name) {
   Diagnostics diags;
@@ -46,7 +28,7 @@ std::optional<Module> parseOrReport(const std::string &text, const std::string &
 } // namespace
 
 TEST_CASE("every sample round-trips exactly and every op has a sample") {
-  std::map<std::string, std::string> samples = loadSamples();
+  std::map<std::string, std::string> samples = testing::loadRoundTripSamples();
   REQUIRE(samples.size() >= 4);
   std::set<OpCode> seen;
   for (const auto &[name, text] : samples) {
