@@ -89,6 +89,7 @@ private:
     explicit NestingGuard(unsigned &depth) : depth_(depth) { ++depth_; }
     ~NestingGuard() { --depth_; }
     bool tooDeep() const { return depth_ > kMaxNesting; }
+
   private:
     unsigned &depth_;
   };
@@ -393,8 +394,7 @@ private:
     return is;
   }
 
-  bool checkCounts(const OpInfo &info, size_t pos, size_t operands, size_t resultNames,
-                   size_t resultTypes) {
+  bool checkCounts(const OpInfo &info, size_t pos, size_t operands, size_t resultNames, size_t resultTypes) {
     std::string op = "op '" + std::string(info.name) + "' ";
     if (operands < static_cast<size_t>(info.minOperands) ||
         (info.maxOperands >= 0 && operands > static_cast<size_t>(info.maxOperands)))

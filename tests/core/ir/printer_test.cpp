@@ -107,14 +107,14 @@ TEST_CASE("printer: attributes, empty regions, multiple results, escaped strings
   (void)lo;
   (void)hi;
   b.create(OpCode::Print, {}, {},
-           {{"prefix", Attribute::string("a\"b\\c\n\t\x01\xff")},
-            {"hex", Attribute::boolean(false)}});
-  b.create(OpCode::Constant, {}, {Type::f64()},
-           {{"value", Attribute::floating(0.1)}});
+           {{"prefix", Attribute::string("a\"b\\c\n\t\x01\xff")}, {"hex", Attribute::boolean(false)}});
+  b.create(OpCode::Constant, {}, {Type::f64()}, {{"value", Attribute::floating(0.1)}});
   b.create(OpCode::Constant, {}, {Type::f64()},
            {{"value", Attribute::floating(-std::numeric_limits<double>::infinity())}});
   b.create(OpCode::Constant, {}, {Type::f64()}, {{"value", Attribute::floating(1e300)}});
-  b.create(OpCode::Trans, {}, {}, {{"order", Attribute::ints({})}, {"t", Attribute::types({Type::i8(), Type::ptr(Type::f16(), 3)})}});
+  b.create(
+      OpCode::Trans, {}, {},
+      {{"order", Attribute::ints({})}, {"t", Attribute::types({Type::i8(), Type::ptr(Type::f16(), 3)})}});
   Value *k = b.constInt(-7, Type::i32());
   b.ret(std::vector<Value *>{k});
   const char *expected = R"(builtin.module ({

@@ -13,8 +13,7 @@
 namespace trident {
 
 // A whole module: one builtin.module op and nothing after it but comments.
-std::optional<Module> parseModule(std::string_view text, std::string_view bufferName,
-                                  Diagnostics &diags);
+std::optional<Module> parseModule(std::string_view text, std::string_view bufferName, Diagnostics &diags);
 
 // One type ("i32", "block<128x64xf16>", "ptr<f16, 3>") and nothing after it.
 std::optional<Type> parseType(std::string_view text, Diagnostics &diags,
