@@ -177,7 +177,7 @@ const Op *OpChecker::terminatorOf(unsigned r, OpCode code) {
 bool OpChecker::expectRegionArguments(unsigned r, std::span<const Type> types, std::string_view what) {
   const Block *block = op_->region(r);
   if (block->numArguments() != types.size()) {
-    error(regionName(op_, r) + " has " + std::to_string(block->numArguments()) + " arguments, expected " +
+    error(regionName(op_, r) +  " has " + counted(block->numArguments(), "argument") + ", expected " +
           std::to_string(types.size()) + " (" + std::string(what) + ")");
     return false;
   }
@@ -197,7 +197,7 @@ bool checkTerminatorValues(OpChecker &c, std::span<const Type> expected, std::st
   const Op *op = c.op();
   unsigned count = op->numOperands() - first;
   if (count != expected.size()) {
-    c.error("passes " + std::to_string(count) + " values, expected " + std::to_string(expected.size()) +
+    c.error("passes " + counted(count, "value") + ", expected " + std::to_string(expected.size()) +
             " to match " + std::string(target));
     return false;
   }
@@ -250,6 +250,11 @@ std::string typeProblem(Type t) {
 }
 
 bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+std::string counted(size_t n, std::string_view singular, std::string_view plural) {
+  std::string word = n == 1 ? std::string(singular) : plural.empty() ? std::string(singular) + "s" : std::string(plural);
+  return std::to_string(n) + " " + word;
+}
 
 const Op *enclosingModule(const Op *op) {
   for (const Op *p = op; p; p = p->parentOp())

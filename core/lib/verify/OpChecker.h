@@ -81,6 +81,8 @@ bool sameShape(Type a, Type b);
 // "4x8", or "scalar" for a rank-0 type.
 std::string shapeString(Type t);
 bool isPowerOfTwo(int64_t v);
+// "1 value", "2 values"; `plural` defaults to `singular` + "s".
+std::string counted(size_t n, std::string_view singular, std::string_view plural = {});
 // The innermost enclosing builtin.module op, or null.
 const Op *enclosingModule(const Op *op);
 

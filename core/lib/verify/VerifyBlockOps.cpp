@@ -171,7 +171,7 @@ void verifySplit(OpChecker &c) {
 }
 
 void verifyCat(OpChecker &c) {
-  if (!c.expectSameOperandTypes(0, 1) || !c.expectBlock(c.operand(0), "operands"))
+  if (!c.expectSameOperandTypes(0, 1) || !c.expectBlock(c.operand(0), "operand"))
     return;
   Type in = c.operand(0);
   std::vector<int64_t> shape = shapeOf(in);

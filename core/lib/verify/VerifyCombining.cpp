@@ -64,7 +64,7 @@ void verifyDot(OpChecker &c) {
 bool verifyCombinerShape(OpChecker &c, OpCode terminator, int64_t &axisOut) {
   const Op *op = c.op();
   Type first = c.operand(0);
-  if (!c.expectBlock(first, "operands"))
+  if (!c.expectBlock(first, "operand"))
     return false;
   for (unsigned i = 1; i < op->numOperands(); ++i)
     if (!sameShape(first, c.operand(i))) {
@@ -85,7 +85,7 @@ bool verifyCombinerShape(OpChecker &c, OpCode terminator, int64_t &axisOut) {
   c.expectRegionArguments(0, args, "the operands' element types, twice");
   c.terminatorOf(0, terminator);
   if (op->numResults() != op->numOperands()) {
-    c.error("has " + std::to_string(op->numResults()) + " results, expected one per operand (" +
+    c.error("has " + counted(op->numResults(), "result") + ", expected one per operand (" +
             std::to_string(op->numOperands()) + ")");
     return false;
   }

@@ -17,7 +17,7 @@ void verifyFor(OpChecker &c) {
             ub.str() + " and " + step.str());
   std::vector<Type> inits = typesOf(op->operands().subspan(3));
   if (op->numResults() != inits.size()) {
-    c.error("has " + std::to_string(op->numResults()) + " results, expected one per loop-carried value (" +
+    c.error("has " + counted(op->numResults(), "result") + ", expected one per loop-carried value (" +
             std::to_string(inits.size()) + ")");
   } else {
     for (unsigned i = 0; i < inits.size(); ++i)

@@ -17,7 +17,7 @@ void verifyHint(OpChecker &c) {
     return;
   size_t expected = t.rank() == 0 ? 1 : t.rank();
   if (values->size() != expected) {
-    c.error("attribute 'values' has " + std::to_string(values->size()) + " entries, expected " +
+    c.error("attribute 'values' has " + counted(values->size(), "entry", "entries") + ", expected " +
             std::to_string(expected) + " (one per dimension of " + t.str() + ")");
     return;
   }

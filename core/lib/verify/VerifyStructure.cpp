@@ -45,8 +45,8 @@ void verifyFunc(OpChecker &c) {
   c.boolAttr("noinline");
   if (const Attribute::IntArray *divisibility = c.intsAttr("arg_divisibility", false)) {
     if (divisibility->size() != op->region()->numArguments())
-      c.error("attribute 'arg_divisibility' has " + std::to_string(divisibility->size()) +
-              " entries, expected one per parameter (" + std::to_string(op->region()->numArguments()) + ")");
+      c.error("attribute 'arg_divisibility' has " + counted(divisibility->size(), "entry", "entries") +
+              ", expected one per parameter (" + std::to_string(op->region()->numArguments()) + ")");
     for (int64_t d : *divisibility)
       if (d < 1) {
         c.error("attribute 'arg_divisibility' entries must be at least 1, got " + std::to_string(d));
@@ -86,7 +86,7 @@ void verifyCall(OpChecker &c) {
   }
   std::vector<Type> params = func::argumentTypes(target);
   if (params.size() != op->numOperands()) {
-    c.error("passes " + std::to_string(op->numOperands()) + " arguments, but \"" + *callee + "\" takes " +
+    c.error("passes " + counted(op->numOperands(), "argument") + ", but \"" + *callee + "\" takes " +
             std::to_string(params.size()));
   } else {
     for (unsigned i = 0; i < params.size(); ++i)
@@ -96,7 +96,7 @@ void verifyCall(OpChecker &c) {
   }
   std::vector<Type> results = func::resultTypes(target);
   if (results.size() != op->numResults()) {
-    c.error("has " + std::to_string(op->numResults()) + " results, but \"" + *callee + "\" returns " +
+    c.error("has " + counted(op->numResults(), "result") + ", but \"" + *callee + "\" returns " +
             std::to_string(results.size()));
   } else {
     for (unsigned i = 0; i < results.size(); ++i)
