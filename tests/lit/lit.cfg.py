@@ -1,0 +1,31 @@
+# lit configuration of Trident's IR tests (run through CTest as the test `lit`).
+#
+# Test files end in .tir (Trident IR, the textual form in docs/ir-syntax.md). Each
+# holds its RUN: and CHECK: lines as // comments, e.g.
+#   // RUN: trident-opt --canonicalize %s | FileCheck %s
+# trident-opt (the build's), FileCheck and not (LLVM 19's) are found on PATH.
+import os
+
+import lit.formats
+
+config.name = "Trident"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".tir"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py.in"]
+
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = getattr(config, "trident_obj_root", config.test_source_root)
+
+tools_dir = getattr(config, "trident_tools_dir", None)
+llvm_tools_dir = getattr(config, "llvm_tools_dir", "/usr/lib/llvm-19/bin")
+if tools_dir is None:
+    lit_config.fatal("run lit on the build folder (tests/lit in the build), which holds lit.site.cfg.py")
+for tool in ["trident-opt"]:
+    if not os.path.exists(os.path.join(tools_dir, tool)):
+        lit_config.fatal("%s is not built in %s (ninja %s)" % (tool, tools_dir, tool))
+for tool in ["FileCheck", "not"]:
+    if not os.path.exists(os.path.join(llvm_tools_dir, tool)):
+        lit_config.fatal("%s not found in %s (install llvm-19-tools)" % (tool, llvm_tools_dir))
+
+path = [tools_dir, llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))]
+config.environment["PATH"] = os.pathsep.join(path)

@@ -1,0 +1,74 @@
+#include "ExpectedDiagnostics.h"
+
+#include <cstdlib>
+
+namespace trident::opt {
+
+std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text, std::vector<std::string> &problems) {
+  static constexpr std::string_view kMarker = "expected-error";
+  std::vector<ExpectedDiagnostic> out;
+  unsigned lineNo = 0;
+  size_t lineStart = 0;
+  while (lineStart <= text.size()) {
+    ++lineNo;
+    size_t lineEnd = text.find('\n', lineStart);
+    if (lineEnd == std::string_view::npos)
+      lineEnd = text.size();
+    std::string_view line = text.substr(lineStart, lineEnd - lineStart);
+    lineStart = lineEnd + 1;
+    size_t comment = line.find("//");
+    size_t at = comment == std::string_view::npos ? comment : line.find(kMarker, comment);
+    if (at == std::string_view::npos)
+      continue;
+    std::string_view rest = line.substr(at + kMarker.size());
+    long offset = 0;
+    if (!rest.empty() && rest[0] == '@') {
+      std::string number(rest.substr(1, rest.find_first_of(" {") - 1));
+      char *end = nullptr;
+      offset = std::strtol(number.c_str(), &end, 10);
+      if (number.empty() || (number[0] != '+' && number[0] != '-') || *end != '\0') {
+        problems.push_back("line " + std::to_string(lineNo) + ": expected '@+N' or '@-N' after 'expected-error'");
+        continue;
+      }
+    }
+    size_t open = rest.find("{{"), close = rest.rfind("}}");
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open) {
+      problems.push_back("line " + std::to_string(lineNo) + ": expected '{{message}}' after 'expected-error'");
+      continue;
+    }
+    long target = static_cast<long>(lineNo) + offset;
+    if (target < 1) {
+      problems.push_back("line " + std::to_string(lineNo) + ": 'expected-error' points before the first line");
+      continue;
+    }
+    out.push_back({static_cast<unsigned>(target), lineNo, std::string(rest.substr(open + 2, close - open - 2))});
+  }
+  return out;
+}
+
+bool checkDiagnostics(const std::vector<ExpectedDiagnostic> &expected, const Diagnostics &produced,
+                      std::string_view bufferName, std::ostream &err) {
+  std::vector<bool> used(produced.list().size(), false);
+  bool ok = true;
+  for (const ExpectedDiagnostic &e : expected) {
+    bool found = false;
+    for (size_t i = 0; i < produced.list().size() && !found; ++i) {
+      const Diagnostic &d = produced.list()[i];
+      if (!used[i] && d.loc.line() == e.line && d.message.find(e.text) != std::string::npos)
+        used[i] = found = true;
+    }
+    if (!found) {
+      err << bufferName << ":" << e.commentLine << ": error: expected error on line " << e.line
+          << " was not produced: " << e.text << "\n";
+      ok = false;
+    }
+  }
+  for (size_t i = 0; i < produced.list().size(); ++i)
+    if (!used[i]) {
+      err << produced.list()[i].str() << " (unexpected)\n";
+      ok = false;
+    }
+  return ok;
+}
+
+} // namespace trident::opt

@@ -1,0 +1,176 @@
+// trident-opt: runs block-IR passes on textual IR.
+//
+//   trident-opt --inline --canonicalize --cse input.tir      passes run in flag order
+//   cat input.tir | trident-opt --dce -                      stdin when no file or '-'
+//
+// Errors in the input (syntax, verifier) print as "file:line:col: error: message" and
+// exit with status 1.
+
+#include "ExpectedDiagnostics.h"
+
+#include "trident/ir/Parser.h"
+#include "trident/ir/Printer.h"
+#include "trident/ir/Verifier.h"
+#include "trident/passes/PassManager.h"
+#include "trident/passes/PassRegistry.h"
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace trident;
+
+namespace {
+
+struct Options {
+  std::vector<const PassInfo *> passes;
+  std::string input = "-";
+  std::string output = "-";
+  bool verifyEach = true;
+  bool printIrAfterAll = false;
+  bool timePasses = false;
+  bool verifyDiagnostics = false;
+  bool locations = true;
+};
+
+void printUsage(std::ostream &os) {
+  os << "usage: trident-opt [options] [input.tir | -]\n"
+        "\n"
+        "passes, run in the order given:\n";
+  for (const PassInfo &p : allPasses())
+    os << "  --" << p.name << std::string(p.name.size() < 20 ? 20 - p.name.size() : 1, ' ') << p.summary << "\n";
+  os << "\n"
+        "options:\n"
+        "  -o <file>               write the result to <file> (default: stdout)\n"
+        "  --verify-each           verify the IR after every pass (default)\n"
+        "  --no-verify-each        verify only the input\n"
+        "  --print-ir-after-all    print the IR after every pass to stderr\n"
+        "  --time-passes           print the time of every pass to stderr\n"
+        "  --verify-diagnostics    check the errors against 'expected-error' comments\n"
+        "  --no-locations          print no loc(...) in the result\n"
+        "  --help                  show this text\n";
+}
+
+// Fills `opts`; on a bad argument prints why and returns false.
+bool parseArguments(int argc, char **argv, Options &opts) {
+  bool sawInput = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      printUsage(std::cout);
+      std::exit(0);
+    } else if (arg == "-o") {
+      if (i + 1 >= argc) {
+        std::cerr << "trident-opt: error: '-o' needs a file name\n";
+        return false;
+      }
+      opts.output = argv[++i];
+    } else if (arg == "--verify-each") {
+      opts.verifyEach = true;
+    } else if (arg == "--no-verify-each") {
+      opts.verifyEach = false;
+    } else if (arg == "--print-ir-after-all") {
+      opts.printIrAfterAll = true;
+    } else if (arg == "--time-passes") {
+      opts.timePasses = true;
+    } else if (arg == "--verify-diagnostics") {
+      opts.verifyDiagnostics = true;
+    } else if (arg == "--no-locations") {
+      opts.locations = false;
+    } else if (arg.rfind("--", 0) == 0) {
+      const PassInfo *pass = lookupPass(arg.substr(2));
+      if (!pass) {
+        std::cerr << "trident-opt: error: unknown option '" << arg << "' (see --help)\n";
+        return false;
+      }
+      opts.passes.push_back(pass);
+    } else if (!sawInput) {
+      opts.input = arg;
+      sawInput = true;
+    } else {
+      std::cerr << "trident-opt: error: more than one input file ('" << opts.input << "' and '" << arg << "')\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<std::string> readInput(const std::string &path) {
+  if (path == "-")
+    return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Parses, verifies and runs the passes; false with `diags` filled on any error.
+std::optional<Module> process(const Options &opts, const std::string &text, const std::string &bufferName,
+                              Diagnostics &diags) {
+  std::optional<Module> module = parseModule(text, bufferName, diags);
+  if (!module)
+    return std::nullopt;
+  if (!verify(*module, diags))
+    return std::nullopt;
+  PassManagerOptions pmOptions;
+  pmOptions.verifyEach = opts.verifyEach;
+  pmOptions.printAfterEach = opts.printIrAfterAll ? &std::cerr : nullptr;
+  pmOptions.printLocations = opts.locations;
+  pmOptions.timePasses = opts.timePasses;
+  PassManager pm(pmOptions);
+  for (const PassInfo *pass : opts.passes)
+    pm.add(std::string(pass->name), pass->run);
+  bool ok = pm.run(*module, diags);
+  if (opts.timePasses)
+    pm.printTimings(std::cerr);
+  if (!ok)
+    return std::nullopt;
+  return module;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opts;
+  if (!parseArguments(argc, argv, opts))
+    return 2;
+  std::optional<std::string> text = readInput(opts.input);
+  if (!text) {
+    std::cerr << "trident-opt: error: cannot read '" << opts.input << "'\n";
+    return 1;
+  }
+  const std::string bufferName = opts.input == "-" ? "<stdin>" : opts.input;
+
+  Diagnostics diags;
+  std::optional<Module> module = process(opts, *text, bufferName, diags);
+
+  if (opts.verifyDiagnostics) {
+    std::vector<std::string> problems;
+    std::vector<opt::ExpectedDiagnostic> expected = opt::parseExpectedDiagnostics(*text, problems);
+    for (const std::string &p : problems)
+      std::cerr << bufferName << ":" << p << "\n";
+    return opt::checkDiagnostics(expected, diags, bufferName, std::cerr) && problems.empty() ? 0 : 1;
+  }
+  if (!module) {
+    std::cerr << diags.str();
+    return 1;
+  }
+
+  PrintOptions printOptions;
+  printOptions.locations = opts.locations;
+  if (opts.output == "-") {
+    print(std::cout, *module, printOptions);
+    return 0;
+  }
+  std::ofstream out(opts.output, std::ios::binary);
+  print(out, *module, printOptions);
+  if (!out) {
+    std::cerr << "trident-opt: error: cannot write '" << opts.output << "'\n";
+    return 1;
+  }
+  return 0;
+}
