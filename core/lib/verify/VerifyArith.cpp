@@ -10,6 +10,17 @@ namespace {
 
 enum class Elements { Integer, Float };
 
+// f8 types are storage types: they are loaded, stored, converted and multiplied by
+// tt.dot, but never computed with elementwise.
+bool rejectF8(OpChecker &c, Type t, std::string_view what) {
+  Type e = t.element();
+  if (e != Type::f8e4m3() && e != Type::f8e5m2())
+    return true;
+  c.error(std::string(what) + " must not have f8 elements, which are for storage only, got " +
+          t.str());
+  return false;
+}
+
 // All operands share one type with `elements`, and the result has it too.
 void verifySameTypeOp(OpChecker &c, Elements elements) {
   const Op *op = c.op();
@@ -18,7 +29,8 @@ void verifySameTypeOp(OpChecker &c, Elements elements) {
       return;
   Type t = c.operand(0);
   std::string what = op->numOperands() == 1 ? "operand" : "operands";
-  bool ok = elements == Elements::Integer ? c.expectIntegerLike(t, what) : c.expectFloatLike(t, what);
+  bool ok = elements == Elements::Integer ? c.expectIntegerLike(t, what)
+                                           : c.expectFloatLike(t, what) && rejectF8(c, t, what);
   if (ok)
     c.expectResultType(0, t);
 }
@@ -32,7 +44,8 @@ void verifyCompare(OpChecker &c, Elements elements) {
   if (!c.expectSameOperandTypes(0, 1))
     return;
   Type t = c.operand(0);
-  bool ok = elements == Elements::Integer ? c.expectIntegerLike(t, "operands") : c.expectFloatLike(t, "operands");
+  bool ok = elements == Elements::Integer ? c.expectIntegerLike(t, "operands")
+                                           : c.expectFloatLike(t, "operands") && rejectF8(c, t, "operands");
   if (ok)
     c.expectResultType(0, t.withElement(Type::i1()));
 }
@@ -61,6 +74,9 @@ void verifyCast(OpChecker &c, Elements from, Elements to, Width width) {
     c.error("result shape must match the operand shape, got " + in.str() + " and " + out.str());
     return;
   }
+  // Only extf and truncf convert to and from f8; integers go through a wider float.
+  if (from != to && (!rejectF8(c, in, "operand") || !rejectF8(c, out, "result")))
+    return;
   if (width == Width::Wider && out.bitWidth() <= in.bitWidth())
     c.error("result elements must be wider than the operand's, got " + in.str() + " to " + out.str());
   if (width == Width::Narrower && out.bitWidth() >= in.bitWidth())

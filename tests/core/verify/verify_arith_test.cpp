@@ -170,6 +170,17 @@ const Case kInvalid[] = {
     {"math.floor", "    %r = math.floor %n : i32", "'math.floor' op operand must have float elements, got i32"},
     {"math.ceil", "    %r = math.ceil %x : f32", "'math.ceil' op result type must be block<4xf32>, got f32"},
     {"math.erf", "    %r = math.erf %j : block<4xi64>", "'math.erf' op operand must have float elements, got block<4xi64>"},
+    {"arith.addf", "    %e = arith.truncf %x : block<4xf8e5m2>\n    %r = arith.addf %e, %e : block<4xf8e5m2>",
+     "'arith.addf' op operands must not have f8 elements, which are for storage only, got "
+     "block<4xf8e5m2>"},
+    {"math.exp", "    %e = arith.truncf %f : f8e4m3\n    %r = math.exp %e : f8e4m3",
+     "'math.exp' op operand must not have f8 elements, which are for storage only, got f8e4m3"},
+    {"arith.cmpf", "    %e = arith.truncf %f : f8e4m3\n    %r = arith.cmpf %e, %e {predicate = \"oeq\"} : i1",
+     "'arith.cmpf' op operands must not have f8 elements, which are for storage only, got f8e4m3"},
+    {"arith.sitofp", "    %r = arith.sitofp %n : f8e4m3",
+     "'arith.sitofp' op result must not have f8 elements, which are for storage only, got f8e4m3"},
+    {"arith.fptosi", "    %e = arith.truncf %f : f8e4m3\n    %r = arith.fptosi %e : i32",
+     "'arith.fptosi' op operand must not have f8 elements, which are for storage only, got f8e4m3"},
     {"math.fma", "    %r = math.fma %x, %y, %f : block<4xf32>",
      "'math.fma' op operand types must match, got block<4xf32> and f32"},
 };
