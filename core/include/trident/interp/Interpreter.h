@@ -8,12 +8,16 @@
 //   interp.addBuffer(x.data(), x.size() * sizeof(float), "x");
 //   std::vector<KernelArg> args = {KernelArg::pointer(x.data()), KernelArg::i32(n)};
 //   if (!interp.run(module, "add_kernel", args, {grid, 1, 1}, diags)) ...
+//
+// The semantic choices (program order, integer corner cases, float rounding,
+// reduction order, ...) are described in docs/interpreter.md.
 
 #include "trident/ir/IR.h"
 #include "trident/support/Diagnostic.h"
 
 #include <array>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <span>
 #include <string>
@@ -48,8 +52,15 @@ public:
   // Runs `kernel` (a tt.func of `m`) once per program of `grid`. Returns false and
   // fills `diags` on an out-of-bounds access, a failed tt.assert, a bad argument
   // list or an unsupported op; buffers may then hold partial results.
+  // The module must pass the verifier.
   bool run(const Module &m, std::string_view kernel, std::span<const KernelArg> args,
            std::array<uint32_t, 3> grid, Diagnostics &diags);
+
+  // Where tt.print writes (std::cout unless set).
+  void setOutput(std::ostream &os);
+  // How many times ops of `code` have run, summed over every run of this interpreter
+  // (terminators count when reached, tt.func per call, builtin.module per run).
+  uint64_t executionCount(OpCode code) const;
 
 private:
   struct Impl;
