@@ -35,6 +35,7 @@ struct Options {
   bool timePasses = false;
   bool verifyDiagnostics = false;
   bool locations = true;
+  bool splitInputFile = false;
 };
 
 void printUsage(std::ostream &os) {
@@ -52,6 +53,7 @@ void printUsage(std::ostream &os) {
         "  --time-passes           print the time of every pass to stderr\n"
         "  --verify-diagnostics    check the errors against 'expected-error' comments\n"
         "  --no-locations          print no loc(...) in the result\n"
+        "  --split-input-file      treat each part between '// -----' lines as its own input\n"
         "  --help                  show this text\n";
 }
 
@@ -81,6 +83,8 @@ bool parseArguments(int argc, char **argv, Options &opts) {
       opts.verifyDiagnostics = true;
     } else if (arg == "--no-locations") {
       opts.locations = false;
+    } else if (arg == "--split-input-file") {
+      opts.splitInputFile = true;
     } else if (arg.rfind("--", 0) == 0) {
       const PassInfo *pass = lookupPass(arg.substr(2));
       if (!pass) {
@@ -132,6 +136,48 @@ std::optional<Module> process(const Options &opts, const std::string &text, cons
   return module;
 }
 
+constexpr std::string_view kSplitMarker = "// -----";
+
+// The parts of `text` between lines that start with "// -----". Each part keeps the
+// lines before it as empty lines, so diagnostics report lines of the whole file.
+std::vector<std::string> splitInput(const std::string &text) {
+  std::vector<std::string> parts(1);
+  size_t lines = 0, pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    end = end == std::string::npos ? text.size() : end + 1;
+    std::string_view line(text.data() + pos, end - pos);
+    if (line.substr(0, kSplitMarker.size()) == kSplitMarker)
+      parts.push_back(std::string(lines + 1, '\n'));
+    else
+      parts.back() += line;
+    ++lines;
+    pos = end;
+  }
+  return parts;
+}
+
+// Processes one input and prints the result to `out` or the errors to stderr.
+bool runOne(const Options &opts, const std::string &text, const std::string &bufferName, std::ostream &out) {
+  Diagnostics diags;
+  std::optional<Module> module = process(opts, text, bufferName, diags);
+  if (opts.verifyDiagnostics) {
+    std::vector<std::string> problems;
+    std::vector<opt::ExpectedDiagnostic> expected = opt::parseExpectedDiagnostics(text, problems);
+    for (const std::string &p : problems)
+      std::cerr << bufferName << ":" << p << "\n";
+    return opt::checkDiagnostics(expected, diags, bufferName, std::cerr) && problems.empty();
+  }
+  if (!module) {
+    std::cerr << diags.str();
+    return false;
+  }
+  PrintOptions printOptions;
+  printOptions.locations = opts.locations;
+  print(out, *module, printOptions);
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -145,32 +191,22 @@ int main(int argc, char **argv) {
   }
   const std::string bufferName = opts.input == "-" ? "<stdin>" : opts.input;
 
-  Diagnostics diags;
-  std::optional<Module> module = process(opts, *text, bufferName, diags);
+  std::ofstream file;
+  if (opts.output != "-") {
+    file.open(opts.output, std::ios::binary);
+    if (!file) {
+      std::cerr << "trident-opt: error: cannot write '" << opts.output << "'\n";
+      return 1;
+    }
+  }
+  std::ostream &out = opts.output == "-" ? std::cout : file;
 
-  if (opts.verifyDiagnostics) {
-    std::vector<std::string> problems;
-    std::vector<opt::ExpectedDiagnostic> expected = opt::parseExpectedDiagnostics(*text, problems);
-    for (const std::string &p : problems)
-      std::cerr << bufferName << ":" << p << "\n";
-    return opt::checkDiagnostics(expected, diags, bufferName, std::cerr) && problems.empty() ? 0 : 1;
+  bool ok = true;
+  std::vector<std::string> parts = opts.splitInputFile ? splitInput(*text) : std::vector<std::string>{*text};
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i)
+      out << kSplitMarker << "\n";
+    ok &= runOne(opts, parts[i], bufferName, out);
   }
-  if (!module) {
-    std::cerr << diags.str();
-    return 1;
-  }
-
-  PrintOptions printOptions;
-  printOptions.locations = opts.locations;
-  if (opts.output == "-") {
-    print(std::cout, *module, printOptions);
-    return 0;
-  }
-  std::ofstream out(opts.output, std::ios::binary);
-  print(out, *module, printOptions);
-  if (!out) {
-    std::cerr << "trident-opt: error: cannot write '" << opts.output << "'\n";
-    return 1;
-  }
-  return 0;
+  return ok ? 0 : 1;
 }

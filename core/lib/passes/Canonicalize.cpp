@@ -32,8 +32,11 @@ public:
 
 private:
   bool rewrite(Op *op) {
-    if (passes::foldControlFlow(op))
+    std::vector<Op *> producers = passes::producersOf(op);
+    if (passes::foldControlFlow(op)) {
+      passes::eraseDeadOps(std::move(producers));
       return true;
+    }
     Builder b;
     b.setInsertionPoint(op);
     b.setLoc(op->loc());

@@ -53,33 +53,46 @@ bool hasNoUses(const Op *op) {
   return true;
 }
 
-bool eraseIfDead(Op *op) {
-  auto dead = [](const Op *o) {
-    return o->parentBlock() && !o->has(kTerminator) && hasNoUses(o) && isRemovableWhenUnused(o);
-  };
-  if (!dead(op))
-    return false;
+namespace {
+
+bool isDead(const Op *op) {
+  return op->parentBlock() && !op->has(kTerminator) && hasNoUses(op) && isRemovableWhenUnused(op);
+}
+
+} // namespace
+
+std::vector<Op *> producersOf(Op *op) {
+  std::vector<Op *> producers;
+  op->walk([&](Op *inner) {
+    for (Value *v : inner->operands())
+      if (Op *def = v ? v->definingOp() : nullptr; def && !def->isInside(op) &&
+                                                     std::find(producers.begin(), producers.end(), def) == producers.end())
+        producers.push_back(def);
+  });
+  return producers;
+}
+
+void eraseDeadOps(std::vector<Op *> worklist) {
   // A worklist rather than recursion: one producer can be reached along several
   // paths, and no pointer to an erased op may be followed.
-  std::vector<Op *> worklist{op};
   while (!worklist.empty()) {
     Op *current = worklist.back();
     worklist.pop_back();
-    if (!dead(current))
+    if (!isDead(current))
       continue;
     std::erase_if(worklist, [&](const Op *o) { return o->isInside(current); });
-    // Producers of values used by the op or inside its regions, from outside it.
-    std::vector<Op *> producers;
-    current->walk([&](Op *inner) {
-      for (Value *v : inner->operands())
-        if (Op *def = v ? v->definingOp() : nullptr; def && !def->isInside(current))
-          producers.push_back(def);
-    });
+    std::vector<Op *> producers = producersOf(current);
     current->erase();
     for (Op *p : producers)
       if (std::find(worklist.begin(), worklist.end(), p) == worklist.end())
         worklist.push_back(p);
   }
+}
+
+bool eraseIfDead(Op *op) {
+  if (!isDead(op))
+    return false;
+  eraseDeadOps({op});
   return true;
 }
 

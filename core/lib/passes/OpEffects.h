@@ -25,5 +25,9 @@ bool hasNoUses(const Op *op);
 // Erases `op` when it is removable and unused, then does the same for the ops that
 // defined its operands, recursively. Returns true when `op` was erased.
 bool eraseIfDead(Op *op);
+// Like eraseIfDead for each of `candidates` (which may repeat, or depend on each other).
+void eraseDeadOps(std::vector<Op *> candidates);
+// The ops outside `op` that define values used by `op` or inside its regions.
+std::vector<Op *> producersOf(Op *op);
 
 } // namespace trident::passes
