@@ -177,7 +177,7 @@ const Op *OpChecker::terminatorOf(unsigned r, OpCode code) {
 bool OpChecker::expectRegionArguments(unsigned r, std::span<const Type> types, std::string_view what) {
   const Block *block = op_->region(r);
   if (block->numArguments() != types.size()) {
-    error(regionName(op_, r) +  " has " + counted(block->numArguments(), "argument") + ", expected " +
+    error(regionName(op_, r) + " has " + counted(block->numArguments(), "argument") + ", expected " +
           std::to_string(types.size()) + " (" + std::string(what) + ")");
     return false;
   }
@@ -185,7 +185,8 @@ bool OpChecker::expectRegionArguments(unsigned r, std::span<const Type> types, s
   for (unsigned i = 0; i < types.size(); ++i) {
     if (block->argument(i)->type() != types[i]) {
       error(regionName(op_, r) + " argument #" + std::to_string(i) + " has type " +
-            block->argument(i)->type().str() + ", expected " + types[i].str() + " (" + std::string(what) + ")");
+            block->argument(i)->type().str() + ", expected " + types[i].str() + " (" + std::string(what) +
+            ")");
       ok = false;
     }
   }
@@ -252,7 +253,9 @@ std::string typeProblem(Type t) {
 bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 std::string counted(size_t n, std::string_view singular, std::string_view plural) {
-  std::string word = n == 1 ? std::string(singular) : plural.empty() ? std::string(singular) + "s" : std::string(plural);
+  std::string word = n == 1           ? std::string(singular)
+                     : plural.empty() ? std::string(singular) + "s"
+                                      : std::string(plural);
   return std::to_string(n) + " " + word;
 }
 

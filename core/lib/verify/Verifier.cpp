@@ -31,7 +31,8 @@ bool checkCounts(OpChecker &c) {
   bool ok = true;
   int n = static_cast<int>(op->numOperands());
   if (n < info.minOperands || (info.maxOperands >= 0 && n > info.maxOperands)) {
-    c.error("expects " + countRange(info.minOperands, info.maxOperands, "operand") + ", got " + std::to_string(n));
+    c.error("expects " + countRange(info.minOperands, info.maxOperands, "operand") + ", got " +
+            std::to_string(n));
     ok = false;
   }
   if (info.numResults >= 0 && static_cast<int>(op->numResults()) != info.numResults) {
@@ -47,32 +48,14 @@ bool checkCounts(OpChecker &c) {
   return ok;
 }
 
-void dispatchFamilyRules(OpChecker &c) {
-  switch (c.op()->code()) {
-  case OpCode::Module: case OpCode::Func: case OpCode::Return: case OpCode::Call:
-    return verifier::verifyStructureOp(c);
-  case OpCode::For: case OpCode::If: case OpCode::While: case OpCode::Yield: case OpCode::Condition:
-    return verifier::verifyControlFlowOp(c);
-  case OpCode::GetProgramId: case OpCode::GetNumPrograms: case OpCode::MakeRange: case OpCode::Constant:
-  case OpCode::Splat: case OpCode::Broadcast: case OpCode::ExpandDims: case OpCode::Reshape:
-  case OpCode::Trans: case OpCode::Join: case OpCode::Split: case OpCode::Cat:
-    return verifier::verifyBlockOp(c);
-  case OpCode::AddPtr: case OpCode::PtrToInt: case OpCode::IntToPtr: case OpCode::Bitcast:
-  case OpCode::Load: case OpCode::Store: case OpCode::AtomicRMW: case OpCode::AtomicCAS:
-    return verifier::verifyMemoryOp(c);
-  case OpCode::Dot: case OpCode::Reduce: case OpCode::ReduceReturn: case OpCode::Scan:
-  case OpCode::ScanReturn:
-    return verifier::verifyCombiningOp(c);
-  case OpCode::MultipleOf: case OpCode::MaxContiguous: case OpCode::Assume: case OpCode::Print:
-  case OpCode::Assert:
-    return verifier::verifyDebugOp(c);
-  default:
-    // Arithmetic, casts and math, which the thread IR shares with the block IR;
-    // thread IR ops ("th.") have only the generic rules so far.
-    if (c.op()->name().starts_with("th."))
-      return;
-    return verifier::verifyArithOp(c);
-  }
+// Each family's rules handle the ops of that family and ignore the others (the
+// thread IR's own ops, "th.", have only the generic rules so far).
+void checkFamilyRules(OpChecker &c) {
+  using Rules = void (*)(OpChecker &);
+  for (Rules rules : {verifier::verifyStructureOp, verifier::verifyControlFlowOp, verifier::verifyBlockOp,
+                      verifier::verifyMemoryOp, verifier::verifyArithOp, verifier::verifyCombiningOp,
+                      verifier::verifyDebugOp})
+    rules(c);
 }
 
 class Verifier {
@@ -99,22 +82,23 @@ private:
         c.error("operand #" + std::to_string(i) + " is missing");
         ok = false;
       } else if (!isVisible(v)) {
-        c.error("operand #" + std::to_string(i) + (definedOutsideIsolation(op, v)
-                                                       ? " is defined outside the isolated region around it"
-                                                       : " does not dominate this use"));
+        c.error("operand #" + std::to_string(i) +
+                (definedOutsideIsolation(op, v) ? " is defined outside the isolated region around it"
+                                                : " does not dominate this use"));
       }
     }
     for (unsigned i = 0; i < op->numResults(); ++i) {
       std::string problem = verifier::typeProblem(op->result(i)->type());
       if (!problem.empty()) {
-        c.error((op->numResults() == 1 ? std::string("result ") : "result #" + std::to_string(i) + " ") + problem);
+        c.error((op->numResults() == 1 ? std::string("result ") : "result #" + std::to_string(i) + " ") +
+                problem);
         ok = false;
       }
     }
     if (op->has(kTerminator) && op->next())
       c.error("must be the last op of its region");
     if (ok)
-      dispatchFamilyRules(c);
+      checkFamilyRules(c);
 
     for (unsigned r = 0; r < op->numRegions(); ++r)
       verifyRegion(op, r);

@@ -16,8 +16,7 @@ bool rejectF8(OpChecker &c, Type t, std::string_view what) {
   Type e = t.element();
   if (e != Type::f8e4m3() && e != Type::f8e5m2())
     return true;
-  c.error(std::string(what) + " must not have f8 elements, which are for storage only, got " +
-          t.str());
+  c.error(std::string(what) + " must not have f8 elements, which are for storage only, got " + t.str());
   return false;
 }
 
@@ -30,7 +29,7 @@ void verifySameTypeOp(OpChecker &c, Elements elements) {
   Type t = c.operand(0);
   std::string what = op->numOperands() == 1 ? "operand" : "operands";
   bool ok = elements == Elements::Integer ? c.expectIntegerLike(t, what)
-                                           : c.expectFloatLike(t, what) && rejectF8(c, t, what);
+                                          : c.expectFloatLike(t, what) && rejectF8(c, t, what);
   if (ok)
     c.expectResultType(0, t);
 }
@@ -39,13 +38,14 @@ void verifyCompare(OpChecker &c, Elements elements) {
   if (elements == Elements::Integer)
     c.stringAttr("predicate", true, {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"});
   else
-    c.stringAttr("predicate", true,
-                 {"oeq", "one", "olt", "ole", "ogt", "oge", "ord", "ueq", "une", "ult", "ule", "ugt", "uge", "uno"});
+    c.stringAttr(
+        "predicate", true,
+        {"oeq", "one", "olt", "ole", "ogt", "oge", "ord", "ueq", "une", "ult", "ule", "ugt", "uge", "uno"});
   if (!c.expectSameOperandTypes(0, 1))
     return;
   Type t = c.operand(0);
   bool ok = elements == Elements::Integer ? c.expectIntegerLike(t, "operands")
-                                           : c.expectFloatLike(t, "operands") && rejectF8(c, t, "operands");
+                                          : c.expectFloatLike(t, "operands") && rejectF8(c, t, "operands");
   if (ok)
     c.expectResultType(0, t.withElement(Type::i1()));
 }
@@ -67,7 +67,8 @@ enum class Width { Wider, Narrower, Any };
 void verifyCast(OpChecker &c, Elements from, Elements to, Width width) {
   Type in = c.operand(0), out = c.result();
   bool ok = from == Elements::Integer ? c.expectIntegerLike(in, "operand") : c.expectFloatLike(in, "operand");
-  ok = (to == Elements::Integer ? c.expectIntegerLike(out, "result") : c.expectFloatLike(out, "result")) && ok;
+  ok =
+      (to == Elements::Integer ? c.expectIntegerLike(out, "result") : c.expectFloatLike(out, "result")) && ok;
   if (!ok)
     return;
   if (!sameShape(in, out)) {
@@ -87,18 +88,50 @@ void verifyCast(OpChecker &c, Elements from, Elements to, Width width) {
 
 void verifyArithOp(OpChecker &c) {
   switch (c.op()->code()) {
-  case OpCode::AddI: case OpCode::SubI: case OpCode::MulI: case OpCode::DivSI: case OpCode::DivUI:
-  case OpCode::RemSI: case OpCode::RemUI: case OpCode::AndI: case OpCode::OrI: case OpCode::XOrI:
-  case OpCode::ShLI: case OpCode::ShRSI: case OpCode::ShRUI: case OpCode::MinSI: case OpCode::MinUI:
-  case OpCode::MaxSI: case OpCode::MaxUI: case OpCode::UMulHi: case OpCode::AbsI:
-    return verifySameTypeOp(c, Elements::Integer);
-  case OpCode::AddF: case OpCode::SubF: case OpCode::MulF: case OpCode::DivF: case OpCode::RemF:
-  case OpCode::NegF: case OpCode::MinimumF: case OpCode::MaximumF: case OpCode::MinNumF:
-  case OpCode::MaxNumF: case OpCode::PreciseDivF: case OpCode::Exp: case OpCode::Exp2: case OpCode::Log:
-  case OpCode::Log2: case OpCode::Sqrt: case OpCode::PreciseSqrt: case OpCode::Rsqrt: case OpCode::Sin:
-  case OpCode::Cos: case OpCode::AbsF: case OpCode::Floor: case OpCode::Ceil: case OpCode::Erf:
-  case OpCode::Fma:
-    return verifySameTypeOp(c, Elements::Float);
+  case OpCode::AddI:
+  case OpCode::SubI:
+  case OpCode::MulI:
+  case OpCode::DivSI:
+  case OpCode::DivUI:
+  case OpCode::RemSI:
+  case OpCode::RemUI:
+  case OpCode::AndI:
+  case OpCode::OrI:
+  case OpCode::XOrI:
+  case OpCode::ShLI:
+  case OpCode::ShRSI:
+  case OpCode::ShRUI:
+  case OpCode::MinSI:
+  case OpCode::MinUI:
+  case OpCode::MaxSI:
+  case OpCode::MaxUI:
+  case OpCode::UMulHi:
+  case OpCode::AbsI: return verifySameTypeOp(c, Elements::Integer);
+  case OpCode::AddF:
+  case OpCode::SubF:
+  case OpCode::MulF:
+  case OpCode::DivF:
+  case OpCode::RemF:
+  case OpCode::NegF:
+  case OpCode::MinimumF:
+  case OpCode::MaximumF:
+  case OpCode::MinNumF:
+  case OpCode::MaxNumF:
+  case OpCode::PreciseDivF:
+  case OpCode::Exp:
+  case OpCode::Exp2:
+  case OpCode::Log:
+  case OpCode::Log2:
+  case OpCode::Sqrt:
+  case OpCode::PreciseSqrt:
+  case OpCode::Rsqrt:
+  case OpCode::Sin:
+  case OpCode::Cos:
+  case OpCode::AbsF:
+  case OpCode::Floor:
+  case OpCode::Ceil:
+  case OpCode::Erf:
+  case OpCode::Fma: return verifySameTypeOp(c, Elements::Float);
   case OpCode::CmpI: return verifyCompare(c, Elements::Integer);
   case OpCode::CmpF: return verifyCompare(c, Elements::Float);
   case OpCode::Select: return verifySelect(c);

@@ -106,7 +106,8 @@ void verifyExpandDims(OpChecker &c) {
   if (!c.expectBlock(in, "operand") || !axis)
     return;
   if (*axis < 0 || *axis > static_cast<int64_t>(in.rank())) {
-    c.error("attribute 'axis' must be in [0, " + std::to_string(in.rank()) + "], got " + std::to_string(*axis));
+    c.error("attribute 'axis' must be in [0, " + std::to_string(in.rank()) + "], got " +
+            std::to_string(*axis));
     return;
   }
   std::vector<int64_t> shape = shapeOf(in);

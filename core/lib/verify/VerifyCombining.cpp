@@ -54,7 +54,8 @@ void verifyDot(OpChecker &c) {
     for (Type t : allowed)
       list += (list.empty() ? "" : " or ") + t.str();
     c.error("cannot multiply " + a.element().str() + " by " + b.element().str() + " into " +
-            acc.element().str() + (list.empty() ? std::string(" (unsupported input types)") : " (expected " + list + ")"));
+            acc.element().str() +
+            (list.empty() ? std::string(" (unsupported input types)") : " (expected " + list + ")"));
   }
   c.expectResultType(0, acc);
 }
@@ -75,7 +76,8 @@ bool verifyCombinerShape(OpChecker &c, OpCode terminator, int64_t &axisOut) {
   if (!axis)
     return false;
   if (*axis < 0 || *axis >= static_cast<int64_t>(first.rank())) {
-    c.error("attribute 'axis' must be in [0, " + std::to_string(first.rank()) + "), got " + std::to_string(*axis));
+    c.error("attribute 'axis' must be in [0, " + std::to_string(first.rank()) + "), got " +
+            std::to_string(*axis));
     return false;
   }
   std::vector<Type> args;

@@ -112,8 +112,8 @@ bool is32Or64(Type t) { return t.bitWidth() == 32 || t.bitWidth() == 64; }
 
 void verifyAtomicRMW(OpChecker &c) {
   Type ptr = c.operand(0);
-  std::optional<std::string> kind = c.stringAttr(
-      "kind", true, {"add", "fadd", "and", "or", "xor", "max", "min", "umax", "umin", "xchg"});
+  std::optional<std::string> kind =
+      c.stringAttr("kind", true, {"add", "fadd", "and", "or", "xor", "max", "min", "umax", "umin", "xchg"});
   checkAtomicOrdering(c);
   if (!expectPointerLike(c, ptr, "pointer operand"))
     return;

@@ -54,15 +54,19 @@ const Case kValid[] = {
 
 const Case kInvalid[] = {
     {"tt.dot", "    %r = tt.dot %b, %a, %acc : block<16x32xf32>",
-     "'tt.dot' op shapes do not multiply: a is 8x32, b is 16x8, acc is 16x32 (expected [B x] MxK, KxN and MxN)"},
-    {"tt.dot", "    %ah = arith.constant {value = 0.0} : block<16x32xbf16>\n"
-               "    %r = tt.dot %a, %b, %ah : block<16x32xbf16>",
+     "'tt.dot' op shapes do not multiply: a is 8x32, b is 16x8, acc is 16x32 (expected [B x] MxK, KxN and "
+     "MxN)"},
+    {"tt.dot",
+     "    %ah = arith.constant {value = 0.0} : block<16x32xbf16>\n"
+     "    %r = tt.dot %a, %b, %ah : block<16x32xbf16>",
      "'tt.dot' op cannot multiply f16 by f16 into bf16 (expected f16 or f32)"},
-    {"tt.dot", "    %bf = arith.constant {value = 0.0} : block<8x32xf32>\n"
-               "    %r = tt.dot %a, %bf, %acc : block<16x32xf32>",
+    {"tt.dot",
+     "    %bf = arith.constant {value = 0.0} : block<8x32xf32>\n"
+     "    %r = tt.dot %a, %bf, %acc : block<16x32xf32>",
      "'tt.dot' op cannot multiply f16 by f32 into f32 (unsupported input types)"},
     {"tt.dot", "    %r = tt.dot %x, %x, %x : block<4xf32>",
-     "'tt.dot' op operands must be blocks of rank 2 (or 3, batched) of one rank, got block<4xf32>, block<4xf32> and "
+     "'tt.dot' op operands must be blocks of rank 2 (or 3, batched) of one rank, got block<4xf32>, "
+     "block<4xf32> and "
      "block<4xf32>"},
     {"tt.dot", "    %r = tt.dot %a, %b, %acc {input_precision = \"tf16\"} : block<16x32xf32>",
      "'tt.dot' op attribute 'input_precision' must be one of ieee, tf32, tf32x3, got \"tf16\""},
@@ -102,7 +106,8 @@ const Case kInvalid[] = {
     ^(%l0: f32, %r0: f32):
       tt.reduce.return %n
     }))",
-     "'tt.reduce.return' op value #0 has type i32, expected f32 to match the 'tt.reduce' operand element types"},
+     "'tt.reduce.return' op value #0 has type i32, expected f32 to match the 'tt.reduce' operand element "
+     "types"},
     {"tt.scan", R"(    %r = tt.scan %x {axis = 0} : block<4xf16> ({
     ^(%l0: f32, %r0: f32):
       tt.scan.return %l0
@@ -117,7 +122,8 @@ const Case kInvalid[] = {
     ^(%l0: f32, %r0: f32):
       tt.reduce.return %l0
     }))",
-     "'tt.scan' op region must end in 'tt.scan.return'\n'tt.reduce.return' op must be directly inside 'tt.reduce'"},
+     "'tt.scan' op region must end in 'tt.scan.return'\n'tt.reduce.return' op must be directly inside "
+     "'tt.reduce'"},
     {"tt.scan.return", R"(    %r = tt.scan %x {axis = 0} : block<4xf32> ({
     ^(%l0: f32, %r0: f32):
       tt.scan.return %l0, %r0
@@ -131,4 +137,6 @@ verify_test::Register registerValid(kValid), registerInvalid(kInvalid);
 
 TEST_CASE("dot, reduce and scan: valid samples pass") { verify_test::runCases(kValid); }
 
-TEST_CASE("dot, reduce and scan: invalid samples give the expected message") { verify_test::runCases(kInvalid); }
+TEST_CASE("dot, reduce and scan: invalid samples give the expected message") {
+  verify_test::runCases(kInvalid);
+}

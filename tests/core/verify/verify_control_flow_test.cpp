@@ -65,12 +65,14 @@ const Case kInvalid[] = {
     ^(%iv: i32):
       scf.yield
     }))",
-     "'scf.for' op lower bound, upper bound and step must have one integer scalar type, got i32, i64 and i32"},
+     "'scf.for' op lower bound, upper bound and step must have one integer scalar type, got i32, i64 and "
+     "i32"},
     {"scf.for", R"(    scf.for %f, %f, %f ({
     ^(%iv: f32):
       scf.yield
     }))",
-     "'scf.for' op lower bound, upper bound and step must have one integer scalar type, got f32, f32 and f32"},
+     "'scf.for' op lower bound, upper bound and step must have one integer scalar type, got f32, f32 and "
+     "f32"},
     {"scf.for", R"(    %r = scf.for %n, %n, %n, %f : f32 ({
     ^(%iv: i32, %t: f16):
       scf.yield %f
@@ -80,7 +82,8 @@ const Case kInvalid[] = {
     {"scf.for", R"(    %r = scf.for %n, %n, %n, %f : f32 ({
       scf.yield %f
     }))",
-     "'scf.for' op region has 0 arguments, expected 2 (the induction variable, then one per loop-carried value)"},
+     "'scf.for' op region has 0 arguments, expected 2 (the induction variable, then one per loop-carried "
+     "value)"},
     {"scf.for", R"(    %r = scf.for %n, %n, %n, %f : f16 ({
     ^(%iv: i32, %t: f32):
       scf.yield %t

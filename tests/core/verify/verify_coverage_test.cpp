@@ -24,7 +24,8 @@ std::vector<std::string_view> blockOpNames() {
 
 // docs/ir.md, found from this file's path: tests/core/verify/ -> the repository root.
 std::string readReference() {
-  std::filesystem::path root = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().parent_path();
+  std::filesystem::path root =
+      std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().parent_path();
   std::ifstream in(root / "docs" / "ir.md");
   REQUIRE_MESSAGE(in.good(), "cannot open " << (root / "docs" / "ir.md").string());
   std::stringstream s;
@@ -81,6 +82,7 @@ TEST_CASE("docs/ir.md has a heading for every block-IR op") {
 }
 
 TEST_CASE("the heading reader sees headings outside code only") {
-  std::set<std::string> h = headings("# Title\n### `arith.addi`\n```\n# not.a.heading\n```\ntext # no\n## tt.dot \n");
+  std::set<std::string> h =
+      headings("# Title\n### `arith.addi`\n```\n# not.a.heading\n```\ntext # no\n## tt.dot \n");
   CHECK(h == std::set<std::string>{"Title", "arith.addi", "tt.dot"});
 }

@@ -21,16 +21,19 @@ const Case kInvalid[] = {
      "'tt.multiple_of' op attribute 'values' has 2 entries, expected 1 (one per dimension of block<4xi32>)"},
     {"tt.multiple_of", "    %r = tt.multiple_of %x {values = [16]} : block<4xf32>",
      "'tt.multiple_of' op operand must have integer or pointer elements, got block<4xf32>"},
-    {"tt.multiple_of", "    %r = tt.multiple_of %n : i32", "'tt.multiple_of' op requires integer array attribute 'values'"},
+    {"tt.multiple_of", "    %r = tt.multiple_of %n : i32",
+     "'tt.multiple_of' op requires integer array attribute 'values'"},
     {"tt.max_contiguous", "    %r = tt.max_contiguous %i {values = [0]} : block<4xi32>",
      "'tt.max_contiguous' op attribute 'values' entries must be at least 1, got 0"},
     {"tt.max_contiguous", "    %r = tt.max_contiguous %i {values = [4]} : block<4xi64>",
      "'tt.max_contiguous' op result type must be block<4xi32>, got block<4xi64>"},
     {"tt.assume", "    tt.assume %m", "'tt.assume' op operand must be i1, got block<4xi1>"},
     {"tt.print", "    tt.print %x {prefix = 3}", "'tt.print' op attribute 'prefix' must be a string, got 3"},
-    {"tt.print", "    tt.print %x {hex = \"no\"}", "'tt.print' op attribute 'hex' must be true or false, got \"no\""},
+    {"tt.print", "    tt.print %x {hex = \"no\"}",
+     "'tt.print' op attribute 'hex' must be true or false, got \"no\""},
     {"tt.assert", "    tt.assert %i", "'tt.assert' op condition must have i1 elements, got block<4xi32>"},
-    {"tt.assert", "    tt.assert %c {message = 1}", "'tt.assert' op attribute 'message' must be a string, got 1"},
+    {"tt.assert", "    tt.assert %c {message = 1}",
+     "'tt.assert' op attribute 'message' must be a string, got 1"},
 };
 
 verify_test::Register registerValid(kValid), registerInvalid(kInvalid);
@@ -39,4 +42,6 @@ verify_test::Register registerValid(kValid), registerInvalid(kInvalid);
 
 TEST_CASE("hints and debugging ops: valid samples pass") { verify_test::runCases(kValid); }
 
-TEST_CASE("hints and debugging ops: invalid samples give the expected message") { verify_test::runCases(kInvalid); }
+TEST_CASE("hints and debugging ops: invalid samples give the expected message") {
+  verify_test::runCases(kInvalid);
+}

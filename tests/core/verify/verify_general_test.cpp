@@ -52,11 +52,14 @@ TEST_CASE("operand, result and region counts come from the op table") {
 TEST_CASE("block types must have power-of-two dimensions") {
   CHECK(errors("    %s = tt.splat %n : block<4x3xi32>") ==
         "'tt.splat' op result has type block<4x3xi32>, but block dimensions must be powers of two");
-  CHECK(errors(R"(    scf.for %n, %n, %n ({
+  CHECK(
+      errors(R"(    scf.for %n, %n, %n ({
     ^(%iv: i32, %q: block<6xf32>):
       scf.yield
-    }))") == "'scf.for' op region has 2 arguments, expected 1 (the induction variable, then one per loop-carried value)\n"
-             "'scf.for' op region #0 argument #1 has type block<6xf32>, but block dimensions must be powers of two");
+    }))") ==
+      "'scf.for' op region has 2 arguments, expected 1 (the induction variable, then one per loop-carried "
+      "value)\n"
+      "'scf.for' op region #0 argument #1 has type block<6xf32>, but block dimensions must be powers of two");
 }
 
 TEST_CASE("an operand must be defined before its use") {
@@ -122,7 +125,8 @@ TEST_CASE("terminators end their region and nothing follows them") {
       scf.yield
       %z = arith.addi %iv, %iv : i32
     }))") == "'scf.for' op region must end in 'scf.yield'\n'scf.yield' op must be the last op of its region");
-  CHECK(errors("    tt.return\n    %z = arith.addi %n, %n : i32") == "'tt.return' op must be the last op of its region");
+  CHECK(errors("    tt.return\n    %z = arith.addi %n, %n : i32") ==
+        "'tt.return' op must be the last op of its region");
 }
 
 TEST_CASE("errors are all collected, in order, at the op's location") {
@@ -132,8 +136,10 @@ TEST_CASE("errors are all collected, in order, at the op's location") {
   Diagnostics diags;
   CHECK_FALSE(verify(m, diags));
   REQUIRE(diags.list().size() == 3);
-  CHECK(diags.list()[0].str() == "k.py:3:7: error: 'arith.addi' op operand types must match, got i32 and i64");
-  CHECK(diags.list()[1].str() == "k.py:4:9: error: 'arith.addf' op operands must have float elements, got i32");
+  CHECK(diags.list()[0].str() ==
+        "k.py:3:7: error: 'arith.addi' op operand types must match, got i32 and i64");
+  CHECK(diags.list()[1].str() ==
+        "k.py:4:9: error: 'arith.addf' op operands must have float elements, got i32");
   CHECK(diags.list()[2].message == "'tt.make_range' op range has 3 elements, which is not a power of two");
   CHECK_FALSE(diags.list()[2].loc.known());
 }

@@ -46,7 +46,8 @@ const Case kValid[] = {
 const Case kInvalid[] = {
     {"builtin.module", "builtin.module ({\n  %z = arith.constant {value = 0} : i32\n})",
      "'builtin.module' op may only contain 'tt.func' ops, got 'arith.constant'"},
-    {"builtin.module", "builtin.module ({\n^(%q: i32):\n})", "'builtin.module' op region must have no arguments"},
+    {"builtin.module", "builtin.module ({\n^(%q: i32):\n})",
+     "'builtin.module' op region must have no arguments"},
     {"builtin.module", "builtin.module ({\n  builtin.module ({\n  })\n})",
      "'builtin.module' op may only contain 'tt.func' ops, got 'builtin.module'\n"
      "'builtin.module' op must be the top-level op"},
@@ -58,7 +59,8 @@ const Case kInvalid[] = {
      "builtin.module ({\n  tt.func {sym_name = \"f\"} ({\n    tt.return\n  })\n"
      "  tt.func {sym_name = \"f\"} ({\n    tt.return\n  })\n})",
      "'tt.func' op redefines function \"f\""},
-    {"tt.func", "builtin.module ({\n  tt.func {sym_name = \"f\"} ({\n  })\n})", "'tt.func' op region must end in 'tt.return'"},
+    {"tt.func", "builtin.module ({\n  tt.func {sym_name = \"f\"} ({\n  })\n})",
+     "'tt.func' op region must end in 'tt.return'"},
     {"tt.func",
      "builtin.module ({\n  tt.func {arg_divisibility = [16], sym_name = \"f\"} ({\n  ^(%a: i32, %b: i32):\n"
      "    tt.return\n  })\n})",
@@ -70,11 +72,13 @@ const Case kInvalid[] = {
     {"tt.func", "builtin.module ({\n  tt.func {noinline = 1, sym_name = \"f\"} ({\n    tt.return\n  })\n})",
      "'tt.func' op attribute 'noinline' must be true or false, got 1"},
     {"tt.func",
-     "builtin.module ({\n  tt.func {result_types = [block<3xf32>], sym_name = \"f\"} ({\n  ^(%a: block<3xf32>):\n"
+     "builtin.module ({\n  tt.func {result_types = [block<3xf32>], sym_name = \"f\"} ({\n  ^(%a: "
+     "block<3xf32>):\n"
      "    tt.return %a\n  })\n})",
      "'tt.func' op result #0 has type block<3xf32>, but block dimensions must be powers of two\n"
      "'tt.func' op region #0 argument #0 has type block<3xf32>, but block dimensions must be powers of two"},
-    {"tt.func", "builtin.module ({\n  tt.func {result_types = [], sym_name = \"f\"} ({\n    tt.return\n  })\n})",
+    {"tt.func",
+     "builtin.module ({\n  tt.func {result_types = [], sym_name = \"f\"} ({\n    tt.return\n  })\n})",
      "'tt.func' op attribute 'result_types' must be a type array, got []"},
     {"tt.return", "    tt.return %n", // the kernel wrapper adds a second tt.return
      "'tt.return' op must be the last op of its region\n"
