@@ -1,0 +1,446 @@
+// Statements, function definitions, and the module-level reader that keeps what
+// kernels need and skips host code.
+
+#include "ParserImpl.h"
+
+namespace trident::frontend {
+
+namespace {
+
+bool isAugOp(const Token &t, BinOpKind &op) {
+  if (t.kind != Tok::Op || t.text.size() < 2 || t.text.back() != '=')
+    return false;
+  std::string base = t.text.substr(0, t.text.size() - 1);
+  static const std::pair<const char *, BinOpKind> ops[] = {
+      {"+", BinOpKind::Add},     {"-", BinOpKind::Sub},      {"*", BinOpKind::Mul},        {"/", BinOpKind::Div},
+      {"//", BinOpKind::FloorDiv}, {"%", BinOpKind::Mod},    {"**", BinOpKind::Pow},       {"<<", BinOpKind::LShift},
+      {">>", BinOpKind::RShift}, {"&", BinOpKind::BitAnd},   {"|", BinOpKind::BitOr},      {"^", BinOpKind::BitXor},
+      {"@", BinOpKind::MatMul}};
+  for (auto [text, kind] : ops)
+    if (base == text) {
+      op = kind;
+      return true;
+    }
+  return false;
+}
+
+// True for a decorator that makes a Triton jit function: jit, triton.jit, triton.jit(...).
+bool isJitDecorator(const Expr &e) {
+  const Expr *callee = e.kind == ExprKind::Call ? e.value.get() : &e;
+  if (callee->kind == ExprKind::Name)
+    return callee->name == "jit";
+  if (callee->kind == ExprKind::Attribute)
+    return callee->name == "jit";
+  return false;
+}
+
+bool isClauseKeyword(const Token &t) {
+  return t.isName("elif") || t.isName("else") || t.isName("except") || t.isName("finally") || t.isName("case");
+}
+
+} // namespace
+
+void ParserImpl::skipStatement() {
+  while (true) {
+    while (tok().kind != Tok::Newline && tok().kind != Tok::End)
+      next();
+    if (tok().kind == Tok::Newline)
+      next();
+    if (tok().kind == Tok::Indent) {
+      int depth = 0;
+      do {
+        if (tok().kind == Tok::Indent)
+          ++depth;
+        else if (tok().kind == Tok::Dedent)
+          --depth;
+        next();
+      } while (depth > 0 && tok().kind != Tok::End);
+    }
+    // The clauses of a compound statement (else, except...) belong to it.
+    if (!isClauseKeyword(tok()))
+      return;
+  }
+}
+
+StmtList ParserImpl::parseBlock() {
+  expect(":", "to start the block");
+  StmtList body;
+  if (tok().kind != Tok::Newline) {
+    // Simple statements on the same line: "if x: return"
+    while (true) {
+      body.push_back(parseSimpleStatement());
+      if (!accept(";") || tok().kind == Tok::Newline)
+        break;
+    }
+    if (tok().kind != Tok::Newline)
+      unexpected("after statement");
+    next();
+    return body;
+  }
+  next();
+  if (tok().kind != Tok::Indent)
+    error(tok(), "expected an indented block");
+  next();
+  while (tok().kind != Tok::Dedent && tok().kind != Tok::End)
+    parseStatement(body);
+  if (tok().kind == Tok::Dedent)
+    next();
+  return body;
+}
+
+void ParserImpl::parseStatement(StmtList &out) {
+  const Token &t = tok();
+  Span s = spanOf(t);
+  if (t.kind == Tok::Newline) {
+    next();
+    return;
+  }
+  if (t.kind == Tok::Indent)
+    error(t, "unexpected indent");
+  auto unsupported = [&](std::string construct) {
+    auto st = std::make_unique<Stmt>(StmtKind::Unsupported, s);
+    st->module = std::move(construct);
+    skipStatement();
+    out.push_back(std::move(st));
+  };
+  if (t.kind == Tok::Name) {
+    if (t.text == "if" || t.text == "elif") {
+      next();
+      auto st = std::make_unique<Stmt>(StmtKind::If, s);
+      st->value = parseExpr();
+      st->body = parseBlock();
+      if (atName("elif")) {
+        parseStatement(st->orelse);
+      } else if (acceptName("else")) {
+        st->orelse = parseBlock();
+      }
+      out.push_back(std::move(st));
+      return;
+    }
+    if (t.text == "for") {
+      next();
+      auto st = std::make_unique<Stmt>(StmtKind::For, s);
+      st->targets.push_back(parseTargetList());
+      if (!acceptName("in"))
+        error(tok(), "expected 'in' in for statement");
+      st->value = parseExprList();
+      st->body = parseBlock();
+      if (acceptName("else"))
+        st->orelse = parseBlock();
+      out.push_back(std::move(st));
+      return;
+    }
+    if (t.text == "while") {
+      next();
+      auto st = std::make_unique<Stmt>(StmtKind::While, s);
+      st->value = parseExpr();
+      st->body = parseBlock();
+      if (acceptName("else"))
+        st->orelse = parseBlock();
+      out.push_back(std::move(st));
+      return;
+    }
+    if (t.text == "def")
+      return unsupported("nested function definition");
+    if (t.text == "with" || t.text == "try" || t.text == "class" || t.text == "async")
+      return unsupported(t.text);
+    if ((t.text == "match") && tok(1).kind != Tok::Op)
+      return unsupported("match");
+  }
+  if (t.isOp("@"))
+    return unsupported("nested function definition");
+  while (true) {
+    out.push_back(parseSimpleStatement());
+    if (!accept(";") || tok().kind == Tok::Newline)
+      break;
+  }
+  if (tok().kind != Tok::Newline && tok().kind != Tok::End)
+    unexpected("after statement");
+  if (tok().kind == Tok::Newline)
+    next();
+}
+
+StmtPtr ParserImpl::parseSimpleStatement() {
+  const Token &t = tok();
+  Span s = spanOf(t);
+  if (t.kind == Tok::Name) {
+    if (t.text == "pass" || t.text == "break" || t.text == "continue") {
+      next();
+      return std::make_unique<Stmt>(t.text == "pass" ? StmtKind::Pass : t.text == "break" ? StmtKind::Break
+                                                                                          : StmtKind::Continue,
+                                    s);
+    }
+    if (t.text == "return") {
+      next();
+      auto st = std::make_unique<Stmt>(StmtKind::Return, s);
+      if (tok().kind != Tok::Newline && !atOp(";") && tok().kind != Tok::End)
+        st->value = parseExprList();
+      return st;
+    }
+    if (t.text == "assert") {
+      next();
+      auto st = std::make_unique<Stmt>(StmtKind::Assert, s);
+      st->value = parseExpr();
+      if (accept(","))
+        st->annotation = parseExpr();
+      return st;
+    }
+    if (t.text == "import") {
+      next();
+      auto st = std::make_unique<Stmt>(StmtKind::Import, s);
+      do {
+        Alias a;
+        a.span = spanOf(tok());
+        if (tok().kind != Tok::Name)
+          error(tok(), "expected a module name after 'import'");
+        a.name = next().text;
+        while (accept(".")) {
+          if (tok().kind != Tok::Name)
+            error(tok(), "expected a module name after '.'");
+          a.name += "." + next().text;
+        }
+        if (acceptName("as")) {
+          if (tok().kind != Tok::Name)
+            error(tok(), "expected a name after 'as'");
+          a.asName = next().text;
+        }
+        st->aliases.push_back(std::move(a));
+      } while (accept(","));
+      return st;
+    }
+    if (t.text == "from") {
+      next();
+      auto st = std::make_unique<Stmt>(StmtKind::ImportFrom, s);
+      while (atOp(".") || atOp("...")) {
+        st->importLevel += atOp(".") ? 1 : 3;
+        next();
+      }
+      if (tok().kind == Tok::Name && !atName("import")) {
+        st->module = next().text;
+        while (accept(".")) {
+          if (tok().kind != Tok::Name)
+            error(tok(), "expected a module name after '.'");
+          st->module += "." + next().text;
+        }
+      }
+      if (!acceptName("import"))
+        error(tok(), "expected 'import'");
+      bool paren = accept("(");
+      do {
+        if (paren && atOp(")"))
+          break;
+        Alias a;
+        a.span = spanOf(tok());
+        if (accept("*")) {
+          a.name = "*";
+        } else {
+          if (tok().kind != Tok::Name)
+            error(tok(), "expected a name to import");
+          a.name = next().text;
+          if (acceptName("as")) {
+            if (tok().kind != Tok::Name)
+              error(tok(), "expected a name after 'as'");
+            a.asName = next().text;
+          }
+        }
+        st->aliases.push_back(std::move(a));
+      } while (accept(","));
+      if (paren)
+        expect(")", "to close the import list");
+      return st;
+    }
+    if (t.text == "del" || t.text == "global" || t.text == "nonlocal" || t.text == "raise") {
+      auto st = std::make_unique<Stmt>(StmtKind::Unsupported, s);
+      st->module = t.text;
+      // Skip the rest of this simple statement.
+      next();
+      while (tok().kind != Tok::Newline && tok().kind != Tok::End && !atOp(";"))
+        next();
+      return st;
+    }
+  }
+  ExprPtr first = parseExprList();
+  if (atOp(":")) {
+    next();
+    auto st = std::make_unique<Stmt>(StmtKind::AnnAssign, s);
+    st->targets.push_back(std::move(first));
+    st->annotation = parseExpr();
+    if (accept("="))
+      st->value = parseExprList();
+    return st;
+  }
+  BinOpKind op;
+  if (isAugOp(tok(), op)) {
+    next();
+    auto st = std::make_unique<Stmt>(StmtKind::AugAssign, s);
+    st->augOp = op;
+    st->targets.push_back(std::move(first));
+    st->value = parseExprList();
+    return st;
+  }
+  if (atOp("=")) {
+    auto st = std::make_unique<Stmt>(StmtKind::Assign, s);
+    ExprPtr value = std::move(first);
+    while (accept("=")) {
+      st->targets.push_back(std::move(value));
+      value = parseExprList();
+    }
+    st->value = std::move(value);
+    return st;
+  }
+  auto st = std::make_unique<Stmt>(StmtKind::Expr, s);
+  st->value = std::move(first);
+  return st;
+}
+
+std::unique_ptr<FunctionDef> ParserImpl::parseFunctionDef(std::vector<ExprPtr> decorators, bool parseBody) {
+  auto fn = std::make_unique<FunctionDef>();
+  fn->source = &src_;
+  fn->decorators = std::move(decorators);
+  fn->span = spanOf(tok());
+  if (!acceptName("def"))
+    error(tok(), "expected 'def'");
+  if (tok().kind != Tok::Name || isKeyword(tok().text))
+    error(tok(), "expected a function name after 'def'");
+  fn->name = next().text;
+  expect("(", "after the function name");
+  while (!atOp(")")) {
+    Param p;
+    p.span = spanOf(tok());
+    if (accept("**"))
+      p.isKwArgs = true;
+    else if (accept("*"))
+      p.isVarArgs = true;
+    if (atOp("/") || (p.isVarArgs && (atOp(",") || atOp(")")))) {
+      // '/' or a bare '*': markers, not parameters.
+      if (atOp("/"))
+        next();
+      if (!accept(","))
+        break;
+      continue;
+    }
+    if (tok().kind != Tok::Name || isKeyword(tok().text))
+      error(tok(), "expected a parameter name");
+    p.name = next().text;
+    if (accept(":"))
+      p.annotation = parseExpr();
+    if (accept("="))
+      p.defaultValue = parseExpr();
+    fn->params.push_back(std::move(p));
+    if (!accept(","))
+      break;
+  }
+  expect(")", "to close the parameter list");
+  if (accept("->"))
+    parseExpr();
+  if (!parseBody) {
+    fn->parsed = false;
+    skipStatement();
+    return fn;
+  }
+  size_t bodyStart = pos_;
+  try {
+    fn->body = parseBlock();
+  } catch (CompileError &e) {
+    fn->parseError = std::move(e);
+    fn->body.clear();
+    pos_ = bodyStart;
+    skipStatement();
+  }
+  return fn;
+}
+
+ModuleAST ParserImpl::parseModule() {
+  ModuleAST m;
+  m.source = &src_;
+  while (tok().kind != Tok::End) {
+    const Token &t = tok();
+    Span s = spanOf(t);
+    size_t start = pos_;
+    auto skipped = [&]() {
+      pos_ = start;
+      skipStatement();
+      m.body.push_back(std::make_unique<Stmt>(StmtKind::Skipped, s));
+    };
+    if (t.kind == Tok::Newline || t.kind == Tok::Dedent) {
+      next();
+      continue;
+    }
+    if (t.kind == Tok::Indent) {
+      skipped();
+      continue;
+    }
+    if (t.isOp("@") || t.isName("def")) {
+      try {
+        std::vector<ExprPtr> decorators;
+        while (accept("@")) {
+          decorators.push_back(parseExpr());
+          if (tok().kind != Tok::Newline)
+            unexpected("after decorator");
+          next();
+        }
+        if (!atName("def")) {
+          // A decorated class or async def: skip it.
+          skipped();
+          continue;
+        }
+        bool jit = false;
+        for (const ExprPtr &d : decorators)
+          jit = jit || isJitDecorator(*d);
+        auto st = std::make_unique<Stmt>(StmtKind::FunctionDef, s);
+        st->function = parseFunctionDef(std::move(decorators), jit);
+        m.body.push_back(std::move(st));
+      } catch (CompileError &) {
+        // Skip the decorators and the definition they decorate.
+        pos_ = start;
+        while (atOp("@"))
+          skipStatement();
+        skipStatement();
+        m.body.push_back(std::make_unique<Stmt>(StmtKind::Skipped, s));
+      }
+      continue;
+    }
+    bool simple = t.kind != Tok::Name || !isKeyword(t.text) || t.text == "import" || t.text == "from" ||
+                  t.text == "None" || t.text == "True" || t.text == "False";
+    if (!simple) {
+      skipped();
+      continue;
+    }
+    try {
+      StmtPtr st = parseSimpleStatement();
+      if (tok().kind != Tok::Newline && tok().kind != Tok::End)
+        unexpected("after statement");
+      bool keep = st->kind == StmtKind::Import || st->kind == StmtKind::ImportFrom ||
+                  ((st->kind == StmtKind::Assign || st->kind == StmtKind::AnnAssign) && st->value);
+      if (!keep) {
+        skipped();
+        continue;
+      }
+      if (tok().kind == Tok::Newline)
+        next();
+      m.body.push_back(std::move(st));
+    } catch (CompileError &) {
+      skipped();
+    }
+  }
+  return m;
+}
+
+ModuleAST parseModule(const SourceBuffer &source) {
+  ParserImpl p(source, tokenize(source));
+  return p.parseModule();
+}
+
+ExprPtr parseExpression(const SourceBuffer &source) {
+  ParserImpl p(source, tokenize(source));
+  while (p.tok().kind == Tok::Indent)
+    p.next();
+  ExprPtr e = p.parseExprList();
+  while (p.tok().kind == Tok::Newline || p.tok().kind == Tok::Dedent)
+    p.next();
+  if (p.tok().kind != Tok::End)
+    p.unexpected("after expression");
+  return e;
+}
+
+} // namespace trident::frontend
