@@ -11,7 +11,7 @@ import lit.formats
 config.name = "Trident"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".tir"]
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
 
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = getattr(config, "trident_obj_root", config.test_source_root)

@@ -21,24 +21,28 @@ std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text, 
     if (at == std::string_view::npos)
       continue;
     std::string_view rest = line.substr(at + kMarker.size());
+    // Prose that mentions the marker is no annotation: one has '@' or '{{' next.
+    size_t next = rest.find_first_not_of(' ');
+    if (next == std::string_view::npos || (rest[next] != '@' && rest.substr(next, 2) != "{{"))
+      continue;
     long offset = 0;
     if (!rest.empty() && rest[0] == '@') {
       std::string number(rest.substr(1, rest.find_first_of(" {") - 1));
       char *end = nullptr;
       offset = std::strtol(number.c_str(), &end, 10);
       if (number.empty() || (number[0] != '+' && number[0] != '-') || *end != '\0') {
-        problems.push_back("line " + std::to_string(lineNo) + ": expected '@+N' or '@-N' after 'expected-error'");
+        problems.push_back(std::to_string(lineNo) + ": error: expected '@+N' or '@-N' after 'expected-error'");
         continue;
       }
     }
     size_t open = rest.find("{{"), close = rest.rfind("}}");
     if (open == std::string_view::npos || close == std::string_view::npos || close < open) {
-      problems.push_back("line " + std::to_string(lineNo) + ": expected '{{message}}' after 'expected-error'");
+      problems.push_back(std::to_string(lineNo) + ": error: expected '{{message}}' after 'expected-error'");
       continue;
     }
     long target = static_cast<long>(lineNo) + offset;
     if (target < 1) {
-      problems.push_back("line " + std::to_string(lineNo) + ": 'expected-error' points before the first line");
+      problems.push_back(std::to_string(lineNo) + ": error: 'expected-error' points before the first line");
       continue;
     }
     out.push_back({static_cast<unsigned>(target), lineNo, std::string(rest.substr(open + 2, close - open - 2))});

@@ -24,7 +24,8 @@ struct ExpectedDiagnostic {
   std::string text;     // must occur in the message
 };
 
-// The annotations in `text`; malformed ones are reported in `problems`.
+// The annotations in `text`; malformed ones are reported in `problems` as
+// "<line>: error: <message>".
 std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text, std::vector<std::string> &problems);
 
 // Matches produced against expected diagnostics; reports every mismatch to `err`

@@ -169,6 +169,7 @@ bool runOne(const Options &opts, const std::string &text, const std::string &buf
     return opt::checkDiagnostics(expected, diags, bufferName, std::cerr) && problems.empty();
   }
   if (!module) {
+    out.flush(); // keeps the results and errors of split inputs in order on a terminal or pipe
     std::cerr << diags.str();
     return false;
   }
