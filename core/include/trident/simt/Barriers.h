@@ -1,0 +1,22 @@
+#pragma once
+// Barrier placement, on thread IR after shared-memory allocation.
+//
+// Before:  th.store_shared %a, %i, %x          After:  th.store_shared %a, %i, %x
+//          %y = th.load_shared %a, %j                  th.barrier
+//                                                      %y = th.load_shared %a, %j
+//
+// A barrier goes before a shared-memory access that another thread's earlier access
+// could race with: a read after a write to overlapping bytes, or a write after a
+// read of them or after a write of another allocation placed over them. Accesses
+// before a barrier no longer count. Loops are followed around their back edge;
+// both branches of an scf.if count (their conditions are uniform in thread IR
+// produced by the lowering, so a barrier inside one is reached by every thread).
+
+#include "trident/ir/IR.h"
+
+namespace trident::simt {
+
+// Inserts the th.barrier ops `func` needs.
+void insertBarriers(Op *func);
+
+} // namespace trident::simt

@@ -1,0 +1,46 @@
+#pragma once
+// What the SIMT lowering needs to know about a target: plain data that each
+// backend fills in (backends/nvptx for sm_80..sm_90, later amdgpu and spirv).
+//
+//   TargetDesc sm90 = nvptx::targetDesc("sm_90");
+//   lowerToThreadIR(blockIR, sm90, options, diags);
+
+#include "trident/ir/Type.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace trident {
+
+// One matrix-unit instruction ("atom"): D[m x n] = A[m x k] * B[k x n] + C[m x n],
+// executed by a whole warp. Each operand is spread over the warp's lanes and each
+// lane's registers; the maps below give, for every (lane, register) bit, the
+// element index bit it selects, so they are linear layouts over one warp.
+struct MatrixAtom {
+  std::string name;            // e.g. "mma.m16n8k16.f32.f16"
+  int64_t m = 0, n = 0, k = 0; // the shape of one instruction
+  Type aType, bType, cType;    // element types of A, B and C/D
+  // Operand lane maps, one per operand (A, B, C): for each register bit then each
+  // lane bit, the (row, col) element the bit adds, XOR-combined. Row-major
+  // operand shapes: A m x k, B k x n, C m x n.
+  struct OperandMap {
+    std::vector<std::pair<int64_t, int64_t>> registerBits;
+    std::vector<std::pair<int64_t, int64_t>> laneBits;
+  };
+  OperandMap a, b, c;
+};
+
+struct TargetDesc {
+  std::string name;                // "cuda:sm_90", "hip:gfx942", "vulkan" ...
+  unsigned warpSize = 32;          // lanes per warp (subgroup size)
+  unsigned maxThreadsPerProgram = 1024;
+  uint64_t sharedMemoryBytes = 48 * 1024;     // per program without opt-in
+  uint64_t maxSharedMemoryBytes = 48 * 1024;  // per program with opt-in (>= the above)
+  unsigned maxVectorBytes = 16;    // widest single global/shared access per thread
+  std::vector<MatrixAtom> matrixAtoms; // not used by the lowering yet
+
+  unsigned log2WarpSize() const;
+};
+
+} // namespace trident

@@ -1,0 +1,109 @@
+#include "trident/simt/Barriers.h"
+
+#include "trident/ir/Builder.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace trident::simt {
+
+namespace {
+
+struct Access {
+  const Op *alloc;
+  int64_t lo, hi; // bytes [lo, hi)
+  bool write;
+  bool operator==(const Access &) const = default;
+};
+
+// Shared-memory accesses since the last barrier on some path to here.
+using State = std::vector<Access>;
+
+Access accessOf(const Op *op) {
+  const Op *alloc = op->operand(0)->definingOp();
+  int64_t lo = alloc->intAttr("offset");
+  return {alloc, lo, lo + alloc->intAttr("size"), op->is(OpCode::ThStoreShared)};
+}
+
+bool races(const Access &a, const State &state) {
+  for (const Access &s : state) {
+    if (s.hi <= a.lo || a.hi <= s.lo)
+      continue;
+    if (a.write ? (!s.write || s.alloc != a.alloc) : s.write)
+      return true;
+  }
+  return false;
+}
+
+void merge(State &into, const State &from) {
+  for (const Access &a : from)
+    if (std::find(into.begin(), into.end(), a) == into.end())
+      into.push_back(a);
+}
+
+class Placer {
+public:
+  explicit Placer(bool insert) : insert_(insert) {}
+
+  State walk(Block *block, State state) {
+    for (Op *op : block->ops()) {
+      switch (op->code()) {
+      case OpCode::ThBarrier: state.clear(); break;
+      case OpCode::ThLoadShared:
+      case OpCode::ThStoreShared: {
+        Access a = accessOf(op);
+        if (races(a, state)) {
+          if (insert_) {
+            Builder b;
+            b.setLoc(op->loc());
+            b.setInsertionPoint(op);
+            b.create(OpCode::ThBarrier, {}, {});
+          }
+          state.clear();
+        }
+        state.push_back(a);
+        break;
+      }
+      case OpCode::For:
+      case OpCode::While: {
+        // Around the back edge: the body starts with what reaches the loop plus what
+        // is left at the end of an iteration (found by a dry run).
+        State end = Placer(false).iteration(op, state);
+        State start = state;
+        merge(start, end);
+        State out = iteration(op, start);
+        merge(state, out);
+        break;
+      }
+      case OpCode::If: {
+        State thenState = walk(op->region(0), state);
+        State elseState = walk(op->region(1), state);
+        state = thenState;
+        merge(state, elseState);
+        break;
+      }
+      default: break;
+      }
+    }
+    return state;
+  }
+
+  // One trip through a loop's regions, from `state`.
+  State iteration(Op *loop, State state) {
+    if (loop->is(OpCode::For))
+      return walk(loop->region(0), std::move(state));
+    State afterBefore = walk(loop->region(0), std::move(state));
+    State end = walk(loop->region(1), afterBefore);
+    merge(end, afterBefore);
+    return end;
+  }
+
+private:
+  bool insert_;
+};
+
+} // namespace
+
+void insertBarriers(Op *func) { Placer(true).walk(func->region(), {}); }
+
+} // namespace trident::simt

@@ -1,0 +1,81 @@
+// Layout conversions. When both layouts spread elements over lanes and warps the
+// same way, a conversion only renames registers. Otherwise the value goes through
+// shared memory: one thread of each group of replicas writes each element at its
+// flat index, and every thread reads the elements its new layout gives it, both
+// as wide as contiguous registers allow.
+//
+//   (lanes along columns) -> (lanes along rows), block<32x32xf32>:
+//   %s = th.shared_alloc {offset = -1, size = 4096} : ptr<f32, 3>
+//   th.store_shared %s, %i0, %x0      ...  (barrier placed later)
+//   %y0 = th.load_shared %s, %j0 : f32 ...
+#include "LowerContext.h"
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+
+namespace trident::simt {
+
+Lowered Lowering::convert(const Lowered &src, const LinearLayout &dst) {
+  if (src.layout == dst)
+    return src;
+  assert(src.layout.shape() == dst.shape());
+  if (src.layout.laneBases() == dst.laneBases() && src.layout.warpBases() == dst.warpBases()) {
+    std::map<int64_t, int64_t> regOf;
+    for (int64_t r = 0; r < src.layout.numRegisters(); ++r)
+      regOf.emplace(src.layout.registerOffset(r), r);
+    Lowered out{dst, {}};
+    for (int64_t r = 0; r < dst.numRegisters(); ++r) {
+      auto it = regOf.find(dst.registerOffset(r));
+      if (it == regOf.end())
+        break;
+      out.regs.push_back(src.regs[it->second]);
+    }
+    if (static_cast<int64_t>(out.regs.size()) == dst.numRegisters())
+      return out;
+  }
+  return convertThroughShared(src, dst);
+}
+
+Lowered Lowering::convertThroughShared(const Lowered &src, const LinearLayout &dst) {
+  Type element = src.regs[0]->type();
+  Type storage = storageType(element);
+  int64_t maxWidth = std::max<int64_t>(1, target.maxVectorBytes / (storage.bitWidth() / 8));
+  Value *buffer = sharedAlloc(element, src.layout.numElements());
+
+  int64_t srcWidth = std::min(src.layout.contiguousFlatRegisters(), maxWidth);
+  int64_t srcDups = src.layout.registerReplicationMask();
+  Value *owner = ownerPredicate(src.layout);
+  for (int64_t r = 0; r < src.layout.numRegisters(); r += srcWidth) {
+    if (r & srcDups)
+      continue;
+    std::vector<Value *> stored;
+    for (int64_t i = 0; i < srcWidth; ++i)
+      stored.push_back(toStorage(src.regs[r + i]));
+    std::vector<Value *> operands{buffer, elementIndex(src.layout, r), packRegisters(*this, stored, 0, srcWidth)};
+    if (owner)
+      operands.push_back(owner);
+    b.create(OpCode::ThStoreShared, operands, std::span<const Type>{});
+  }
+
+  int64_t dstWidth = std::min(dst.contiguousFlatRegisters(), maxWidth);
+  int64_t dstDups = dst.registerReplicationMask();
+  Lowered out{dst, std::vector<Value *>(dst.numRegisters(), nullptr)};
+  for (int64_t r = 0; r < dst.numRegisters(); r += dstWidth) {
+    if (r & dstDups)
+      continue;
+    Type type = dstWidth > 1 ? Type::vector(dstWidth, storage) : storage;
+    Value *operands[] = {buffer, elementIndex(dst, r)};
+    Type types[] = {type};
+    Value *v = b.create(OpCode::ThLoadShared, operands, types)->result();
+    unpackInto(*this, v, dstWidth, out.regs, r);
+    for (int64_t i = 0; i < dstWidth; ++i)
+      out.regs[r + i] = fromStorage(out.regs[r + i], element);
+  }
+  for (int64_t r = 0; r < dst.numRegisters(); ++r)
+    if (r & dstDups)
+      out.regs[r] = out.regs[r & ~dstDups];
+  return out;
+}
+
+} // namespace trident::simt

@@ -1,0 +1,339 @@
+#include "trident/simt/LayoutAssignment.h"
+
+#include "AccessPlan.h"
+
+#include <cassert>
+#include <deque>
+#include <unordered_set>
+
+namespace trident::simt {
+
+LinearLayout LayoutAssignment::layout(const Value *v) const {
+  auto it = layouts_.find(v);
+  if (it != layouts_.end())
+    return it->second;
+  assert(!v->type().isBlock() && "block value without a layout");
+  return LinearLayout::replicated({}, warpSize, numWarps);
+}
+
+LinearLayout LayoutAssignment::accessLayout(const Op *memoryOp) const {
+  auto it = access_.find(memoryOp);
+  if (it != access_.end())
+    return it->second.first;
+  return LinearLayout::replicated({}, warpSize, numWarps);
+}
+
+int64_t LayoutAssignment::vectorElements(const Op *memoryOp) const {
+  auto it = access_.find(memoryOp);
+  return it == access_.end() ? 1 : it->second.second;
+}
+
+void LayoutAssignment::setAccess(const Op *memoryOp, LinearLayout layout, int64_t vectorElements) {
+  access_[memoryOp] = {std::move(layout), vectorElements};
+}
+
+// ---- layouts of derived values --------------------------------------------------------
+
+namespace {
+
+bool alongAxis(const LinearLayout &l, int64_t basis, unsigned axis) {
+  return ((basis >> l.dimOffset(axis)) & ((int64_t(1) << l.dimBits(axis)) - 1)) != 0;
+}
+
+std::vector<int64_t> shifted(const std::vector<int64_t> &bases, int shift) {
+  std::vector<int64_t> out;
+  for (int64_t b : bases)
+    out.push_back(shift >= 0 ? b << shift : b >> -shift);
+  return out;
+}
+
+unsigned totalBits(const LinearLayout &l) {
+  unsigned n = 0;
+  for (unsigned d = 0; d < l.rank(); ++d)
+    n += l.dimBits(d);
+  return n;
+}
+
+} // namespace
+
+LinearLayout reducedLayout(const LinearLayout &input, unsigned axis) {
+  assert(input.isDisjoint());
+  LinearLayout sliced = input.sliceOut(axis);
+  std::vector<int64_t> reg;
+  for (size_t i = 0; i < input.regBases().size(); ++i)
+    if (input.regBases()[i] != 0 && !alongAxis(input, input.regBases()[i], axis))
+      reg.push_back(sliced.regBases()[i]);
+  return LinearLayout(sliced.shape(), reg, sliced.laneBases(), sliced.warpBases());
+}
+
+LinearLayout joinedLayout(const LinearLayout &input) {
+  std::vector<int64_t> shape = input.shape();
+  shape.push_back(2);
+  std::vector<int64_t> reg = shifted(input.regBases(), 1);
+  reg.push_back(1);
+  return LinearLayout(shape, reg, shifted(input.laneBases(), 1), shifted(input.warpBases(), 1));
+}
+
+LinearLayout concatenatedLayout(const LinearLayout &input) {
+  std::vector<int64_t> shape = input.shape();
+  shape[0] *= 2;
+  std::vector<int64_t> reg = input.regBases();
+  reg.push_back(int64_t(1) << totalBits(input));
+  return LinearLayout(shape, reg, input.laneBases(), input.warpBases());
+}
+
+LinearLayout splittableLayout(const LinearLayout &input) {
+  bool regHasBit = false, otherHasBit = false;
+  for (int64_t b : input.regBases()) {
+    if (b == 1)
+      regHasBit = true;
+    else if (b & 1)
+      otherHasBit = true;
+  }
+  for (const auto *bases : {&input.laneBases(), &input.warpBases()})
+    for (int64_t b : *bases)
+      otherHasBit |= (b & 1) != 0;
+  if (regHasBit && !otherHasBit)
+    return input;
+  std::vector<int64_t> order;
+  for (unsigned i = 0; i < input.rank(); ++i)
+    order.push_back(input.rank() - 1 - i);
+  return LinearLayout::defaultBlocked(input.shape(), input.warpSize(), input.numWarps(), 2, order);
+}
+
+LinearLayout splitLayout(const LinearLayout &splittable) {
+  std::vector<int64_t> shape = splittable.shape();
+  shape.pop_back();
+  std::vector<int64_t> reg;
+  for (int64_t b : splittable.regBases())
+    if (b != 1)
+      reg.push_back(b >> 1);
+  return LinearLayout(shape, reg, shifted(splittable.laneBases(), -1), shifted(splittable.warpBases(), -1));
+}
+
+LinearLayout scanLayout(std::span<const int64_t> shape, unsigned axis, unsigned warpSize, unsigned numWarps) {
+  std::vector<int64_t> order{axis};
+  for (unsigned i = 0; i < shape.size(); ++i)
+    if (shape.size() - 1 - i != axis)
+      order.push_back(static_cast<int64_t>(shape.size() - 1 - i));
+  int64_t elements = 1;
+  for (int64_t s : shape)
+    elements *= s;
+  int64_t perThread = std::max<int64_t>(1, elements / (int64_t(warpSize) * numWarps));
+  return LinearLayout::defaultBlocked(shape, warpSize, numWarps, std::min(perThread, shape[axis]), order);
+}
+
+// ---- the assignment -------------------------------------------------------------------
+
+namespace {
+
+bool isMemoryOp(const Op *op) {
+  return op->is(OpCode::Load) || op->is(OpCode::Store) || op->is(OpCode::AtomicRMW) ||
+         op->is(OpCode::AtomicCAS);
+}
+
+class Assigner {
+public:
+  Assigner(LayoutAssignment &a, const TargetDesc &target, Op *func) : a_(a), target_(target), axisInfo_(func) {}
+
+  LinearLayout defaultFor(Type t) const {
+    return LinearLayout::defaultBlocked(t.shape(), a_.warpSize, a_.numWarps);
+  }
+
+  // Memory ops get coalesced layouts; the values they use are asked to match.
+  void anchor(Op *func) {
+    func->walk([&](Op *op) {
+      if (!isMemoryOp(op) || !op->operand(0)->type().isBlock())
+        return;
+      AccessPlan plan = planAccess(op, axisInfo_, target_, a_.warpSize * a_.numWarps);
+      Type t = op->operand(0)->type();
+      LinearLayout l =
+          LinearLayout::defaultBlocked(t.shape(), a_.warpSize, a_.numWarps, plan.vectorElements, plan.order);
+      a_.setAccess(op, l, plan.vectorElements);
+      if (op->numResults())
+        fix(op->result(), l);
+      for (Value *v : op->operands())
+        wanted_.push_back({v, l});
+    });
+  }
+
+  // Anchor layouts flow back to the values computing the anchors' operands.
+  void propagateBackward() {
+    std::deque<std::pair<Value *, LinearLayout>> work(wanted_.begin(), wanted_.end());
+    while (!work.empty()) {
+      auto [v, l] = work.front();
+      work.pop_front();
+      if (!v->type().isBlock() || fixed_.count(v))
+        continue;
+      fix(v, l);
+      Op *def = v->definingOp();
+      if (!def || isMemoryOp(def))
+        continue;
+      switch (def->code()) {
+      case OpCode::Broadcast:
+        work.push_back({def->operand(0), l.broadcastSource(def->operand(0)->type().shape())});
+        break;
+      case OpCode::ExpandDims:
+      case OpCode::Reshape: work.push_back({def->operand(0), l.reshape(def->operand(0)->type().shape())}); break;
+      case OpCode::Trans: {
+        const std::vector<int64_t> &order = def->attr("order").getInts();
+        std::vector<int64_t> inverse(order.size());
+        for (size_t i = 0; i < order.size(); ++i)
+          inverse[order[i]] = static_cast<int64_t>(i);
+        work.push_back({def->operand(0), l.transpose(inverse)});
+        break;
+      }
+      case OpCode::MultipleOf:
+      case OpCode::MaxContiguous: work.push_back({def->operand(0), l}); break;
+      default:
+        if (def->has(kElementwise))
+          for (Value *o : def->operands())
+            work.push_back({o, l});
+        break;
+      }
+    }
+  }
+
+  // Every value still without a layout gets one from its operands, in program order.
+  void forward(Block *block) {
+    for (Op *op : *block)
+      forwardOp(op);
+  }
+
+private:
+  void fix(Value *v, const LinearLayout &l) {
+    a_.set(v, l);
+    fixed_.insert(v);
+  }
+  // Sets a layout that a later pass over the same region may replace.
+  void give(Value *v, const LinearLayout &l) {
+    if (v->type().isBlock() && !fixed_.count(v))
+      a_.set(v, l);
+  }
+  LinearLayout of(Value *v) const { return a_.layout(v); }
+
+  void forwardOp(Op *op) {
+    switch (op->code()) {
+    case OpCode::For: return forwardFor(op);
+    case OpCode::If: {
+      forward(op->region(0));
+      forward(op->region(1));
+      if (Op *y = op->region(0)->terminator())
+        for (unsigned i = 0; i < op->numResults(); ++i)
+          give(op->result(i), of(y->operand(i)));
+      return;
+    }
+    case OpCode::While: {
+      for (unsigned i = 0; i < op->numOperands(); ++i)
+        give(op->region(0)->argument(i), of(op->operand(i)));
+      forward(op->region(0));
+      Op *cond = op->region(0)->terminator();
+      for (unsigned i = 0; i < op->numResults(); ++i) {
+        give(op->region(1)->argument(i), of(cond->operand(i + 1)));
+        give(op->result(i), of(cond->operand(i + 1)));
+      }
+      forward(op->region(1));
+      return;
+    }
+    default: break;
+    }
+    if (op->numResults() == 0 || !op->result()->type().isBlock())
+      return;
+    Value *r = op->result();
+    if (fixed_.count(r))
+      return;
+    Type t = r->type();
+    switch (op->code()) {
+    case OpCode::Reduce: {
+      LinearLayout in = of(op->operand(0));
+      if (!in.isDisjoint())
+        in = defaultFor(op->operand(0)->type());
+      for (Value *res : op->results())
+        give(res, reducedLayout(in, static_cast<unsigned>(op->intAttr("axis"))));
+      return;
+    }
+    case OpCode::Scan:
+      for (Value *res : op->results())
+        give(res, scanLayout(t.shape(), static_cast<unsigned>(op->intAttr("axis")), a_.warpSize, a_.numWarps));
+      return;
+    case OpCode::Dot: {
+      LinearLayout acc = of(op->operand(2));
+      give(r, acc.isDisjoint() ? acc : defaultFor(t));
+      return;
+    }
+    case OpCode::Join: return give(r, joinedLayout(of(op->operand(0))));
+    case OpCode::Cat: return give(r, concatenatedLayout(of(op->operand(0))));
+    case OpCode::Split: {
+      LinearLayout half = splitLayout(splittableLayout(of(op->operand(0))));
+      give(op->result(0), half);
+      give(op->result(1), half);
+      return;
+    }
+    case OpCode::ExpandDims:
+    case OpCode::Reshape: return give(r, of(op->operand(0)).reshape(t.shape()));
+    case OpCode::Trans: return give(r, of(op->operand(0)).transpose(op->attr("order").getInts()));
+    case OpCode::MultipleOf:
+    case OpCode::MaxContiguous: return give(r, of(op->operand(0)));
+    default: break;
+    }
+    if (op->has(kElementwise) && op->numOperands()) {
+      // Prefer an operand whose layout an anchor chose.
+      Value *pick = op->operand(0);
+      for (Value *o : op->operands())
+        if (fixed_.count(o)) {
+          pick = o;
+          break;
+        }
+      if (pick->type().isBlock())
+        return give(r, of(pick));
+    }
+    for (Value *res : op->results())
+      give(res, defaultFor(res->type()));
+  }
+
+  // Loop-carried values start in their initial values' layouts; when the body
+  // yields another layout, the loop is assigned again carrying that one, so the
+  // conversion happens once before the loop instead of once per iteration.
+  void forwardFor(Op *op) {
+    Block *body = op->region(0);
+    unsigned numIters = op->numResults();
+    for (unsigned i = 0; i < numIters; ++i)
+      give(body->argument(i + 1), of(op->operand(3 + i)));
+    forward(body);
+    Op *yield = body->terminator();
+    bool changed = false;
+    for (unsigned i = 0; i < numIters; ++i) {
+      Value *arg = body->argument(i + 1);
+      if (arg->type().isBlock() && !(of(yield->operand(i)) == of(arg))) {
+        give(arg, of(yield->operand(i)));
+        changed = true;
+      }
+    }
+    if (changed)
+      forward(body);
+    for (unsigned i = 0; i < numIters; ++i)
+      give(op->result(i), of(body->argument(i + 1)));
+  }
+
+  LayoutAssignment &a_;
+  const TargetDesc &target_;
+  AxisInfoAnalysis axisInfo_;
+  std::vector<std::pair<Value *, LinearLayout>> wanted_;
+  std::unordered_set<const Value *> fixed_;
+};
+
+} // namespace
+
+LayoutAssignment assignLayouts(const Op *func, const TargetDesc &target, unsigned numWarps) {
+  LayoutAssignment a;
+  a.warpSize = target.warpSize;
+  a.numWarps = numWarps;
+  Op *f = const_cast<Op *>(func);
+  Assigner s(a, target, f);
+  s.anchor(f);
+  s.propagateBackward();
+  s.forward(f->region());
+  return a;
+}
+
+} // namespace trident::simt

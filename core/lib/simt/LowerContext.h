@@ -1,0 +1,125 @@
+#pragma once
+// Shared state of the SIMT lowering and the helpers every op-family file uses.
+// Each block-IR value lowers to a Lowered: its layout and one thread-IR value per
+// register (a scalar is a rank-0 block with one register, replicated everywhere).
+
+#include "trident/ir/Builder.h"
+#include "trident/simt/LayoutAssignment.h"
+#include "trident/simt/TargetDesc.h"
+#include "trident/support/Diagnostic.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace trident::simt {
+
+struct Lowered {
+  LinearLayout layout;
+  std::vector<Value *> regs; // regs.size() == layout.numRegisters()
+};
+
+class Lowering {
+public:
+  Lowering(const TargetDesc &target, LayoutAssignment &layouts, Diagnostics &diags);
+
+  // Appends the thread-IR form of `blockFunc` to `out`; false after a diagnostic.
+  bool lowerFunction(const Op *blockFunc, Module &out);
+
+  // ---- values ----
+  // The lowered form of block-IR value `v` in the layout it was lowered to.
+  const Lowered &get(Value *v);
+  // ... converted to `layout` (cached where the conversion dominates the use).
+  Lowered get(Value *v, const LinearLayout &layout);
+  // A scalar's thread-IR value.
+  Value *scalar(Value *v);
+  void set(Value *v, Lowered l);
+  void setScalar(Value *v, Value *t);
+  // The layout layout assignment chose for `v` (the scalar layout for scalars).
+  LinearLayout assigned(const Value *v) const { return layouts.layout(v); }
+  LinearLayout scalarLayout() const;
+
+  // ---- ops and regions ----
+  bool lowerOp(Op *op);
+  // Lowers the ops of `block` at the insertion point, stopping before its terminator.
+  bool lowerBody(Block *block);
+  // Lowers a reduce/scan combiner on scalars: binds its arguments to `args` and
+  // returns the thread-IR values its terminator returns.
+  std::optional<std::vector<Value *>> inlineCombiner(Block *region, std::span<Value *const> args);
+  bool error(const Op *op, std::string message);
+
+  // ---- thread-IR helpers ----
+  Value *constI32(int64_t v);
+  Value *laneId() const { return lane_; }
+  Value *warpId() const { return warp_; }
+  Value *threadId() const { return thread_; }
+  // The flat index that lane/warp bits contribute in `layout` (i32, in the prologue).
+  Value *layoutBase(const LinearLayout &layout);
+  // i1 true in the one thread of each group of replicas of `layout`; null when none.
+  Value *ownerPredicate(const LinearLayout &layout);
+  // The flat index of register `reg` of `layout`: base combined with the register bits.
+  Value *elementIndex(const LinearLayout &layout, int64_t reg);
+  // Index of dimension `dim` of register `reg` of `layout`.
+  Value *dimIndex(const LinearLayout &layout, unsigned dim, int64_t reg);
+  Value *andPredicates(Value *a, Value *b); // either may be null
+  // Moves a value through shared memory in the layouts given (owner threads of `src`
+  // write, every thread reads `dst`). The barrier pass orders the accesses.
+  Lowered convert(const Lowered &src, const LinearLayout &dst);
+  Lowered convertThroughShared(const Lowered &src, const LinearLayout &dst);
+  // A shared-memory array of `count` elements of `element`'s storage type.
+  Value *sharedAlloc(Type element, int64_t count);
+  // Shared memory holds numbers only: i1 as i8, pointers as i64.
+  static Type storageType(Type t);
+  Value *toStorage(Value *v);
+  Value *fromStorage(Value *v, Type type);
+
+  Builder b;         // the insertion point inside the body
+  const TargetDesc &target;
+  LayoutAssignment &layouts;
+  Diagnostics &diags;
+
+private:
+  struct CacheEntry {
+    Lowered value;
+    Block *block;
+  };
+  std::unordered_map<const Value *, Lowered> values_;
+  std::map<std::pair<const Value *, std::string>, CacheEntry> conversions_;
+  std::map<std::string, Value *> bases_, owners_;
+  std::map<int64_t, Value *> constants_;
+  Builder prologue_; // ops every body op may use: ids, layout bases, constants
+  Value *thread_ = nullptr, *lane_ = nullptr, *warp_ = nullptr;
+};
+
+// Registers [first, first + width) as one th.pack vector (the register itself for width 1).
+Value *packRegisters(Lowering &l, const std::vector<Value *> &regs, int64_t first, int64_t width);
+// The reverse: th.extract each element of `v` into regs[first ...].
+void unpackInto(Lowering &l, Value *v, int64_t width, std::vector<Value *> &regs, int64_t first);
+// The cache/eviction/volatile attributes of a block-IR memory op.
+AttributeList cacheHints(const Op *op);
+// Registers one access of `op` may cover in `layout`.
+int64_t accessWidth(Lowering &l, const Op *op, const LinearLayout &layout, Type element);
+
+// One lowering per op family; each returns false after a diagnostic.
+bool lowerElementwise(Lowering &l, Op *op);
+bool lowerConstant(Lowering &l, Op *op);
+bool lowerMakeRange(Lowering &l, Op *op);
+bool lowerSplat(Lowering &l, Op *op);
+bool lowerBroadcast(Lowering &l, Op *op);
+bool lowerViewOp(Lowering &l, Op *op); // expand_dims, reshape, trans
+bool lowerJoin(Lowering &l, Op *op);
+bool lowerSplit(Lowering &l, Op *op);
+bool lowerCat(Lowering &l, Op *op);
+bool lowerLoad(Lowering &l, Op *op);
+bool lowerStore(Lowering &l, Op *op);
+bool lowerAtomic(Lowering &l, Op *op);
+bool lowerReduce(Lowering &l, Op *op);
+bool lowerScan(Lowering &l, Op *op);
+bool lowerDot(Lowering &l, Op *op);
+bool lowerFor(Lowering &l, Op *op);
+bool lowerIf(Lowering &l, Op *op);
+bool lowerWhile(Lowering &l, Op *op);
+
+} // namespace trident::simt

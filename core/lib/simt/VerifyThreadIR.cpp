@@ -1,0 +1,211 @@
+#include "trident/simt/VerifyThreadIR.h"
+
+#include <string>
+
+namespace trident::simt {
+
+namespace {
+
+class Checker {
+public:
+  explicit Checker(Diagnostics &diags) : diags_(diags) {}
+
+  void check(const Op *op) {
+    op_ = op;
+    checkTypes();
+    switch (op->code()) {
+    case OpCode::ThThreadId:
+    case OpCode::ThLaneId:
+    case OpCode::ThWarpId: expect(op->result()->type() == Type::i32(), "result must be i32"); break;
+    case OpCode::ThPack: checkPack(); break;
+    case OpCode::ThExtract: checkExtract(); break;
+    case OpCode::ThLoad: checkLoad(); break;
+    case OpCode::ThStore: checkStore(); break;
+    case OpCode::ThAtomicRMW:
+    case OpCode::ThAtomicCAS: checkAtomic(); break;
+    case OpCode::ThSharedAlloc: checkSharedAlloc(); break;
+    case OpCode::ThLoadShared:
+    case OpCode::ThStoreShared: checkSharedAccess(); break;
+    case OpCode::ThShuffle: checkShuffle(); break;
+    case OpCode::ThMma: expect(op->attr("atom").isString(), "needs a string attribute 'atom'"); break;
+    case OpCode::Func:
+      expect(op->attr("num_threads").isInt() && op->intAttr("num_threads") > 0,
+             "needs a positive integer attribute 'num_threads' in thread IR");
+      break;
+    case OpCode::Load:
+    case OpCode::Store:
+    case OpCode::AtomicRMW:
+    case OpCode::AtomicCAS:
+    case OpCode::MakeRange:
+    case OpCode::Splat:
+    case OpCode::Broadcast:
+    case OpCode::ExpandDims:
+    case OpCode::Reshape:
+    case OpCode::Trans:
+    case OpCode::Join:
+    case OpCode::Split:
+    case OpCode::Cat:
+    case OpCode::Dot:
+    case OpCode::Reduce:
+    case OpCode::ReduceReturn:
+    case OpCode::Scan:
+    case OpCode::ScanReturn:
+    case OpCode::Call:
+    case OpCode::MultipleOf:
+    case OpCode::MaxContiguous:
+      error("is a block-IR op and cannot appear in thread IR");
+      break;
+    default: break;
+    }
+  }
+
+private:
+  void error(const std::string &message) {
+    diags_.error(op_->loc(), "'" + std::string(op_->name()) + "' op " + message);
+  }
+  void expect(bool ok, const std::string &message) {
+    if (!ok)
+      error(message);
+  }
+
+  // No blocks in thread IR; vectors only where th ops make or take them.
+  void checkTypes() {
+    auto bad = [&](Type t, const std::string &what) {
+      if (t.isBlock())
+        error(what + " has block type " + t.str() + "; thread IR has scalars and short vectors only");
+    };
+    for (unsigned i = 0; i < op_->numResults(); ++i)
+      bad(op_->result(i)->type(), "result #" + std::to_string(i));
+    for (unsigned r = 0; r < op_->numRegions(); ++r)
+      for (unsigned i = 0; i < op_->region(r)->numArguments(); ++i)
+        bad(op_->region(r)->argument(i)->type(), "region argument #" + std::to_string(i));
+  }
+
+  // `t` is `element` or a vector of it.
+  static bool isElementOrVector(Type t, Type element) {
+    return t == element || (t.isVector() && t.element() == element);
+  }
+
+  void checkPack() {
+    Type element = op_->operand(0)->type();
+    for (Value *v : op_->operands())
+      if (v->type() != element)
+        return error("operands must all have one scalar type, got " + element.str() + " and " + v->type().str());
+    expect(op_->result()->type() == Type::vector(op_->numOperands(), element),
+           "result must be " + Type::vector(op_->numOperands(), element).str());
+  }
+
+  void checkExtract() {
+    Type v = op_->operand(0)->type();
+    if (!v.isVector())
+      return error("operand must be a vector, got " + v.str());
+    const Attribute &index = op_->attr("index");
+    if (!index.isInt() || index.getInt() < 0 || index.getInt() >= v.numElements())
+      return error("needs an integer attribute 'index' in [0, " + std::to_string(v.numElements()) + ")");
+    expect(op_->result()->type() == v.element(), "result must be " + v.element().str());
+  }
+
+  // Operand `i` is a scalar pointer into address space `space`; returns its pointee.
+  Type pointee(unsigned i, unsigned space) {
+    Type t = op_->operand(i)->type();
+    if (!t.isPtr() || t.addressSpace() != space) {
+      error("operand #" + std::to_string(i) + " must be a pointer" + (space ? " into shared memory" : "") +
+            ", got " + t.str());
+      return Type();
+    }
+    return t.pointee();
+  }
+
+  void checkPredicate(unsigned i) {
+    if (op_->numOperands() > i)
+      expect(op_->operand(i)->type() == Type::i1(), "predicate must be i1, got " + op_->operand(i)->type().str());
+  }
+
+  void checkLoad() {
+    Type element = pointee(0, 0);
+    if (!element)
+      return;
+    Type r = op_->result()->type();
+    expect(isElementOrVector(r, element), "result must be " + element.str() + " or a vector of it, got " + r.str());
+    checkPredicate(1);
+    if (op_->numOperands() > 2)
+      expect(op_->operand(2)->type() == r, "'other' must have the result type " + r.str());
+  }
+
+  void checkStore() {
+    Type element = pointee(0, 0);
+    if (!element)
+      return;
+    Type v = op_->operand(1)->type();
+    expect(isElementOrVector(v, element), "value must be " + element.str() + " or a vector of it, got " + v.str());
+    checkPredicate(2);
+  }
+
+  void checkAtomic() {
+    Type element = pointee(0, 0);
+    if (!element)
+      return;
+    bool cas = op_->is(OpCode::ThAtomicCAS);
+    unsigned numData = cas ? 3 : 2;
+    for (unsigned i = 1; i < numData; ++i)
+      expect(op_->operand(i)->type() == element,
+             "operand #" + std::to_string(i) + " must be " + element.str() + ", got " + op_->operand(i)->type().str());
+    expect(op_->result()->type() == element, "result must be " + element.str());
+    checkPredicate(numData);
+    if (!cas)
+      expect(op_->attr("kind").isString(), "needs a string attribute 'kind'");
+    expect(op_->attr("sem").isString() && op_->attr("scope").isString(),
+           "needs string attributes 'sem' and 'scope'");
+  }
+
+  void checkSharedAlloc() {
+    Type t = op_->result()->type();
+    if (!t.isPtr() || t.addressSpace() != 3)
+      return error("result must be a pointer into shared memory (address space 3), got " + t.str());
+    const Attribute &size = op_->attr("size"), &offset = op_->attr("offset");
+    int64_t bytes = t.pointee().bitWidth() / 8;
+    if (!size.isInt() || size.getInt() <= 0 || bytes == 0 || size.getInt() % bytes != 0)
+      return error("needs a positive integer attribute 'size' that is a multiple of the element size");
+    expect(offset.isInt() && offset.getInt() >= -1, "needs an integer attribute 'offset' (-1 before allocation)");
+  }
+
+  void checkSharedAccess() {
+    const Op *alloc = op_->operand(0)->definingOp();
+    if (!alloc || !alloc->is(OpCode::ThSharedAlloc))
+      return error("operand #0 must be the result of th.shared_alloc");
+    Type element = pointee(0, 3);
+    if (!element)
+      return;
+    expect(op_->operand(1)->type() == Type::i32(), "index must be i32, got " + op_->operand(1)->type().str());
+    Type v = op_->is(OpCode::ThLoadShared) ? op_->result()->type() : op_->operand(2)->type();
+    expect(isElementOrVector(v, element), "accessed value must be " + element.str() + " or a vector of it, got " +
+                                              v.str());
+    if (op_->is(OpCode::ThStoreShared))
+      checkPredicate(3);
+  }
+
+  void checkShuffle() {
+    Type v = op_->operand(0)->type();
+    expect(v.isScalar() && v.bitWidth() <= 64, "value must be a scalar of at most 64 bits, got " + v.str());
+    expect(op_->operand(1)->type() == Type::i32(), "lane must be i32, got " + op_->operand(1)->type().str());
+    expect(op_->result()->type() == v, "result must have the value's type " + v.str());
+    const Attribute &mode = op_->attr("mode");
+    bool known = mode.isString() && (mode.getString() == "idx" || mode.getString() == "xor" ||
+                                     mode.getString() == "up" || mode.getString() == "down");
+    expect(known, "needs attribute 'mode' = \"idx\", \"xor\", \"up\" or \"down\"");
+  }
+
+  Diagnostics &diags_;
+  const Op *op_ = nullptr;
+};
+
+} // namespace
+
+bool verifyThreadIR(const Module &m, Diagnostics &diags) {
+  size_t before = diags.list().size();
+  Checker checker(diags);
+  m.op()->walk([&](Op *op) { checker.check(op); });
+  return diags.list().size() == before;
+}
+
+} // namespace trident::simt
