@@ -29,9 +29,9 @@ Type accessType(Type ptr) { return ptr.withElement(ptr.element().pointee()); }
 
 void checkCacheAttrs(OpChecker &c, bool isLoad) {
   if (isLoad)
-    c.stringAttr("cache", false, {"", ".ca", ".cg", ".cv"});
+    c.stringAttr("cache", false, {"", "ca", "cg", "cv"});
   else
-    c.stringAttr("cache", false, {"", ".wb", ".cg", ".cs", ".wt"});
+    c.stringAttr("cache", false, {"", "wb", "cg", "cs", "wt"});
   c.stringAttr("eviction", false, {"", "evict_normal", "evict_first", "evict_last"});
 }
 

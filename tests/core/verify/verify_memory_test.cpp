@@ -17,10 +17,10 @@ const Case kValid[] = {
     {"tt.load", "    %r = tt.load %pb : block<4xf32>", ""},
     {"tt.load", "    %r = tt.load %p : f32", ""},
     {"tt.load",
-     "    %r = tt.load %pb, %m, %x {cache = \".cg\", eviction = \"evict_last\", volatile = true} : "
+     "    %r = tt.load %pb, %m, %x {cache = \"cg\", eviction = \"evict_last\", volatile = true} : "
      "block<4xf32>",
      ""},
-    {"tt.store", "    tt.store %pb, %x, %m {cache = \".wb\", eviction = \"evict_first\"}", ""},
+    {"tt.store", "    tt.store %pb, %x, %m {cache = \"wb\", eviction = \"evict_first\"}", ""},
     {"tt.store", "    tt.store %p, %f", ""},
     {"tt.atomic_rmw",
      "    %r = tt.atomic_rmw %pb, %x, %m {kind = \"fadd\", scope = \"gpu\", sem = \"acq_rel\"} : "
@@ -70,8 +70,8 @@ const Case kInvalid[] = {
      "'tt.load' op 'other' type must be block<4xf32>, got block<4xi32>"},
     {"tt.load", "    %r = tt.load %x : block<4xf32>",
      "'tt.load' op pointer operand must have pointer elements, got block<4xf32>"},
-    {"tt.load", "    %r = tt.load %pb {cache = \".wb\"} : block<4xf32>",
-     "'tt.load' op attribute 'cache' must be one of \"\", .ca, .cg, .cv, got \".wb\""},
+    {"tt.load", "    %r = tt.load %pb {cache = \"wb\"} : block<4xf32>",
+     "'tt.load' op attribute 'cache' must be one of \"\", ca, cg, cv, got \"wb\""},
     {"tt.load", "    %r = tt.load %pb {volatile = \"yes\"} : block<4xf32>",
      "'tt.load' op attribute 'volatile' must be true or false, got \"yes\""},
     {"tt.store", "    tt.store %pb, %i",
