@@ -131,6 +131,38 @@ inline std::string elementwiseKernel(const std::string &body, const std::vector<
          "    tt.return\n  })\n})\n";
 }
 
+// IR lines that load the m x n row-major block at pointer %<ptr> (elements of e) into
+// %<name>; the values they define are prefixed with <name>_.
+inline std::string load2d(const std::string &name, const std::string &ptr, Type e, int64_t m, int64_t n) {
+  const std::string M = std::to_string(m), N = std::to_string(n), p = "%" + name + "_";
+  const std::string mn = "block<" + M + "x" + N + "x";
+  return "    " + p + "rm = tt.make_range {end = " + M + ", start = 0} : block<" + M + "xi32>\n" + "    " + p +
+         "rn = tt.make_range {end = " + N + ", start = 0} : block<" + N + "xi32>\n" + "    " + p +
+         "em = tt.expand_dims " + p + "rm {axis = 1} : block<" + M + "x1xi32>\n" + "    " + p +
+         "en = tt.expand_dims " + p + "rn {axis = 0} : block<1x" + N + "xi32>\n" + "    " + p +
+         "cn = arith.constant {value = " + N + "} : block<" + M + "x1xi32>\n" + "    " + p + "rows = arith.muli " + p +
+         "em, " + p + "cn : block<" + M + "x1xi32>\n" + "    " + p + "bm = tt.broadcast " + p + "rows : " + mn +
+         "i32>\n" + "    " + p + "bn = tt.broadcast " + p + "en : " + mn + "i32>\n" + "    " + p +
+         "offs = arith.addi " + p + "bm, " + p + "bn : " + mn + "i32>\n" + "    " + p + "base = tt.splat %" + ptr +
+         " : " + mn + "ptr<" + e.str() + ">>\n" + "    " + p + "ptrs = tt.addptr " + p + "base, " + p + "offs : " + mn +
+         "ptr<" + e.str() + ">>\n" + "    %" + name + " = tt.load " + p + "ptrs : " + mn + e.str() + ">\n";
+}
+
+// A kernel "k"(%in: ptr<E>, %out: ptr<R>) that loads in[0..m*n) as an m x n block %x
+// of E (through 2-D offsets), runs `body`, which defines %y holding `total` elements of
+// R in any shape (or a scalar when total is 0), and stores %y flattened to out.
+inline std::string blockKernel(Type e, int m, int n, const std::string &body, Type r, int total) {
+  const std::string T = std::to_string(total);
+  std::string store = total == 0 ? "    tt.store %out, %y\n"
+                                 : "    %flat = tt.reshape %y : " + blockOf(total, r) + "\n" +
+                                       "    %rt = tt.make_range {end = " + T + ", start = 0} : " +
+                                       blockOf(total, Type::i32()) + "\n" + "    %pout = tt.splat %out : " +
+                                       blockOf(total, Type::ptr(r)) + "\n" + "    %pout2 = tt.addptr %pout, %rt : " +
+                                       blockOf(total, Type::ptr(r)) + "\n" + "    tt.store %pout2, %flat\n";
+  return "builtin.module ({\n  tt.func {sym_name = \"k\"} ({\n  ^(%in: ptr<" + e.str() + ">, %out: ptr<" + r.str() +
+         ">):\n" + load2d("x", "in", e, m, n) + body + "\n" + store + "    tt.return\n  })\n})\n";
+}
+
 // Raw element bits (as memory holds them) packed into bytes and back.
 inline std::vector<unsigned char> pack(const std::vector<uint64_t> &raw, Type t) {
   unsigned b = bytesOf(t);

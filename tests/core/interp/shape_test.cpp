@@ -10,39 +10,8 @@ namespace {
 const bool kCovered = cover({"arith.constant", "tt.make_range", "tt.splat", "tt.broadcast", "tt.expand_dims",
                              "tt.reshape", "tt.trans", "tt.join", "tt.split", "tt.cat"});
 
-// A kernel that loads in[0..M*N) as an MxN i32 block %x (through 2-D offsets), runs
-// `body`, which defines %y with `total` elements, and stores %y
-// flattened to out[0..total).
-std::string kernel2d(int m, int n, const std::string &body, int total) {
-  std::string M = std::to_string(m), N = std::to_string(n), T = std::to_string(total);
-  return R"(builtin.module ({
-  tt.func {sym_name = "k"} ({
-  ^(%in: ptr<i32>, %out: ptr<i32>):
-    %rm = tt.make_range {end = )" + M + R"(, start = 0} : block<)" + M + R"(xi32>
-    %rn = tt.make_range {end = )" + N + R"(, start = 0} : block<)" + N + R"(xi32>
-    %em = tt.expand_dims %rm {axis = 1} : block<)" + M + R"(x1xi32>
-    %en = tt.expand_dims %rn {axis = 0} : block<1x)" + N + R"(xi32>
-    %cn = arith.constant {value = )" + N + R"(} : block<)" + M + R"(x1xi32>
-    %rows = arith.muli %em, %cn : block<)" + M + R"(x1xi32>
-    %bm = tt.broadcast %rows : block<)" + M + "x" + N + R"(xi32>
-    %bn = tt.broadcast %en : block<)" + M + "x" + N + R"(xi32>
-    %offs = arith.addi %bm, %bn : block<)" + M + "x" + N + R"(xi32>
-    %pin = tt.splat %in : block<)" + M + "x" + N + R"(xptr<i32>>
-    %pin2 = tt.addptr %pin, %offs : block<)" + M + "x" + N + R"(xptr<i32>>
-    %x = tt.load %pin2 : block<)" + M + "x" + N + R"(xi32>
-)" + body + R"(
-    %flat = tt.reshape %y : block<)" + T + R"(xi32>
-    %rt = tt.make_range {end = )" + T + R"(, start = 0} : block<)" + T + R"(xi32>
-    %pout = tt.splat %out : block<)" + T + R"(xptr<i32>>
-    %pout2 = tt.addptr %pout, %rt : block<)" + T + R"(xptr<i32>>
-    tt.store %pout2, %flat
-    tt.return
-  })
-}))";
-}
-
 std::vector<int32_t> run2d(Runner &r, int m, int n, const std::string &body, int total) {
-  r.load(kernel2d(m, n, body, total));
+  r.load(blockKernel(Type::i32(), m, n, body, Type::i32(), total));
   std::vector<int32_t> in(static_cast<size_t>(m * n)), out(static_cast<size_t>(total), -12345);
   for (size_t i = 0; i < in.size(); ++i)
     in[i] = static_cast<int32_t>(100 + i);
