@@ -1,0 +1,105 @@
+"""Reference numbers from Triton itself, for the same sample kernels and sizes that
+Trident's benchmark runs, measured on the same GPU in the same run.
+
+    python3 benchmarks/triton_reference.py [--json out.json]
+
+Needs torch and triton (present on the GPU machine, not in CI). The kernels are
+imported from samples/*.py, the very files Trident compiles.
+"""
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+
+import torch
+import triton
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLES = os.path.join(HERE, "..", "samples")
+
+
+def load_sample(name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(SAMPLES, name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    module.torch = torch  # the samples import torch only under __main__
+    spec.loader.exec_module(module)
+    return module
+
+
+def bench(fn):
+    return triton.testing.do_bench(fn, warmup=25, rep=200, return_mode="median") * 1e-3  # seconds
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    rows = []
+
+    def report(kernel, size, seconds, nbytes=None, flops=None):
+        row = {"kernel": kernel, "size": size, "time_us": seconds * 1e6}
+        if nbytes is not None:
+            row["gbps"] = nbytes / seconds / 1e9
+        if flops is not None:
+            row["tflops"] = flops / seconds / 1e12
+        rows.append(row)
+        rate = f"{row['gbps']:8.0f} GB/s" if nbytes is not None else f"{row['tflops']:8.1f} TFLOP/s"
+        print(f"{kernel:28s} {size:22s} {row['time_us']:10.1f} us {rate}", flush=True)
+
+    n = 1 << 28
+    x = torch.rand(n, device="cuda")
+    y = torch.rand(n, device="cuda")
+    out = torch.empty_like(x)
+    report("device copy", "2^28 f32", bench(lambda: out.copy_(x)), nbytes=8 * n)
+
+    va = load_sample("vector_add")
+    ref = x + y
+    got = va.add(x, y)
+    assert torch.equal(got, ref), "triton vector add mismatch"
+    report("vector_add", "2^28 f32", bench(lambda: va.add(x, y)), nbytes=12 * n)
+    del x, y, out, ref, got
+
+    sm = load_sample("fused_softmax")
+    for cols in (1024, 4096, 16384):
+        a = torch.randn(16384, cols, device="cuda")
+        assert torch.allclose(sm.softmax(a), torch.softmax(a, dim=1), atol=1e-6)
+        report("fused_softmax", f"16384x{cols} f32", bench(lambda: sm.softmax(a)), nbytes=8 * a.numel())
+
+    ln = load_sample("layer_norm")
+    m, ncols = 4096, 8192
+    a = torch.randn(m, ncols, device="cuda", dtype=torch.float16)
+    w = torch.rand(ncols, device="cuda", dtype=torch.float16)
+    b = torch.rand(ncols, device="cuda", dtype=torch.float16)
+    yln = torch.empty_like(a)
+    mean = torch.empty(m, device="cuda", dtype=torch.float32)
+    rstd = torch.empty(m, device="cuda", dtype=torch.float32)
+    block = min(65536 // a.element_size(), triton.next_power_of_2(ncols))
+    warps = min(max(block // 256, 1), 8)  # the tutorial's choice
+
+    def layer_norm():
+        ln._layer_norm_fwd_fused[(m, )](a, yln, w, b, mean, rstd, a.stride(0), ncols, 1e-5, BLOCK_SIZE=block,
+                                        num_warps=warps)
+
+    layer_norm()
+    expected = torch.nn.functional.layer_norm(a.float(), (ncols, ), w.float(), b.float(), 1e-5)
+    assert torch.allclose(yln.float(), expected, atol=2e-2), "triton layer norm mismatch"
+    report("layer_norm_fwd", f"{m}x{ncols} f16", bench(layer_norm), nbytes=4 * a.numel())
+
+    mm = load_sample("matmul")
+    s = 4096
+    a = torch.randn(s, s, device="cuda", dtype=torch.float16)
+    b = torch.randn(s, s, device="cuda", dtype=torch.float16)
+    report("matmul (cuBLAS)", f"{s}^3 f16", bench(lambda: torch.matmul(a, b)), flops=2 * s**3)
+    report("matmul", f"{s}^3 f16", bench(lambda: mm.matmul(a, b)), flops=2 * s**3)
+
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": torch.cuda.get_device_name(), "triton": triton.__version__, "rows": rows}, f,
+                      indent=1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
