@@ -1,5 +1,8 @@
 #include "Constant.h"
 
+#include "trident/support/FloatFormats.h"
+
+#include <bit>
 #include <cassert>
 
 namespace trident::passes {
@@ -16,11 +19,53 @@ int64_t signExtend(uint64_t bits, unsigned width) {
   return static_cast<int64_t>((low ^ sign) - sign);
 }
 
-bool isFoldableFloat(Type element) { return element == Type::f32() || element == Type::f64(); }
+namespace {
+
+std::optional<FloatFormat> narrowFormat(Type element) {
+  switch (element.kind()) {
+  case TypeKind::F32: return FloatFormat::F32;
+  case TypeKind::F16: return FloatFormat::F16;
+  case TypeKind::BF16: return FloatFormat::BF16;
+  default: return std::nullopt;
+  }
+}
+
+} // namespace
+
+bool isFoldableFloat(Type element) { return element == Type::f64() || narrowFormat(element).has_value(); }
 
 double roundTo(Type element, double v) {
   assert(isFoldableFloat(element));
-  return element == Type::f32() ? static_cast<double>(static_cast<float>(v)) : v;
+  if (element == Type::f64())
+    return v;
+  if (element == Type::f32())
+    return static_cast<double>(static_cast<float>(v));
+  return roundToFormat(v, *narrowFormat(element));
+}
+
+double roundTowardZero(Type element, double v) {
+  assert(narrowFormat(element));
+  return roundToFormat(v, *narrowFormat(element), FloatRounding::TowardZero);
+}
+
+std::optional<uint64_t> floatBits(Type element, double v) {
+  if (element == Type::f64())
+    return std::bit_cast<uint64_t>(v);
+  if (element == Type::f32())
+    return std::bit_cast<uint32_t>(static_cast<float>(v));
+  if (std::optional<FloatFormat> format = narrowFormat(element))
+    return encodeFloat(v, *format);
+  return std::nullopt;
+}
+
+std::optional<double> floatFromBits(Type element, uint64_t bits) {
+  if (element == Type::f64())
+    return std::bit_cast<double>(bits);
+  if (element == Type::f32())
+    return std::bit_cast<float>(static_cast<uint32_t>(bits));
+  if (std::optional<FloatFormat> format = narrowFormat(element))
+    return decodeFloat(static_cast<uint32_t>(bits), *format);
+  return std::nullopt;
 }
 
 ConstantValue ConstantValue::integer(Type element, uint64_t bits) {

@@ -39,10 +39,17 @@ private:
   double real_ = 0;
 };
 
-// True for float element types whose arithmetic the passes fold exactly (f32, f64).
+// True for float element types whose arithmetic the passes fold exactly: f64, f32,
+// f16 and bf16 (not the f8 types, whose arithmetic and overflow rules vary by target).
 bool isFoldableFloat(Type element);
-// `v` rounded to `element` (f32 or f64).
+// `v` rounded to the nearest (ties to even) value of `element`, a foldable float type.
 double roundTo(Type element, double v);
+// `v` rounded toward zero to `element`, a foldable float type narrower than f64.
+double roundTowardZero(Type element, double v);
+// The bit pattern of `v` (a value of float type `element`), and back; nothing for
+// the f8 types.
+std::optional<uint64_t> floatBits(Type element, double v);
+std::optional<double> floatFromBits(Type element, uint64_t bits);
 
 // The value of `v` when an arith.constant defines it.
 std::optional<ConstantValue> constantOf(const Value *v);

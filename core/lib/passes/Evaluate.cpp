@@ -70,8 +70,10 @@ std::optional<bool> compareIntegers(const std::string &predicate, const Constant
 
 // ---- floats -------------------------------------------------------------------
 
-// Computed in F (float for f32, double for f64), so each op rounds once to the type.
-template <class F> std::optional<F> floatBinary(OpCode code, F a, F b) {
+// Computed exactly or rounded once in double, then rounded to the element type. For
+// + - * / and sqrt that equals rounding the exact result once: double carries more
+// than 2p+2 bits for every foldable type (p <= 24), so rounding twice changes nothing.
+std::optional<double> floatBinary(OpCode code, double a, double b) {
   switch (code) {
   case OpCode::AddF: return a + b;
   case OpCode::SubF: return a - b;
@@ -82,7 +84,7 @@ template <class F> std::optional<F> floatBinary(OpCode code, F a, F b) {
   case OpCode::MinimumF:
   case OpCode::MaximumF: {
     if (std::isnan(a) || std::isnan(b))
-      return std::numeric_limits<F>::quiet_NaN();
+      return std::numeric_limits<double>::quiet_NaN();
     bool min = code == OpCode::MinimumF;
     if (a == b) // equal, or zeros of either sign: -0 counts as less than +0
       return min == static_cast<bool>(std::signbit(a)) ? a : b;
@@ -102,7 +104,7 @@ template <class F> std::optional<F> floatBinary(OpCode code, F a, F b) {
   }
 }
 
-template <class F> std::optional<F> floatUnary(OpCode code, F a) {
+std::optional<double> floatUnary(OpCode code, double a) {
   switch (code) {
   case OpCode::Floor: return std::floor(a);
   case OpCode::Ceil: return std::ceil(a);
@@ -132,18 +134,14 @@ std::optional<bool> compareFloats(const std::string &predicate, double a, double
 Result floatResult(Type element, std::optional<double> v) {
   if (!v)
     return std::nullopt;
-  return ConstantValue::floating(element, *v);
+  return ConstantValue::floating(element, roundTo(element, *v));
 }
 
 Result evaluateFloatBinary(OpCode code, const ConstantValue &a, const ConstantValue &b) {
   Type t = a.element();
   if (!isFoldableFloat(t))
     return std::nullopt;
-  if (t == Type::f32()) {
-    std::optional<float> r = floatBinary<float>(code, static_cast<float>(a.real()), static_cast<float>(b.real()));
-    return floatResult(t, r ? std::optional<double>(*r) : std::nullopt);
-  }
-  return floatResult(t, floatBinary<double>(code, a.real(), b.real()));
+  return floatResult(t, floatBinary(code, a.real(), b.real()));
 }
 
 Result evaluateFloatUnary(OpCode code, const ConstantValue &a) {
@@ -155,11 +153,7 @@ Result evaluateFloatUnary(OpCode code, const ConstantValue &a) {
     return ConstantValue::floating(t, std::fabs(a.real()));
   if (!isFoldableFloat(t))
     return std::nullopt;
-  if (t == Type::f32()) {
-    std::optional<float> r = floatUnary<float>(code, static_cast<float>(a.real()));
-    return floatResult(t, r ? std::optional<double>(*r) : std::nullopt);
-  }
-  return floatResult(t, floatUnary<double>(code, a.real()));
+  return floatResult(t, floatUnary(code, a.real()));
 }
 
 // ---- casts --------------------------------------------------------------------
@@ -178,25 +172,34 @@ Result floatToInt(double v, Type result, bool isSigned) {
 }
 
 Result intToFloat(const ConstantValue &a, Type result, bool isSigned) {
+  if (!isFoldableFloat(result))
+    return std::nullopt;
+  // f32 and f64 directly from the integer, so the value rounds once.
   if (result == Type::f32())
     return ConstantValue::floating(result, isSigned ? static_cast<float>(a.sext()) : static_cast<float>(a.zext()));
   if (result == Type::f64())
     return ConstantValue::floating(result, isSigned ? static_cast<double>(a.sext()) : static_cast<double>(a.zext()));
-  return std::nullopt;
+  // Narrower types through double, which holds the integer exactly only up to 2^53.
+  const double v = isSigned ? static_cast<double>(a.sext()) : static_cast<double>(a.zext());
+  if (std::fabs(v) > 0x1p53)
+    return std::nullopt;
+  return ConstantValue::floating(result, roundTo(result, v));
 }
 
 Result bitcast(const ConstantValue &a, Type result) {
   Type from = a.element();
   if (from == result)
     return a;
-  if (from == Type::f32() && result == Type::i32())
-    return ConstantValue::integer(result, std::bit_cast<uint32_t>(static_cast<float>(a.real())));
-  if (from == Type::f64() && result == Type::i64())
-    return ConstantValue::integer(result, std::bit_cast<uint64_t>(a.real()));
-  if (from == Type::i32() && result == Type::f32())
-    return ConstantValue::floating(result, std::bit_cast<float>(static_cast<uint32_t>(a.zext())));
-  if (from == Type::i64() && result == Type::f64())
-    return ConstantValue::floating(result, std::bit_cast<double>(a.zext()));
+  if (from.bitWidth() != result.bitWidth())
+    return std::nullopt;
+  if (from.isFloat() && result.isInteger()) {
+    std::optional<uint64_t> bits = floatBits(from, a.real());
+    return bits ? std::optional<ConstantValue>(ConstantValue::integer(result, *bits)) : std::nullopt;
+  }
+  if (from.isInteger() && result.isFloat()) {
+    std::optional<double> v = floatFromBits(result, a.zext());
+    return v ? std::optional<ConstantValue>(ConstantValue::floating(result, *v)) : std::nullopt;
+  }
   return std::nullopt;
 }
 
@@ -213,15 +216,19 @@ Result evaluateCast(const Op *op, const ConstantValue &a, Type result) {
       return std::nullopt;
     return floatToInt(a.real(), result, op->is(OpCode::FPToSI));
   case OpCode::ExtF:
-    if (a.element() != Type::f32() || result != Type::f64())
+    // Every value of the narrower type is one of the wider type.
+    if (!isFoldableFloat(a.element()) || !isFoldableFloat(result) || result.bitWidth() <= a.width())
       return std::nullopt;
     return ConstantValue::floating(result, a.real());
   case OpCode::TruncF: {
-    const Attribute &rounding = op->attr("rounding");
-    bool nearest = !rounding.present() || (rounding.isString() && rounding.getString() == "rtne");
-    if (!nearest || a.element() != Type::f64() || result != Type::f32())
+    if (!isFoldableFloat(a.element()) || !isFoldableFloat(result))
       return std::nullopt;
-    return ConstantValue::floating(result, roundTo(result, a.real()));
+    const Attribute &rounding = op->attr("rounding");
+    if (!rounding.present() || (rounding.isString() && rounding.getString() == "rtne"))
+      return ConstantValue::floating(result, roundTo(result, a.real()));
+    if (rounding.isString() && rounding.getString() == "rtz")
+      return ConstantValue::floating(result, roundTowardZero(result, a.real()));
+    return std::nullopt;
   }
   case OpCode::Bitcast: return bitcast(a, result);
   default: return std::nullopt;

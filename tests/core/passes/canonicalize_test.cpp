@@ -344,3 +344,123 @@ TEST_CASE("casts of constants fold; out-of-range float-to-int casts do not") {
     CHECK(sameFloat(got, *expected[i]));
   }
 }
+
+namespace {
+
+// bf16 from float, rounded to nearest even on the bits (NaN stays NaN).
+float roundToBF16(float v) {
+  if (std::isnan(v))
+    return v;
+  uint32_t bits = std::bit_cast<uint32_t>(v);
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return std::bit_cast<float>(bits & 0xffff0000u);
+}
+
+// Half-precision references: the compiler's own _Float16, and float rounded to bf16
+// (float's 24 bits make that second rounding exact for + - * /).
+std::optional<double> halfReference(OpCode code, Type type, double a, double b) {
+  if (type == Type::f16()) {
+    _Float16 x = static_cast<_Float16>(a), y = static_cast<_Float16>(b), r;
+    switch (code) {
+    case OpCode::AddF: r = x + y; break;
+    case OpCode::SubF: r = x - y; break;
+    case OpCode::MulF: r = x * y; break;
+    case OpCode::DivF: r = x / y; break;
+    case OpCode::RemF: r = static_cast<_Float16>(std::fmod(static_cast<float>(x), static_cast<float>(y))); break;
+    default: return std::nullopt;
+    }
+    return static_cast<double>(r);
+  }
+  float x = static_cast<float>(a), y = static_cast<float>(b), r;
+  switch (code) {
+  case OpCode::AddF: r = x + y; break;
+  case OpCode::SubF: r = x - y; break;
+  case OpCode::MulF: r = x * y; break;
+  case OpCode::DivF: r = x / y; break;
+  case OpCode::RemF: r = std::fmod(x, y); break;
+  default: return std::nullopt;
+  }
+  return static_cast<double>(roundToBF16(r));
+}
+
+// A random value of f16 or bf16 from random bits: every class, subnormals included.
+double randomHalf(std::mt19937_64 &rng, Type type) {
+  uint16_t bits = static_cast<uint16_t>(rng());
+  if (type == Type::f16())
+    return static_cast<double>(std::bit_cast<_Float16>(bits));
+  return static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(bits) << 16));
+}
+
+} // namespace
+
+TEST_CASE("f16 and bf16 ops on constants fold like half-precision hardware") {
+  const uint64_t seed = seedForThisRun();
+  INFO("seed = " << seed);
+  std::mt19937_64 rng(seed);
+  const OpCode ops[] = {OpCode::AddF, OpCode::SubF, OpCode::MulF, OpCode::DivF, OpCode::RemF};
+  for (Type t : {Type::f16(), Type::bf16()}) {
+    std::vector<Case> cases;
+    for (int n = 0; n < 200; ++n)
+      for (OpCode code : ops)
+        cases.push_back({code, "", Attribute::floating(randomHalf(rng, t)), Attribute::floating(randomHalf(rng, t)), t, t});
+    std::vector<Attribute> folded = foldAll(cases);
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const Case &c = cases[i];
+      double expected = *halfReference(c.code, t, c.lhs.getFloat(), c.rhs.getFloat());
+      INFO(opInfo(c.code).name << " " << t.str() << " " << c.lhs.str() << ", " << c.rhs.str());
+      REQUIRE(folded[i].isFloat());
+      CHECK(sameFloat(folded[i].getFloat(), expected));
+    }
+  }
+}
+
+TEST_CASE("narrowing float casts round to nearest even or toward zero as asked") {
+  const uint64_t seed = seedForThisRun();
+  INFO("seed = " << seed);
+  std::mt19937_64 rng(seed);
+  Module m;
+  Builder b(m);
+  std::vector<double> inputs;
+  for (int n = 0; n < 300; ++n)
+    inputs.push_back(static_cast<double>(static_cast<float>(randomFloat(rng, Type::f32()))));
+  std::vector<Type> results(inputs.size() * 2, Type::f16());
+  Op *f = b.func("f", {}, results);
+  b.setInsertionPointToEnd(f->region());
+  std::vector<Value *> values;
+  for (double v : inputs) {
+    Value *c = b.constFloat(v, Type::f32());
+    values.push_back(b.cast(OpCode::TruncF, c, Type::f16()));
+    Value *z = b.cast(OpCode::TruncF, c, Type::f16());
+    z->definingOp()->setAttr("rounding", Attribute::string("rtz"));
+    values.push_back(z);
+  }
+  b.ret(values);
+  Diagnostics diags;
+  REQUIRE(verify(m, diags));
+  REQUIRE(canonicalize(m, diags));
+  Op *ret = f->region()->terminator();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    INFO("truncf " << inputs[i]);
+    Op *nearest = ret->operand(2 * i)->definingOp();
+    Op *towardZero = ret->operand(2 * i + 1)->definingOp();
+    REQUIRE(nearest->is(OpCode::Constant));
+    REQUIRE(towardZero->is(OpCode::Constant));
+    const double v = inputs[i];
+    CHECK(sameFloat(nearest->attr("value").getFloat(), static_cast<double>(static_cast<_Float16>(static_cast<float>(v)))));
+    // Toward zero: the f16 value nearest to v that is no larger in magnitude.
+    double tz = towardZero->attr("value").getFloat();
+    if (std::isnan(v)) {
+      CHECK(std::isnan(tz));
+      continue;
+    }
+    CHECK(std::fabs(tz) <= std::fabs(v));
+    CHECK(static_cast<double>(static_cast<_Float16>(tz)) == tz); // an f16 value
+    if (!std::isinf(v) && std::fabs(v) < 65504.0) {
+      // The next f16 away from zero would be larger in magnitude than v.
+      _Float16 h = static_cast<_Float16>(tz);
+      uint16_t bits = std::bit_cast<uint16_t>(h);
+      double next = static_cast<double>(std::bit_cast<_Float16>(static_cast<uint16_t>(bits + 1)));
+      CHECK(std::fabs(next) > std::fabs(v));
+    }
+  }
+}

@@ -19,10 +19,12 @@
 // - integer arithmetic, shifts, min/max, comparisons and casts on constants, wrapping
 //   to the element width; division or remainder by zero, signed overflow of a
 //   division and shifts by the width or more are left alone;
-// - float arithmetic, comparisons and casts on f32 and f64 constants, rounded to the
-//   element type after each op as the hardware does (f16, bf16 and f8 arithmetic is
-//   not folded; negf and absf fold for every float type); math library functions
-//   (exp, sin, sqrt ...) are not folded since devices compute them approximately;
+// - float arithmetic, comparisons and casts on f64, f32, f16 and bf16 constants,
+//   rounded to the element type after each op as the hardware does (computed in
+//   double, whose 53 bits make the second rounding exact); truncf honours rtne and
+//   rtz. f8 values are not folded (their overflow rules vary by target) except negf
+//   and absf, exact for every type; math library functions (exp, sin, sqrt ...) are
+//   not folded since devices compute them approximately (tt.precise_sqrt is);
 // - identities: x+0, x-0, x*1, x*0, x-x, x/1, x%1, x&0, x&x, x|0, x|x, x^0, x^x,
 //   x<<0, min/max(x, x), cmpi of x with itself, select of a constant condition or of
 //   equal arms, x*1.0, x/1.0, x+(-0.0), x-0.0, addptr p, 0; a constant operand of a
