@@ -1,0 +1,192 @@
+#include "trident/Buffer.h"
+
+#include "Impl.h"
+#include "trident/Stream.h"
+
+#include <vector>
+
+namespace trident {
+
+using namespace detail;
+
+namespace detail {
+
+BufferImpl::~BufferImpl() {
+  if (owned && address)
+    device->plugin->tryCall(&trident_plugin_api::mem_free, device->handle(), address);
+}
+
+} // namespace detail
+
+namespace {
+
+std::string describe(const BufferImpl &b) {
+  return "a buffer of " + std::to_string(b.size) + " " + std::string(dtypeName(b.dtype)) + " on " + b.device->name;
+}
+
+void checkRange(const BufferImpl &b, size_t bytes, size_t offset, const char *what) {
+  size_t total = b.size * dtypeBytes(b.dtype);
+  if (offset > total || bytes > total - offset)
+    throw Error(ErrorCode::InvalidArgument, std::string(what) + " of " + std::to_string(bytes) + " bytes at offset " +
+                                                std::to_string(offset) + " does not fit " + describe(b) + " (" +
+                                                std::to_string(total) + " bytes)");
+}
+
+trident_stream streamOn(const BufferImpl &b, const Stream &stream) {
+  requireHandle(bool(stream), "Stream");
+  if (stream.impl()->device.get() != b.device)
+    throw Error(ErrorCode::InvalidArgument, "a stream of " + stream.impl()->device->name +
+                                                " cannot copy into or out of " + describe(b) +
+                                                "; use a stream of the buffer's device");
+  return stream.impl()->stream;
+}
+
+} // namespace
+
+Buffer::Buffer(const Device &device, size_t size, DType dtype) {
+  requireHandle(bool(device), "Device");
+  auto b = std::make_shared<BufferImpl>();
+  b->deviceHandle = device;
+  b->device = device.impl().get();
+  b->size = size;
+  b->dtype = dtype;
+  size_t bytes = size * dtypeBytes(dtype);
+  if (bytes > 0) {
+    DeviceImpl &d = *b->device;
+    TRIDENT_CALL(*d.plugin, mem_alloc, "allocating " + std::to_string(bytes) + " bytes on " + d.name, d.handle(),
+                 bytes, &b->address);
+  }
+  impl_ = std::move(b);
+}
+
+Buffer Buffer::import(const Device &device, uint64_t nativeMemory, size_t size, DType dtype) {
+  requireHandle(bool(device), "Device");
+  Buffer out;
+  auto b = std::make_shared<BufferImpl>();
+  b->deviceHandle = device;
+  b->device = device.impl().get();
+  b->size = size;
+  b->dtype = dtype;
+  DeviceImpl &d = *b->device;
+  TRIDENT_CALL(*d.plugin, mem_import, "importing native memory on " + d.name, d.handle(), nativeMemory,
+               size * dtypeBytes(dtype), &b->address);
+  out.impl_ = std::move(b);
+  return out;
+}
+
+const Device &Buffer::device() const {
+  requireHandle(impl_ != nullptr, "Buffer");
+  return impl_->deviceHandle;
+}
+size_t Buffer::size() const {
+  requireHandle(impl_ != nullptr, "Buffer");
+  return impl_->size;
+}
+size_t Buffer::bytes() const {
+  requireHandle(impl_ != nullptr, "Buffer");
+  return impl_->size * dtypeBytes(impl_->dtype);
+}
+DType Buffer::dtype() const {
+  requireHandle(impl_ != nullptr, "Buffer");
+  return impl_->dtype;
+}
+uint64_t Buffer::address() const {
+  requireHandle(impl_ != nullptr, "Buffer");
+  return impl_->address;
+}
+
+void Buffer::checkHostElement(size_t elementBytes, size_t count) const {
+  requireHandle(impl_ != nullptr, "Buffer");
+  if (elementBytes != dtypeBytes(impl_->dtype))
+    throw Error(ErrorCode::InvalidArgument, "host elements of " + std::to_string(elementBytes) +
+                                                " bytes do not match " + describe(*impl_) + " (" +
+                                                std::to_string(dtypeBytes(impl_->dtype)) + " bytes each)");
+  if (count > impl_->size)
+    throw Error(ErrorCode::InvalidArgument, "a host span of " + std::to_string(count) + " elements does not fit " +
+                                                describe(*impl_));
+}
+
+void Buffer::copyFromHostAsync(const Stream &stream, const void *src, size_t bytes, size_t offset) {
+  requireHandle(impl_ != nullptr, "Buffer");
+  checkRange(*impl_, bytes, offset, "a copy from the host");
+  if (bytes == 0)
+    return;
+  TRIDENT_CALL(*impl_->device->plugin, memcpy_htod, "copying to " + describe(*impl_), streamOn(*impl_, stream),
+               impl_->address + offset, src, bytes);
+}
+
+void Buffer::copyToHostAsync(const Stream &stream, void *dst, size_t bytes, size_t offset) const {
+  requireHandle(impl_ != nullptr, "Buffer");
+  checkRange(*impl_, bytes, offset, "a copy to the host");
+  if (bytes == 0)
+    return;
+  TRIDENT_CALL(*impl_->device->plugin, memcpy_dtoh, "copying from " + describe(*impl_), streamOn(*impl_, stream),
+               dst, impl_->address + offset, bytes);
+}
+
+void Buffer::copyFromHost(const void *src, size_t bytes, size_t offset) {
+  requireHandle(impl_ != nullptr, "Buffer");
+  Stream s = impl_->deviceHandle.defaultStream();
+  copyFromHostAsync(s, src, bytes, offset);
+  s.synchronize();
+}
+
+void Buffer::copyToHost(void *dst, size_t bytes, size_t offset) const {
+  requireHandle(impl_ != nullptr, "Buffer");
+  Stream s = impl_->deviceHandle.defaultStream();
+  copyToHostAsync(s, dst, bytes, offset);
+  s.synchronize();
+}
+
+void Buffer::copyFromAsync(const Stream &stream, const Buffer &src) {
+  requireHandle(impl_ != nullptr && bool(src), "Buffer");
+  const BufferImpl &s = *src.impl_;
+  size_t bytes = this->bytes();
+  if (src.bytes() != bytes)
+    throw Error(ErrorCode::InvalidArgument, "cannot copy " + describe(s) + " (" + std::to_string(src.bytes()) +
+                                                " bytes) into " + describe(*impl_) + " (" + std::to_string(bytes) +
+                                                " bytes)");
+  trident_stream ts = streamOn(*impl_, stream);
+  if (bytes == 0)
+    return;
+  Plugin &plugin = *impl_->device->plugin;
+  if (s.device == impl_->device) {
+    TRIDENT_CALL(plugin, memcpy_dtod, "copying within " + impl_->device->name, ts, impl_->address, s.address, bytes);
+    return;
+  }
+  if (s.device->plugin == impl_->device->plugin) {
+    trident_status st = plugin.tryCall(&trident_plugin_api::memcpy_peer, ts, impl_->address, s.device->handle(),
+                                       s.address, bytes);
+    if (st == TRIDENT_SUCCESS)
+      return;
+    if (st != TRIDENT_ERROR_NOT_SUPPORTED)
+      plugin.throwStatus(st, "copying from " + s.device->name + " to " + impl_->device->name);
+  }
+  // Through host memory: wait for the source's device, then stage.
+  std::vector<uint8_t> staging(bytes);
+  src.copyToHost(staging.data(), bytes);
+  copyFromHostAsync(stream, staging.data(), bytes);
+  stream.synchronize(); // the staging vector dies here
+}
+
+void Buffer::copyFrom(const Buffer &src) {
+  requireHandle(impl_ != nullptr, "Buffer");
+  requireHandle(bool(src), "Buffer");
+  if (src.impl_->device != impl_->device)
+    src.impl_->deviceHandle.defaultStream().synchronize(); // the source's pending writes land first
+  Stream s = impl_->deviceHandle.defaultStream();
+  copyFromAsync(s, src);
+  s.synchronize();
+}
+
+void Buffer::fillBytes(uint8_t byte) {
+  requireHandle(impl_ != nullptr, "Buffer");
+  if (bytes() == 0)
+    return;
+  Stream s = impl_->deviceHandle.defaultStream();
+  TRIDENT_CALL(*impl_->device->plugin, mem_fill, "filling " + describe(*impl_), s.impl()->stream, impl_->address,
+               uint32_t(byte), 1u, bytes());
+  s.synchronize();
+}
+
+} // namespace trident

@@ -1,0 +1,222 @@
+#include "DiskCache.h"
+
+#include "Sha256.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <thread>
+#include <unistd.h>
+
+namespace trident::detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr char kMagic[8] = {'T', 'R', 'I', 'D', 'E', 'N', 'T', 'K'};
+constexpr uint32_t kFormatVersion = 1;
+
+void putU32(std::vector<uint8_t> &out, uint32_t v) {
+  for (int i = 0; i < 4; ++i)
+    out.push_back(uint8_t(v >> (8 * i)));
+}
+void putU64(std::vector<uint8_t> &out, uint64_t v) {
+  for (int i = 0; i < 8; ++i)
+    out.push_back(uint8_t(v >> (8 * i)));
+}
+void putStr(std::vector<uint8_t> &out, const std::string &s) {
+  putU32(out, uint32_t(s.size()));
+  out.insert(out.end(), s.begin(), s.end());
+}
+
+// Reads fields from a byte range; any overrun sets `ok` to false.
+struct Reader {
+  const uint8_t *p, *end;
+  bool ok = true;
+  bool need(size_t n) {
+    if (!ok || size_t(end - p) < n)
+      ok = false;
+    return ok;
+  }
+  uint32_t u32() {
+    if (!need(4)) return 0;
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i)
+      v |= uint32_t(p[i]) << (8 * i);
+    p += 4;
+    return v;
+  }
+  uint64_t u64() {
+    if (!need(8)) return 0;
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i)
+      v |= uint64_t(p[i]) << (8 * i);
+    p += 8;
+    return v;
+  }
+  std::string str() {
+    uint32_t n = u32();
+    if (!need(n)) return {};
+    std::string s(reinterpret_cast<const char *>(p), n);
+    p += n;
+    return s;
+  }
+};
+
+bool readFile(const std::string &path, std::vector<uint8_t> &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return !in.bad();
+}
+
+// Parses and checks a whole entry file. `key` empty: accept any key (listing).
+bool parseEntry(const std::vector<uint8_t> &bytes, const std::string &key, CacheEntry &out, bool withPayload) {
+  if (bytes.size() < sizeof(kMagic) + 4 + 32 || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0)
+    return false;
+  size_t body = bytes.size() - 32;
+  Sha256 sha;
+  sha.update(bytes.data(), body);
+  auto sum = sha.digest();
+  if (std::memcmp(sum.data(), bytes.data() + body, 32) != 0)
+    return false;
+  Reader r{bytes.data() + sizeof(kMagic), bytes.data() + body};
+  if (r.u32() != kFormatVersion)
+    return false;
+  std::string storedKey = r.str();
+  out.kind = r.str();
+  out.kernel = r.str();
+  out.plugin = r.str();
+  out.target = r.str();
+  out.threadsPerProgram = r.u32();
+  out.sharedMemory = r.u32();
+  uint64_t n = r.u64();
+  if (!r.ok || !r.need(n) || size_t(r.end - r.p) != n)
+    return false;
+  if (!key.empty() && storedKey != key)
+    return false;
+  if (withPayload)
+    out.payload.assign(r.p, r.p + n);
+  return true;
+}
+
+} // namespace
+
+DiskCache::DiskCache(std::string dir) : dir_(std::move(dir)) {}
+
+std::string DiskCache::pathOf(const std::string &key) const {
+  return (fs::path(dir_) / "kernels" / key.substr(0, 2) / (key + ".tkc")).string();
+}
+
+DiskCache::Lookup DiskCache::load(const std::string &key, CacheEntry &out) const {
+  std::string path = pathOf(key);
+  std::vector<uint8_t> bytes;
+  if (!readFile(path, bytes))
+    return Lookup::Miss;
+  if (!parseEntry(bytes, key, out, true)) {
+    std::error_code ec;
+    fs::remove(path, ec); // a later store replaces it with a good entry
+    return Lookup::Damaged;
+  }
+  return Lookup::Hit;
+}
+
+bool DiskCache::store(const std::string &key, const CacheEntry &entry) const {
+  std::vector<uint8_t> bytes(kMagic, kMagic + sizeof(kMagic));
+  putU32(bytes, kFormatVersion);
+  putStr(bytes, key);
+  putStr(bytes, entry.kind);
+  putStr(bytes, entry.kernel);
+  putStr(bytes, entry.plugin);
+  putStr(bytes, entry.target);
+  putU32(bytes, entry.threadsPerProgram);
+  putU32(bytes, entry.sharedMemory);
+  putU64(bytes, entry.payload.size());
+  bytes.insert(bytes.end(), entry.payload.begin(), entry.payload.end());
+  Sha256 sha;
+  sha.update(bytes.data(), bytes.size());
+  auto sum = sha.digest();
+  bytes.insert(bytes.end(), sum.begin(), sum.end());
+
+  fs::path final = pathOf(key);
+  std::error_code ec;
+  fs::create_directories(final.parent_path(), ec);
+  // A name no other writer uses: process id, thread, and a counter.
+  static std::atomic<uint64_t> counter{0};
+  std::string tmpName = "." + key + ".tmp." + std::to_string(::getpid()) + "." +
+                        std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())) + "." +
+                        std::to_string(counter++);
+  fs::path tmp = final.parent_path() / tmpName;
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out)
+      return false;
+    out.write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size()));
+    out.flush();
+    if (!out) {
+      out.close();
+      fs::remove(tmp, ec);
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), final.c_str()) != 0) {
+    fs::remove(tmp, ec);
+    return false;
+  }
+  return true;
+}
+
+std::vector<CacheListing> DiskCache::list() const {
+  std::vector<CacheListing> out;
+  std::error_code ec;
+  fs::path root = fs::path(dir_) / "kernels";
+  if (!fs::is_directory(root, ec))
+    return out;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec) || it->path().extension() != ".tkc")
+      continue;
+    CacheListing l;
+    l.path = it->path().string();
+    l.bytes = it->file_size(ec);
+    std::vector<uint8_t> bytes;
+    l.valid = readFile(l.path, bytes) && parseEntry(bytes, {}, l.entry, false);
+    out.push_back(std::move(l));
+  }
+  std::sort(out.begin(), out.end(), [](const CacheListing &a, const CacheListing &b) { return a.path < b.path; });
+  return out;
+}
+
+size_t DiskCache::clear() const {
+  size_t n = 0;
+  std::error_code ec;
+  fs::path root = fs::path(dir_) / "kernels";
+  if (!fs::is_directory(root, ec))
+    return 0;
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_regular_file(ec))
+      files.push_back(it->path());
+  for (const fs::path &f : files)
+    if (fs::remove(f, ec) && f.extension() == ".tkc")
+      ++n;
+  return n;
+}
+
+std::string defaultCacheDir() {
+  if (const char *d = std::getenv("TRIDENT_CACHE_DIR"); d && *d)
+    return d;
+  if (const char *h = std::getenv("HOME"); h && *h)
+    return (fs::path(h) / ".cache" / "trident").string();
+  return (fs::temp_directory_path() / "trident-cache").string();
+}
+
+} // namespace trident::detail

@@ -1,0 +1,23 @@
+#pragma once
+// The runtime's only contact with the frontend and the core passes: source to
+// kernel lists and block IR. Kept in one file so that the rest of the runtime
+// sees neither.
+
+#include "KernelImpl.h"
+
+#include <string>
+#include <vector>
+
+namespace trident::detail {
+
+struct SourceKernel {
+  std::string name;
+  std::vector<Param> params;
+};
+
+// The @triton.jit functions of a source file; throws Error(Compile).
+std::vector<SourceKernel> listKernelsInSource(const std::string &source, const std::string &fileName);
+// Parameter names (%0, %1 ...) of tt.func `name` in block IR text; throws Error(Compile/NotFound).
+std::vector<std::string> blockIRParams(const std::string &ir, const std::string &name);
+
+} // namespace trident::detail

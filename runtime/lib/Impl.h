@@ -1,0 +1,93 @@
+#pragma once
+// The objects behind the public handles. Ownership runs one way: buffers,
+// streams, events and loaded kernels hold their DeviceImpl, which holds its
+// Plugin, so a plugin stays loaded while anything made through it is alive.
+
+#include "DiskCache.h"
+#include "Plugin.h"
+#include "trident/Buffer.h"
+#include "trident/Device.h"
+#include "trident/Runtime.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace trident::detail {
+
+// What every device of one Runtime shares: cache settings and counters.
+struct RuntimeShared {
+  std::string cacheDir; // empty: no disk cache
+  std::unique_ptr<DiskCache> disk;
+  struct Counters {
+    std::atomic<uint64_t> memoryHits{0}, diskHits{0}, diskMisses{0}, damagedEntries{0}, diskWrites{0},
+        frontendCompiles{0}, backendCompiles{0};
+  } counters;
+  // Binaries compiled or loaded in this process, by disk-cache key, so that a
+  // second device of the same target compiles nothing even without a disk cache.
+  std::mutex binariesMutex;
+  std::map<std::string, std::shared_ptr<const CacheEntry>> binaries;
+};
+
+struct DeviceImpl {
+  std::shared_ptr<Plugin> plugin;
+  std::shared_ptr<RuntimeShared> shared;
+  uint32_t ordinal = 0;
+  std::string name; // "host:0"
+  DeviceInfo info;
+
+  DeviceImpl(std::shared_ptr<Plugin> p, std::shared_ptr<RuntimeShared> s, uint32_t ord, DeviceInfo i);
+  ~DeviceImpl();
+  DeviceImpl(const DeviceImpl &) = delete;
+  DeviceImpl &operator=(const DeviceImpl &) = delete;
+
+  // The plugin's device handle, opened on first use (thread-safe).
+  trident_device handle();
+  // The device's default stream, created on first use.
+  trident_stream defaultStream();
+
+private:
+  std::once_flag openOnce_, streamOnce_;
+  trident_device handle_ = nullptr;
+  trident_stream defaultStream_ = nullptr;
+};
+
+struct StreamImpl {
+  std::shared_ptr<DeviceImpl> device;
+  Device deviceHandle;
+  trident_stream stream = nullptr;
+  bool owned = true; // false for the default stream (owned by the device)
+  ~StreamImpl();
+};
+
+struct EventImpl {
+  std::shared_ptr<DeviceImpl> device;
+  Device deviceHandle;
+  trident_event event = nullptr;
+  ~EventImpl();
+};
+
+struct BufferImpl {
+  Device deviceHandle;
+  DeviceImpl *device = nullptr; // deviceHandle's implementation
+  trident_devptr address = 0;
+  size_t size = 0; // elements
+  DType dtype = DType::F32;
+  bool owned = true;
+  ~BufferImpl();
+};
+
+struct RuntimeImpl {
+  std::vector<PluginReport> reports;
+  std::vector<std::shared_ptr<Plugin>> plugins; // loaded, with or without devices
+  std::vector<Device> devices;
+  std::shared_ptr<RuntimeShared> shared;
+};
+
+// "host plugin: ..." checks that a handle is not null.
+void requireHandle(bool present, const char *what);
+
+} // namespace trident::detail

@@ -1,0 +1,109 @@
+#pragma once
+// The state behind a Kernel: its source and parameters, and the in-memory cache
+// of compiled specializations (per device, per specialization key).
+//
+// The warm launch path (KernelLaunch.cpp) resolves arguments into a fixed-size
+// array on the stack, computes the SpecKey from argument kinds, dtypes,
+// divisibility by 16, equality to 1 and constexpr values, finds the
+// Specialization under a shared lock, packs the runtime arguments on the stack
+// and calls the plugin: no source hashing, no strings, no heap allocation.
+
+#include "Impl.h"
+#include "trident/Kernel.h"
+
+#include <array>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+namespace trident::detail {
+
+// Kernels with more parameters are refused (a fixed bound keeps launches off the heap).
+constexpr size_t kMaxParams = 64;
+
+struct Param {
+  std::string name;
+  bool isConstexpr = false;
+  bool doNotSpecialize = false;
+  std::optional<Constexpr> defaultValue; // from the source's default, parsed
+};
+
+// One parameter of one launch, after binding positional, named and default values.
+struct Resolved {
+  enum class Tag : uint8_t { Pointer = 1, Int, Float, Bool, ConstInt, ConstFloat, ConstBool, ConstSource, IntOne };
+  Tag tag = Tag::Int;
+  DType dtype = DType::I32;
+  bool divisibleBy16 = false;
+  uint64_t bits = 0;                // runtime value, or constexpr value bits
+  const std::string *text = nullptr; // ConstSource: the source text
+  const BufferImpl *buffer = nullptr;
+  bool isRuntime() const { return tag <= Tag::Bool; }
+};
+
+// The specialization key: a header word, then two words per parameter.
+struct SpecKey {
+  uint32_t size = 0;
+  std::array<uint64_t, 1 + 2 * kMaxParams> words;
+  uint64_t hash = 0;
+  bool operator==(const SpecKey &o) const {
+    if (size != o.size || hash != o.hash)
+      return false;
+    for (uint32_t i = 0; i < size; ++i)
+      if (words[i] != o.words[i])
+        return false;
+    return true;
+  }
+};
+
+// A compiled, loaded specialization on one device.
+struct Specialization {
+  std::shared_ptr<DeviceImpl> device;
+  SpecKey key;
+  std::vector<std::pair<uint32_t, std::string>> sourceTexts; // (param, text) of ConstSource values
+  trident_module module = nullptr;
+  trident_kernel kernel = nullptr;
+  std::string blockIR; // when it was compiled in this process
+  ~Specialization();
+};
+
+struct KernelImpl {
+  std::string name;
+  std::string source;
+  std::string fileName;
+  bool isBlockIR = false; // source holds block IR; every parameter is a runtime one
+  std::string sourceHash; // SHA-256 of what identifies the source, computed once
+  std::vector<Param> params;
+  std::vector<std::string> paramNames; // for Meta
+
+  mutable std::shared_mutex mutex;
+  std::vector<std::unique_ptr<Specialization>> specializations;
+};
+
+// Binds `args` and `options` to the kernel's parameters; throws Error(InvalidArgument).
+// `out` must hold kernel.params.size() entries.
+void resolveArguments(const KernelImpl &kernel, const DeviceImpl &device, std::span<const Arg> args,
+                      const LaunchOptions &options, Resolved *out);
+void computeKey(const KernelImpl &kernel, const Resolved *resolved, const LaunchOptions &options, SpecKey &key);
+// The cold path: compiles (or loads from disk) and inserts a specialization. Called
+// with the kernel's mutex held exclusively.
+Specialization &compileSpecialization(KernelImpl &kernel, const std::shared_ptr<DeviceImpl> &device,
+                                      const Resolved *resolved, const SpecKey &key, const LaunchOptions &options);
+// Finds or compiles the specialization for these arguments.
+Specialization &specializationFor(KernelImpl &kernel, const std::shared_ptr<DeviceImpl> &device,
+                                  const Resolved *resolved, const LaunchOptions &options);
+
+// The Triton signature string of a resolved launch ("*fp32:16, i32, 1024").
+std::string signatureOf(const KernelImpl &kernel, const Resolved *resolved);
+
+// Reads a default value or constexpr written as Python source ("1024", "True", "1e-5").
+Constexpr parseConstexprSource(const std::string &text);
+
+// Source to optimized block IR (frontend + core passes); throws Error(Compile).
+std::string sourceToBlockIR(const std::string &source, const std::string &fileName, const std::string &kernel,
+                            const std::string &signature, bool debug);
+// Plugin compile of block IR; throws Error.
+CacheEntry compileWithPlugin(const Plugin &plugin, const std::string &target, const std::string &blockIR,
+                             const std::string &kernel, const char *emit, int numWarps, int numStages, bool debug);
+
+} // namespace trident::detail

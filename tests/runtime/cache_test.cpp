@@ -1,0 +1,127 @@
+// The disk cache: shared between processes, safe under concurrent writers,
+// and robust against damaged entries.
+
+#include "TestUtil.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+using namespace trident;
+
+namespace {
+
+void launchAdd(Runtime &rt) {
+  Device dev = rt.device("host:0");
+  Kernel add = Kernel::fromBlockIR(test::addKernelIR(), "add");
+  std::vector<float> x(200, 1.0f), y(200, 2.0f);
+  Buffer bx = Buffer::fromHost(dev, std::span<const float>(x));
+  Buffer by = Buffer::fromHost(dev, std::span<const float>(y));
+  Buffer bo(dev, 200, DType::F32);
+  add.launch(dev, Grid(4), {bx, by, bo, 200});
+  for (float v : bo.toHost<float>())
+    REQUIRE(v == 3.0f);
+}
+
+} // namespace
+
+TEST_CASE("a second process compiles nothing for a kernel the first compiled") {
+  test::TempDir cache;
+  std::string out1, out2;
+  REQUIRE(test::runChild({"--child-launch", cache.path(), "ir"}, {}, out1) == 0);
+  CHECK(test::childValue(out1, "ok") == 1);
+  CHECK(test::childValue(out1, "backend") == 1);
+  CHECK(test::childValue(out1, "writes") == 1);
+  REQUIRE(test::runChild({"--child-launch", cache.path(), "ir"}, {}, out2) == 0);
+  CHECK(test::childValue(out2, "ok") == 1);
+  CHECK(test::childValue(out2, "backend") == 0);
+  CHECK(test::childValue(out2, "frontend") == 0);
+  CHECK(test::childValue(out2, "diskhits") == 1);
+}
+
+TEST_CASE("several processes writing the cache at once leave it valid") {
+  test::TempDir cache;
+  std::vector<std::vector<std::string>> args(8, {"--child-launch", cache.path(), "ir"});
+  std::vector<std::string> outputs;
+  std::vector<int> codes = test::runChildrenAtOnce(args, {}, outputs);
+  for (size_t i = 0; i < codes.size(); ++i) {
+    INFO("child " << i << ": " << outputs[i]);
+    CHECK(codes[i] == 0);
+    CHECK(test::childValue(outputs[i], "ok") == 1);
+  }
+  // One entry, whole and valid, no temporary files left behind.
+  Runtime rt(test::testOptions(cache.path()));
+  auto entries = rt.diskCacheEntries();
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].valid);
+  CHECK(entries[0].kernel == "add");
+  CHECK(entries[0].plugin == "host");
+  size_t files = 0;
+  for (auto &f : std::filesystem::recursive_directory_iterator(cache.path()))
+    files += f.is_regular_file();
+  CHECK(files == 1);
+  // And a later process uses it.
+  std::string out;
+  REQUIRE(test::runChild({"--child-launch", cache.path(), "ir"}, {}, out) == 0);
+  CHECK(test::childValue(out, "backend") == 0);
+  CHECK(test::childValue(out, "diskhits") == 1);
+}
+
+TEST_CASE("a damaged entry is recompiled, not loaded") {
+  test::TempDir cache;
+  {
+    Runtime rt(test::testOptions(cache.path()));
+    launchAdd(rt);
+    CHECK(rt.cacheStats().diskWrites == 1);
+  }
+  Runtime probe(test::testOptions(cache.path()));
+  auto entries = probe.diskCacheEntries();
+  REQUIRE(entries.size() == 1);
+  const std::string path = entries[0].path;
+  SUBCASE("a flipped byte in the payload") {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(std::streamoff(entries[0].bytes / 2));
+    char c = 0;
+    f.read(&c, 1);
+    c = char(c ^ 0x20);
+    f.seekp(std::streamoff(entries[0].bytes / 2));
+    f.write(&c, 1);
+  }
+  SUBCASE("a truncated file") {
+    std::filesystem::resize_file(path, entries[0].bytes - 40);
+  }
+  SUBCASE("garbage") {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f << "not a cache entry";
+  }
+  CHECK_FALSE(probe.diskCacheEntries()[0].valid);
+  Runtime rt(test::testOptions(cache.path()));
+  launchAdd(rt); // checks the results
+  CacheStats s = rt.cacheStats();
+  CHECK(s.damagedEntries == 1);
+  CHECK(s.diskHits == 0);
+  CHECK(s.backendCompiles == 1);
+  CHECK(s.diskWrites == 1);
+  auto after = rt.diskCacheEntries();
+  REQUIRE(after.size() == 1);
+  CHECK(after[0].valid);
+  // The repaired entry serves the next runtime.
+  Runtime again(test::testOptions(cache.path()));
+  launchAdd(again);
+  CHECK(again.cacheStats().diskHits == 1);
+  CHECK(again.cacheStats().backendCompiles == 0);
+}
+
+TEST_CASE("cache entries differ by options and clear() removes them") {
+  test::TempDir cache;
+  Runtime rt(test::testOptions(cache.path()));
+  Device dev = rt.device("host:0");
+  Kernel add = Kernel::fromBlockIR(test::addKernelIR(), "add");
+  Buffer b(dev, 64, DType::F32);
+  b.fillBytes(0);
+  add.launch(dev, Grid(1), {b, b, b, 64});
+  add.launch(dev, Grid(1), {b, b, b, 64}, {.numWarps = 2});
+  CHECK(rt.diskCacheEntries().size() == 2);
+  CHECK(rt.clearDiskCache() == 2);
+  CHECK(rt.diskCacheEntries().empty());
+}

@@ -1,0 +1,47 @@
+#include "Commands.h"
+
+#include "trident/Error.h"
+#include "trident/Runtime.h"
+
+#include <cstdio>
+
+namespace trident::tool {
+
+int cacheCommand(const Args &args) {
+  Options opts(args);
+  opts.allowOnly({});
+  if (opts.positional().size() != 1 || (opts.positional()[0] != "show" && opts.positional()[0] != "clear"))
+    throw Error(ErrorCode::InvalidArgument, "usage: trident cache show|clear");
+  Runtime &rt = Runtime::get();
+  if (rt.cacheDir().empty()) {
+    std::printf("the disk cache is disabled (TRIDENT_CACHE=0)\n");
+    return 0;
+  }
+  if (opts.positional()[0] == "clear") {
+    size_t n = rt.clearDiskCache();
+    std::printf("removed %zu entr%s from %s\n", n, n == 1 ? "y" : "ies", rt.cacheDir().c_str());
+    return 0;
+  }
+  auto entries = rt.diskCacheEntries();
+  unsigned long long total = 0;
+  size_t damaged = 0;
+  for (const auto &e : entries) {
+    total += e.bytes;
+    damaged += !e.valid;
+  }
+  std::printf("cache %s: %zu entr%s, %s", rt.cacheDir().c_str(), entries.size(), entries.size() == 1 ? "y" : "ies",
+              formatBytes(total).c_str());
+  if (damaged)
+    std::printf(", %zu damaged (recompiled on next use)", damaged);
+  std::printf("\n");
+  for (const auto &e : entries) {
+    if (e.valid)
+      std::printf("  %-24s %-8s %-14s %10s  %s\n", e.kernel.c_str(), e.plugin.c_str(), e.target.c_str(),
+                  formatBytes(e.bytes).c_str(), e.path.c_str());
+    else
+      std::printf("  %-24s %-8s %-14s %10s  %s\n", "(damaged)", "", "", formatBytes(e.bytes).c_str(), e.path.c_str());
+  }
+  return 0;
+}
+
+} // namespace trident::tool

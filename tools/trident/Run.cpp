@@ -1,0 +1,264 @@
+#include "Commands.h"
+
+#include "trident/Trident.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace trident::tool {
+
+namespace {
+
+const char *kRunHelp =
+    "usage: trident run FILE --kernel K --grid G --arg SPEC... [options]\n"
+    "\n"
+    "  --grid X[,Y[,Z]]     programs per dimension\n"
+    "  --arg SPEC           one per parameter, in order; SPEC is one of\n"
+    "       random:DTYPE:N  a buffer of N random values (floats in [-1, 1), integers in [0, 100))\n"
+    "       arange:DTYPE:N  0, 1, ..., N-1\n"
+    "       zeros:DTYPE:N   ones:DTYPE:N\n"
+    "       DTYPE:VALUE     a scalar of that type (i32:1024, fp32:0.5)\n"
+    "       VALUE           1024 (i32), 0.5 (fp32), True/False\n"
+    "       NAME=VALUE      a parameter by name (constexprs: BLOCK_SIZE=1024)\n"
+    "  --device D           device name (default: the default device)\n"
+    "  --num-warps N --num-stages N\n"
+    "  --seed S             seed of the random inputs (default 0)\n"
+    "  --print N            print the first N elements of each buffer (default 8)\n"
+    "  --save DIR           write each buffer to DIR/<parameter>.bin\n"
+    "  --repeat R           time R warm launches after the first (default 10)\n";
+
+struct BufferArg {
+  size_t param;
+  Buffer buffer;
+};
+
+void storeValue(std::vector<uint8_t> &bytes, size_t i, DType t, double v) {
+  uint8_t *p = bytes.data() + i * dtypeBytes(t);
+  auto put = [&](auto x) { std::memcpy(p, &x, sizeof x); };
+  switch (t) {
+  case DType::I1: put(uint8_t(v != 0)); break;
+  case DType::I8: put(int8_t(v)); break;
+  case DType::I16: put(int16_t(v)); break;
+  case DType::I32: put(int32_t(v)); break;
+  case DType::I64: put(int64_t(v)); break;
+  case DType::U8: put(uint8_t(v)); break;
+  case DType::U16: put(uint16_t(v)); break;
+  case DType::U32: put(uint32_t(v)); break;
+  case DType::U64: put(uint64_t(v)); break;
+  case DType::F16: put(floatToHalf(float(v))); break;
+  case DType::BF16: put(floatToBFloat16(float(v))); break;
+  case DType::F32: put(float(v)); break;
+  case DType::F64: put(double(v)); break;
+  default: throw Error(ErrorCode::NotSupported, "cannot generate values of " + std::string(dtypeName(t)));
+  }
+}
+
+double loadValue(const uint8_t *p, DType t) {
+  auto get = [&](auto x) { std::memcpy(&x, p, sizeof x); return x; };
+  switch (t) {
+  case DType::I1: return get(uint8_t());
+  case DType::I8: return get(int8_t());
+  case DType::I16: return get(int16_t());
+  case DType::I32: return get(int32_t());
+  case DType::I64: return double(get(int64_t()));
+  case DType::U8: return get(uint8_t());
+  case DType::U16: return get(uint16_t());
+  case DType::U32: return get(uint32_t());
+  case DType::U64: return double(get(uint64_t()));
+  case DType::F16: return halfToFloat(get(uint16_t()));
+  case DType::BF16: return bfloat16ToFloat(get(uint16_t()));
+  case DType::F32: return get(float());
+  case DType::F64: return get(double());
+  default: return std::nan("");
+  }
+}
+
+DType dtypeOrThrow(const std::string &s) {
+  if (auto t = parseDType(s))
+    return *t;
+  throw Error(ErrorCode::InvalidArgument, "unknown dtype '" + s + "' (fp32, fp16, bf16, fp64, i8..i64, u8..u64, i1)");
+}
+
+std::vector<std::string> split(const std::string &s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    size_t end = s.find(sep, start);
+    out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos)
+      return out;
+    start = end + 1;
+  }
+}
+
+Constexpr parseValue(const std::string &text) {
+  if (text == "True" || text == "true")
+    return Constexpr(true);
+  if (text == "False" || text == "false")
+    return Constexpr(false);
+  char *end = nullptr;
+  long long i = std::strtoll(text.c_str(), &end, 0);
+  if (!text.empty() && *end == '\0')
+    return Constexpr(int64_t(i));
+  double d = std::strtod(text.c_str(), &end);
+  if (!text.empty() && *end == '\0')
+    return Constexpr(d);
+  return Constexpr::source(text);
+}
+
+} // namespace
+
+int runCommand(const Args &args) {
+  Options opts(args);
+  if (opts.flag("help") || opts.flag("h")) {
+    std::fputs(kRunHelp, stdout);
+    return 0;
+  }
+  opts.allowOnly({"kernel", "grid", "arg", "device", "num-warps", "num-stages", "seed", "print", "save", "repeat"},
+                 {"help"});
+  if (opts.positional().size() != 1 || opts.get("kernel").empty() || opts.get("grid").empty())
+    throw Error(ErrorCode::InvalidArgument, std::string("FILE, --kernel and --grid are required\n") + kRunHelp);
+  const std::string file = opts.positional()[0];
+  Kernel kernel = Kernel::fromFile(file, opts.get("kernel"));
+  Device device = opts.get("device").empty() ? Runtime::get().defaultDevice() : Runtime::get().device(opts.get("device"));
+
+  std::vector<int64_t> grid;
+  for (const std::string &g : split(opts.get("grid"), ','))
+    grid.push_back(std::stoll(g));
+  if (grid.empty() || grid.size() > 3)
+    throw Error(ErrorCode::InvalidArgument, "--grid takes 1 to 3 comma-separated sizes");
+  grid.resize(3, 1);
+
+  std::mt19937_64 rng(std::stoull(opts.get("seed", "0")));
+  std::vector<std::string> specs = opts.all("arg");
+  std::vector<BufferArg> buffers;
+  std::vector<Constexpr> scalars; // stable storage for Arg views
+  scalars.reserve(specs.size());
+  std::vector<std::pair<size_t, int>> order; // per positional arg: (index, 0 = buffer / 1 = scalar / 2 = typed)
+  std::vector<Arg> typed;                   // typed scalars (DTYPE:VALUE)
+  typed.reserve(specs.size());
+  LaunchOptions launchOptions;
+  launchOptions.numWarps = std::stoi(opts.get("num-warps", "0"));
+  launchOptions.numStages = std::stoi(opts.get("num-stages", "0"));
+  for (const std::string &spec : specs) {
+    size_t eq = spec.find('=');
+    if (eq != std::string::npos) {
+      launchOptions.constexprs.emplace_back(spec.substr(0, eq), parseValue(spec.substr(eq + 1)));
+      continue;
+    }
+    std::vector<std::string> parts = split(spec, ':');
+    if (parts.size() == 3) {
+      DType t = dtypeOrThrow(parts[1]);
+      size_t n = std::stoull(parts[2]);
+      std::vector<uint8_t> host(n * dtypeBytes(t));
+      std::uniform_real_distribution<double> real(-1.0, 1.0);
+      std::uniform_int_distribution<int> integer(0, 99);
+      for (size_t i = 0; i < n; ++i) {
+        double v = parts[0] == "random" ? (isFloat(t) ? real(rng) : integer(rng))
+                   : parts[0] == "arange" ? double(i)
+                   : parts[0] == "ones"   ? 1.0
+                   : parts[0] == "zeros"  ? 0.0
+                                          : throw Error(ErrorCode::InvalidArgument,
+                                                        "unknown generator '" + parts[0] + "' in --arg " + spec);
+        storeValue(host, i, t, v);
+      }
+      Buffer b(device, n, t);
+      b.copyFromHost(host.data(), host.size());
+      order.emplace_back(buffers.size(), 0);
+      buffers.push_back({order.size() - 1, b});
+    } else if (parts.size() == 2) {
+      DType t = dtypeOrThrow(parts[0]);
+      double v = std::stod(parts[1]);
+      switch (t) {
+      case DType::F16: typed.push_back(Arg::f16(float(v))); break;
+      case DType::BF16: typed.push_back(Arg::bf16(float(v))); break;
+      case DType::F32: typed.push_back(Arg(float(v))); break;
+      case DType::F64: typed.push_back(Arg(v)); break;
+      case DType::I1: typed.push_back(Arg(v != 0)); break;
+      case DType::I8: typed.push_back(Arg(int8_t(v))); break;
+      case DType::I16: typed.push_back(Arg(int16_t(v))); break;
+      case DType::I32: typed.push_back(Arg(int32_t(std::stoll(parts[1])))); break;
+      case DType::I64: typed.push_back(Arg(int64_t(std::stoll(parts[1])))); break;
+      case DType::U8: typed.push_back(Arg(uint8_t(v))); break;
+      case DType::U16: typed.push_back(Arg(uint16_t(v))); break;
+      case DType::U32: typed.push_back(Arg(uint32_t(std::stoull(parts[1])))); break;
+      case DType::U64: typed.push_back(Arg(uint64_t(std::stoull(parts[1])))); break;
+      default: throw Error(ErrorCode::InvalidArgument, "no scalars of " + parts[0]);
+      }
+      order.emplace_back(typed.size() - 1, 2);
+    } else {
+      scalars.push_back(parseValue(spec));
+      order.emplace_back(scalars.size() - 1, 1);
+    }
+  }
+  std::vector<Arg> launchArgs;
+  for (const auto &[index, kind] : order) {
+    if (kind == 0)
+      launchArgs.emplace_back(buffers[index].buffer);
+    else if (kind == 2)
+      launchArgs.push_back(typed[index]);
+    else if (scalars[index].kind() == Constexpr::Kind::Int && scalars[index].intValue() >= INT32_MIN &&
+             scalars[index].intValue() <= INT32_MAX)
+      launchArgs.emplace_back(int32_t(scalars[index].intValue()));
+    else if (scalars[index].kind() == Constexpr::Kind::Float)
+      launchArgs.emplace_back(float(scalars[index].floatValue()));
+    else
+      launchArgs.emplace_back(scalars[index]);
+  }
+
+  Grid g(grid[0], grid[1], grid[2]);
+  using Clock = std::chrono::steady_clock;
+  auto t0 = Clock::now();
+  kernel.launch(device.defaultStream(), g, launchArgs, launchOptions);
+  device.synchronize();
+  double firstMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+
+  int repeat = std::stoi(opts.get("repeat", "10"));
+  double warmUs = 0;
+  if (repeat > 0) {
+    Stream s = device.defaultStream();
+    Event start(device), stop(device);
+    start.record(s);
+    auto t1 = Clock::now();
+    for (int i = 0; i < repeat; ++i)
+      kernel.launch(s, g, launchArgs, launchOptions);
+    stop.record(s);
+    stop.synchronize();
+    warmUs = std::chrono::duration<double, std::micro>(Clock::now() - t1).count() / repeat;
+    double eventUs = Event::elapsedMs(start, stop) * 1000.0 / repeat;
+    std::printf("%s on %s: first launch (with compile) %.3f ms; warm launch %.1f us (device %.1f us, %d runs)\n",
+                kernel.name().c_str(), device.name().c_str(), firstMs, warmUs, eventUs, repeat);
+  } else {
+    std::printf("%s on %s: first launch (with compile) %.3f ms\n", kernel.name().c_str(), device.name().c_str(),
+                firstMs);
+  }
+
+  int printN = std::stoi(opts.get("print", "8"));
+  std::string saveDir = opts.get("save");
+  if (!saveDir.empty())
+    std::filesystem::create_directories(saveDir);
+  for (const BufferArg &b : buffers) {
+    std::vector<uint8_t> host(b.buffer.bytes());
+    b.buffer.copyToHost(host.data(), host.size());
+    std::string name = b.param < kernel.numParams() ? kernel.paramName(b.param) : "arg" + std::to_string(b.param);
+    std::printf("%s: %s[%zu] = [", name.c_str(), std::string(dtypeName(b.buffer.dtype())).c_str(), b.buffer.size());
+    size_t shown = std::min<size_t>(b.buffer.size(), size_t(std::max(printN, 0)));
+    for (size_t i = 0; i < shown; ++i)
+      std::printf("%s%g", i ? ", " : "", loadValue(host.data() + i * dtypeBytes(b.buffer.dtype()), b.buffer.dtype()));
+    std::printf("%s]\n", shown < b.buffer.size() ? ", ..." : "");
+    if (!saveDir.empty()) {
+      std::ofstream f(std::filesystem::path(saveDir) / (name + ".bin"), std::ios::binary);
+      f.write(reinterpret_cast<const char *>(host.data()), std::streamsize(host.size()));
+      if (!f)
+        throw Error(ErrorCode::Io, "cannot write " + saveDir + "/" + name + ".bin");
+    }
+  }
+  return 0;
+}
+
+} // namespace trident::tool
