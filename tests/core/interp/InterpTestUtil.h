@@ -219,16 +219,16 @@ inline FloatFormat formatOf(Type t) {
 
 // Value of raw bits of any float type, and the raw bits of a value rounded to it.
 inline double floatValue(Type t, uint64_t raw) {
-  if (t == Type::f64())
+  if (t.kind() == TypeKind::F64) // kinds, not Type::f64(): interned lookups are slow in loops
     return bitsF64(raw);
-  if (t == Type::f32())
+  if (t.kind() == TypeKind::F32)
     return bitsF32(raw);
   return decodeFloat(static_cast<uint32_t>(raw), formatOf(t));
 }
 inline uint64_t floatRaw(Type t, double v) {
-  if (t == Type::f64())
+  if (t.kind() == TypeKind::F64)
     return f64Bits(v);
-  if (t == Type::f32())
+  if (t.kind() == TypeKind::F32)
     return f32Bits(static_cast<float>(v));
   return encodeFloat(v, formatOf(t));
 }

@@ -41,8 +41,9 @@ std::vector<uint64_t> randomFloats(std::mt19937_64 &rng, Type t, size_t n, doubl
 
 // The type's unit in the last place at magnitude |v| (normal range).
 double ulpOf(Type t, double v) {
-  int digits = t == Type::f64() ? 53 : t == Type::f32() ? 24 : t == Type::f16() ? 11 : 8;
-  int minExponent = t == Type::f64() ? -1074 : t == Type::f32() ? -149 : t == Type::f16() ? -24 : -133;
+  const TypeKind k = t.kind();
+  int digits = k == TypeKind::F64 ? 53 : k == TypeKind::F32 ? 24 : k == TypeKind::F16 ? 11 : 8;
+  int minExponent = k == TypeKind::F64 ? -1074 : k == TypeKind::F32 ? -149 : k == TypeKind::F16 ? -24 : -133;
   int e;
   std::frexp(v == 0 ? 1e-300 : v, &e);
   return std::ldexp(1.0, std::max(e - digits, minExponent)); // subnormals have a fixed quantum
