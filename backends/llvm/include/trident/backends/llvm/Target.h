@@ -1,0 +1,48 @@
+#pragma once
+// What the shared thread-IR -> LLVM IR translation asks of an LLVM-based target
+// (NVPTX, AMDGPU): the few things the IR itself cannot say portably. Each hook
+// inserts its code at the builder's insertion point.
+
+#include "trident/ir/OpInfo.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/Support/MathExtras.h>
+
+#include <string_view>
+
+namespace trident::llvmgen {
+
+class TargetHooks {
+public:
+  virtual ~TargetHooks() = default;
+
+  virtual std::string_view triple() const = 0;
+  // Address spaces of global memory (kernel pointer parameters) and of shared memory.
+  virtual unsigned globalAddressSpace() const { return 1; }
+  virtual unsigned sharedAddressSpace() const { return 3; }
+  virtual unsigned warpSize() const = 0;
+
+  // i32 ids: the thread within its program, the program along `axis`, the grid size.
+  virtual llvm::Value *threadId(llvm::IRBuilder<> &b) = 0;
+  // The lane within the warp and the warp within the program, from the thread id.
+  virtual llvm::Value *laneId(llvm::IRBuilder<> &b) { return b.CreateAnd(threadId(b), warpSize() - 1); }
+  virtual llvm::Value *warpId(llvm::IRBuilder<> &b) {
+    return b.CreateLShr(threadId(b), llvm::Log2_32(warpSize()));
+  }
+  virtual llvm::Value *programId(llvm::IRBuilder<> &b, int axis) = 0;
+  virtual llvm::Value *numPrograms(llvm::IRBuilder<> &b, int axis) = 0;
+  // Waits for all threads of the program; orders shared-memory accesses.
+  virtual void barrier(llvm::IRBuilder<> &b) = 0;
+  // A warp shuffle of an i32 `value`; `mode` is "idx", "xor", "up" or "down".
+  virtual llvm::Value *shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane,
+                               std::string_view mode) = 0;
+  // A math function (math.exp, math.sin ...) on float or double `args`; null when the
+  // target has nothing better than the LLVM intrinsic the translation falls back to.
+  virtual llvm::Value *mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) = 0;
+  // arith.divf (which may be approximate, within 2 ulp); null: a correctly rounded fdiv.
+  virtual llvm::Value *approximateDivide(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *) { return nullptr; }
+  // Marks `f` as a kernel that runs with `numThreads` threads per program.
+  virtual void markKernel(llvm::Function *f, unsigned numThreads) = 0;
+};
+
+} // namespace trident::llvmgen

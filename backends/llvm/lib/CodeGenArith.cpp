@@ -1,0 +1,223 @@
+// Scalar arithmetic, comparisons, casts, math functions and pointer arithmetic.
+#include "Translator.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
+
+namespace trident::llvmgen {
+
+namespace {
+
+llvm::CmpInst::Predicate intPredicate(const std::string &p) {
+  using P = llvm::CmpInst::Predicate;
+  if (p == "eq") return P::ICMP_EQ;
+  if (p == "ne") return P::ICMP_NE;
+  if (p == "slt") return P::ICMP_SLT;
+  if (p == "sle") return P::ICMP_SLE;
+  if (p == "sgt") return P::ICMP_SGT;
+  if (p == "sge") return P::ICMP_SGE;
+  if (p == "ult") return P::ICMP_ULT;
+  if (p == "ule") return P::ICMP_ULE;
+  if (p == "ugt") return P::ICMP_UGT;
+  if (p == "uge") return P::ICMP_UGE;
+  return P::BAD_ICMP_PREDICATE;
+}
+
+llvm::CmpInst::Predicate floatPredicate(const std::string &p) {
+  using P = llvm::CmpInst::Predicate;
+  if (p == "oeq") return P::FCMP_OEQ;
+  if (p == "one") return P::FCMP_ONE;
+  if (p == "olt") return P::FCMP_OLT;
+  if (p == "ole") return P::FCMP_OLE;
+  if (p == "ogt") return P::FCMP_OGT;
+  if (p == "oge") return P::FCMP_OGE;
+  if (p == "ord") return P::FCMP_ORD;
+  if (p == "ueq") return P::FCMP_UEQ;
+  if (p == "une") return P::FCMP_UNE;
+  if (p == "ult") return P::FCMP_ULT;
+  if (p == "ule") return P::FCMP_ULE;
+  if (p == "ugt") return P::FCMP_UGT;
+  if (p == "uge") return P::FCMP_UGE;
+  if (p == "uno") return P::FCMP_UNO;
+  return P::BAD_FCMP_PREDICATE;
+}
+
+bool isNarrowFloat(Type t) { return t == Type::f8e4m3() || t == Type::f8e5m2(); }
+
+} // namespace
+
+bool Translator::translateArith(Op *op) {
+  auto x = [&](unsigned i) { return value(op->operand(i)); };
+  Type resultType = op->numResults() ? op->result()->type() : Type();
+  llvm::Value *r = nullptr;
+  switch (op->code()) {
+  case OpCode::Constant: {
+    const Attribute &v = op->attr("value");
+    llvm::Type *t = type(resultType);
+    if (v.isBool())
+      r = llvm::ConstantInt::get(t, v.getBool() ? 1 : 0);
+    else if (v.isInt())
+      r = llvm::ConstantInt::get(t, static_cast<uint64_t>(v.getInt()), true);
+    else if (isNarrowFloat(resultType))
+      return error(op, "arith.constant of " + resultType.str() + " is not supported by the LLVM backend yet");
+    else
+      r = llvm::ConstantFP::get(t, v.getFloat());
+    break;
+  }
+  case OpCode::AddI: r = b.CreateAdd(x(0), x(1)); break;
+  case OpCode::SubI: r = b.CreateSub(x(0), x(1)); break;
+  case OpCode::MulI: r = b.CreateMul(x(0), x(1)); break;
+  case OpCode::DivSI: r = b.CreateSDiv(x(0), x(1)); break;
+  case OpCode::DivUI: r = b.CreateUDiv(x(0), x(1)); break;
+  case OpCode::RemSI: r = b.CreateSRem(x(0), x(1)); break;
+  case OpCode::RemUI: r = b.CreateURem(x(0), x(1)); break;
+  case OpCode::AndI: r = b.CreateAnd(x(0), x(1)); break;
+  case OpCode::OrI: r = b.CreateOr(x(0), x(1)); break;
+  case OpCode::XOrI: r = b.CreateXor(x(0), x(1)); break;
+  case OpCode::ShLI: r = b.CreateShl(x(0), x(1)); break;
+  case OpCode::ShRSI: r = b.CreateAShr(x(0), x(1)); break;
+  case OpCode::ShRUI: r = b.CreateLShr(x(0), x(1)); break;
+  case OpCode::MinSI: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x(0), x(1)); break;
+  case OpCode::MinUI: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x(0), x(1)); break;
+  case OpCode::MaxSI: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x(0), x(1)); break;
+  case OpCode::MaxUI: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, x(0), x(1)); break;
+  case OpCode::UMulHi: {
+    unsigned bits = resultType.bitWidth();
+    llvm::Type *wide = b.getIntNTy(2 * bits);
+    llvm::Value *p = b.CreateMul(b.CreateZExt(x(0), wide), b.CreateZExt(x(1), wide));
+    r = b.CreateTrunc(b.CreateLShr(p, bits), type(resultType));
+    break;
+  }
+  case OpCode::AddF: r = b.CreateFAdd(x(0), x(1)); break;
+  case OpCode::SubF: r = b.CreateFSub(x(0), x(1)); break;
+  case OpCode::MulF: r = b.CreateFMul(x(0), x(1)); break;
+  case OpCode::DivF:
+    r = hooks.approximateDivide(b, x(0), x(1));
+    if (!r)
+      r = b.CreateFDiv(x(0), x(1));
+    break;
+  case OpCode::PreciseDivF: r = b.CreateFDiv(x(0), x(1)); break;
+  case OpCode::RemF: r = b.CreateFRem(x(0), x(1)); break;
+  case OpCode::NegF: r = b.CreateFNeg(x(0)); break;
+  case OpCode::MinimumF: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, x(0), x(1)); break;
+  case OpCode::MaximumF: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, x(0), x(1)); break;
+  case OpCode::MinNumF: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x(0), x(1)); break;
+  case OpCode::MaxNumF: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x(0), x(1)); break;
+  case OpCode::CmpI: {
+    llvm::CmpInst::Predicate p = intPredicate(op->stringAttr("predicate"));
+    if (p == llvm::CmpInst::BAD_ICMP_PREDICATE)
+      return error(op, "arith.cmpi has an unknown predicate '" + op->stringAttr("predicate") + "'");
+    r = b.CreateICmp(p, x(0), x(1));
+    break;
+  }
+  case OpCode::CmpF: {
+    llvm::CmpInst::Predicate p = floatPredicate(op->stringAttr("predicate"));
+    if (p == llvm::CmpInst::BAD_FCMP_PREDICATE)
+      return error(op, "arith.cmpf has an unknown predicate '" + op->stringAttr("predicate") + "'");
+    r = b.CreateFCmp(p, x(0), x(1));
+    break;
+  }
+  case OpCode::Select: r = b.CreateSelect(x(0), x(1), x(2)); break;
+  case OpCode::AddPtr:
+    r = b.CreateGEP(type(resultType.pointee()), x(0), x(1));
+    break;
+  default:
+    if (op->has(kElementwise) && op->numOperands() == 1 && op->name().starts_with("arith."))
+      return translateCast(op);
+    switch (op->code()) {
+    case OpCode::PtrToInt:
+    case OpCode::IntToPtr:
+    case OpCode::Bitcast: return translateCast(op);
+    default: break;
+    }
+    if (op->name().starts_with("math.") || op->is(OpCode::PreciseSqrt))
+      return translateMath(op);
+    return error(op, std::string(op->name()) + " is not supported by the LLVM backend");
+  }
+  define(op->result(), r);
+  return true;
+}
+
+bool Translator::translateCast(Op *op) {
+  Type from = op->operand(0)->type(), to = op->result()->type();
+  llvm::Value *v = value(op->operand(0));
+  llvm::Type *t = type(to);
+  if (isNarrowFloat(from) || isNarrowFloat(to))
+    return error(op, std::string(op->name()) + " from " + from.str() + " to " + to.str() +
+                         " is not supported by the LLVM backend yet");
+  llvm::Value *r = nullptr;
+  switch (op->code()) {
+  case OpCode::ExtSI: r = b.CreateSExt(v, t); break;
+  case OpCode::ExtUI: r = b.CreateZExt(v, t); break;
+  case OpCode::TruncI: r = b.CreateTrunc(v, t); break;
+  case OpCode::SIToFP: r = b.CreateSIToFP(v, t); break;
+  case OpCode::UIToFP: r = b.CreateUIToFP(v, t); break;
+  // Trident defines out-of-range conversions as saturating (docs/ir.md).
+  case OpCode::FPToSI: r = b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {t, v->getType()}, {v}); break;
+  case OpCode::FPToUI: r = b.CreateIntrinsic(llvm::Intrinsic::fptoui_sat, {t, v->getType()}, {v}); break;
+  case OpCode::ExtF: r = b.CreateFPExt(v, t); break;
+  case OpCode::TruncF:
+    if (op->attr("rounding").isString() && op->stringAttr("rounding") == "rtz")
+      return error(op, "arith.truncf with rounding \"rtz\" is not supported by the LLVM backend yet");
+    r = b.CreateFPTrunc(v, t);
+    break;
+  case OpCode::PtrToInt: r = b.CreatePtrToInt(v, t); break;
+  case OpCode::IntToPtr: r = b.CreateIntToPtr(v, t); break;
+  case OpCode::Bitcast: r = b.CreateBitCast(v, t); break;
+  default: return error(op, std::string(op->name()) + " is not supported by the LLVM backend");
+  }
+  define(op->result(), r);
+  return true;
+}
+
+bool Translator::translateMath(Op *op) {
+  Type t = op->result()->type();
+  if (op->is(OpCode::AbsI)) {
+    define(op->result(), b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, value(op->operand(0)), b.getFalse()));
+    return true;
+  }
+  // Half-precision math runs in f32, as Triton does.
+  bool narrow = t == Type::f16() || t == Type::bf16();
+  std::vector<llvm::Value *> args;
+  for (Value *v : op->operands())
+    args.push_back(narrow ? b.CreateFPExt(value(v), b.getFloatTy()) : value(v));
+  llvm::Value *r = nullptr;
+  switch (op->code()) {
+  case OpCode::AbsF: r = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, args[0]); break;
+  case OpCode::Floor: r = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, args[0]); break;
+  case OpCode::Ceil: r = b.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, args[0]); break;
+  case OpCode::PreciseSqrt: r = b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0]); break;
+  case OpCode::Fma:
+    r = b.CreateIntrinsic(llvm::Intrinsic::fma, {args[0]->getType()}, args);
+    break;
+  default:
+    r = hooks.mathFunction(b, op->code(), args);
+    if (!r) {
+      llvm::Intrinsic::ID id = llvm::Intrinsic::not_intrinsic;
+      switch (op->code()) {
+      case OpCode::Exp: id = llvm::Intrinsic::exp; break;
+      case OpCode::Exp2: id = llvm::Intrinsic::exp2; break;
+      case OpCode::Log: id = llvm::Intrinsic::log; break;
+      case OpCode::Log2: id = llvm::Intrinsic::log2; break;
+      case OpCode::Sqrt: id = llvm::Intrinsic::sqrt; break;
+      case OpCode::Sin: id = llvm::Intrinsic::sin; break;
+      case OpCode::Cos: id = llvm::Intrinsic::cos; break;
+      default: break;
+      }
+      if (op->is(OpCode::Rsqrt))
+        r = b.CreateFDiv(llvm::ConstantFP::get(args[0]->getType(), 1.0),
+                         b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0]));
+      else if (id != llvm::Intrinsic::not_intrinsic)
+        r = b.CreateUnaryIntrinsic(id, args[0]);
+      else
+        return error(op, std::string(op->name()) + " is not supported by the LLVM backend for this target");
+    }
+    break;
+  }
+  if (narrow)
+    r = b.CreateFPTrunc(r, type(t));
+  define(op->result(), r);
+  return true;
+}
+
+} // namespace trident::llvmgen

@@ -1,0 +1,55 @@
+#pragma once
+// Block IR -> PTX for an NVIDIA target, in stages that `trident compile --emit`
+// can stop after:
+//
+//   block IR --simt lowering--> thread IR --backends/llvm--> LLVM IR
+//            --libdevice, O3--> optimized LLVM IR --NVPTX--> PTX
+//
+//   Diagnostics diags;
+//   std::string ptx = nvptx::compileToPTX(blockIR, *nvptx::targetDesc("cuda:sm_90"), {}, diags);
+
+#include "trident/ir/IR.h"
+#include "trident/simt/TargetDesc.h"
+#include "trident/support/Diagnostic.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace trident::nvptx {
+
+struct PTXOptions {
+  unsigned numWarps = 0;  // 0: Triton's default (simt::defaultNumWarps)
+  unsigned optLevel = 3;  // LLVM optimization level, 0-3
+};
+
+// What a launch needs to know about each kernel of a compiled module.
+struct KernelInfo {
+  std::string name;
+  unsigned numThreads = 0;   // threads per program (block size)
+  uint64_t sharedBytes = 0;  // dynamic shared memory per program
+};
+
+struct PTXModule {
+  std::string ptx;
+  std::vector<KernelInfo> kernels;
+};
+
+// Block IR (verified, inlined) to verified thread IR for `target`.
+std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
+                                      Diagnostics &diags);
+// The thread IR as text ("" after diagnostics).
+std::string emitThreadIR(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
+                         Diagnostics &diags);
+// The optimized LLVM IR (libdevice linked) as text ("" after diagnostics).
+std::string emitLLVM(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
+                     Diagnostics &diags);
+// PTX and kernel metadata; nullopt after diagnostics.
+std::optional<PTXModule> compileModuleToPTX(const Module &blockIR, const TargetDesc &target,
+                                            const PTXOptions &options, Diagnostics &diags);
+// PTX text only ("" after diagnostics).
+std::string compileToPTX(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
+                         Diagnostics &diags);
+
+} // namespace trident::nvptx

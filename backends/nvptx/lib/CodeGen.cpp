@@ -1,0 +1,184 @@
+// The NVPTX pipeline: SIMT lowering, translation to LLVM IR, libdevice, LLVM's
+// optimizer, then PTX from LLVM's NVPTX backend.
+#include "trident/backends/nvptx/CodeGen.h"
+
+#include "Libdevice.h"
+#include "NVPTXHooks.h"
+#include "trident/backends/llvm/CodeGen.h"
+#include "trident/backends/nvptx/Target.h"
+#include "trident/ir/Printer.h"
+#include "trident/ir/Verifier.h"
+#include "trident/simt/Lowering.h"
+#include "trident/simt/VerifyThreadIR.h"
+
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <mutex>
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+namespace trident::nvptx {
+
+namespace {
+
+void initializeNVPTX() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch, unsigned optLevel,
+                                                         Diagnostics &diags) {
+  initializeNVPTX();
+  std::string triple = "nvptx64-nvidia-cuda", error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
+    diags.error(Location(), "LLVM has no NVPTX target: " + error);
+    return nullptr;
+  }
+  llvm::TargetOptions options;
+  auto level = optLevel == 0 ? llvm::CodeGenOptLevel::None
+               : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+               : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                               : llvm::CodeGenOptLevel::Aggressive;
+  return std::unique_ptr<llvm::TargetMachine>(
+      target->createTargetMachine(triple, arch, ptxFeatures(arch), options, std::nullopt, std::nullopt, level));
+}
+
+void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
+  if (optLevel == 0)
+    return;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(m, mam);
+}
+
+// Thread IR through LLVM's optimizer: the module ready for the NVPTX code generator.
+std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContext &ctx, llvm::TargetMachine &tm,
+                                        unsigned optLevel, Diagnostics &diags) {
+  NVPTXHooks hooks;
+  std::unique_ptr<llvm::Module> m = llvmgen::translateToLLVM(threadIR, ctx, hooks, diags);
+  if (!m)
+    return nullptr;
+  m->setDataLayout(tm.createDataLayout());
+  if (!linkLibdevice(*m, diags))
+    return nullptr;
+  optimize(*m, tm, optLevel);
+  return m;
+}
+
+std::optional<std::string> archOf(const TargetDesc &target, Diagnostics &diags) {
+  std::optional<std::string> arch = architecture(target.name);
+  if (!arch)
+    diags.error(Location(), "'" + target.name + "' is not an NVIDIA target this backend supports (sm_80, sm_86, "
+                                                "sm_89, sm_90)");
+  return arch;
+}
+
+} // namespace
+
+std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
+                                      Diagnostics &diags) {
+  simt::LoweringOptions lowering;
+  lowering.numWarps = options.numWarps;
+  std::optional<Module> threadIR = simt::lowerToThreadIR(blockIR, target, lowering, diags);
+  if (!threadIR)
+    return std::nullopt;
+  if (!verify(*threadIR, diags) || !simt::verifyThreadIR(*threadIR, diags)) {
+    diags.error(Location(), "internal error: the SIMT lowering produced invalid thread IR");
+    return std::nullopt;
+  }
+  return threadIR;
+}
+
+std::string emitThreadIR(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
+                         Diagnostics &diags) {
+  std::optional<Module> threadIR = lowerToThreadIR(blockIR, target, options, diags);
+  return threadIR ? print(*threadIR) : std::string();
+}
+
+std::string emitLLVM(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
+                     Diagnostics &diags) {
+  std::optional<std::string> arch = archOf(target, diags);
+  if (!arch)
+    return {};
+  std::optional<Module> threadIR = lowerToThreadIR(blockIR, target, options, diags);
+  if (!threadIR)
+    return {};
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(*arch, options.optLevel, diags);
+  if (!tm)
+    return {};
+  llvm::LLVMContext ctx;
+  std::unique_ptr<llvm::Module> m = buildLLVM(*threadIR, ctx, *tm, options.optLevel, diags);
+  if (!m)
+    return {};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  m->print(os, nullptr);
+  return os.str();
+}
+
+std::optional<PTXModule> compileModuleToPTX(const Module &blockIR, const TargetDesc &target,
+                                            const PTXOptions &options, Diagnostics &diags) {
+  std::optional<std::string> arch = archOf(target, diags);
+  if (!arch)
+    return std::nullopt;
+  std::optional<Module> threadIR = lowerToThreadIR(blockIR, target, options, diags);
+  if (!threadIR)
+    return std::nullopt;
+  PTXModule out;
+  for (Op *f : threadIR->functions())
+    out.kernels.push_back({std::string(func::name(f)), static_cast<unsigned>(f->intAttr("num_threads")),
+                           static_cast<uint64_t>(f->intAttr("shared_bytes"))});
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(*arch, options.optLevel, diags);
+  if (!tm)
+    return std::nullopt;
+  llvm::LLVMContext ctx;
+  std::unique_ptr<llvm::Module> m = buildLLVM(*threadIR, ctx, *tm, options.optLevel, diags);
+  if (!m)
+    return std::nullopt;
+  llvm::SmallString<0> ptx;
+  llvm::raw_svector_ostream os(ptx);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+    diags.error(Location(), "LLVM's NVPTX backend cannot emit PTX for " + *arch);
+    return std::nullopt;
+  }
+  pm.run(*m);
+  out.ptx = ptx.str().str();
+  return out;
+}
+
+std::string compileToPTX(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
+                         Diagnostics &diags) {
+  std::optional<PTXModule> m = compileModuleToPTX(blockIR, target, options, diags);
+  return m ? m->ptx : std::string();
+}
+
+} // namespace trident::nvptx

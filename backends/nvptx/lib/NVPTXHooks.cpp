@@ -1,0 +1,99 @@
+#include "NVPTXHooks.h"
+
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/Module.h>
+
+namespace trident::nvptx {
+
+namespace {
+
+llvm::Value *readRegister(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id) {
+  llvm::Module *m = b.GetInsertBlock()->getModule();
+  return b.CreateCall(llvm::Intrinsic::getDeclaration(m, id));
+}
+
+template <size_t N> llvm::Intrinsic::ID byAxis(int axis, const llvm::Intrinsic::ID (&ids)[N]) {
+  return ids[axis >= 0 && axis < static_cast<int>(N) ? axis : 0];
+}
+
+} // namespace
+
+llvm::Value *NVPTXHooks::threadId(llvm::IRBuilder<> &b) {
+  return readRegister(b, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
+}
+
+llvm::Value *NVPTXHooks::programId(llvm::IRBuilder<> &b, int axis) {
+  static const llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                                            llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                                            llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+  return readRegister(b, byAxis(axis, ids));
+}
+
+llvm::Value *NVPTXHooks::numPrograms(llvm::IRBuilder<> &b, int axis) {
+  static const llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                                            llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                                            llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
+  return readRegister(b, byAxis(axis, ids));
+}
+
+void NVPTXHooks::barrier(llvm::IRBuilder<> &b) { readRegister(b, llvm::Intrinsic::nvvm_barrier0); }
+
+llvm::Value *NVPTXHooks::shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane, std::string_view mode) {
+  llvm::Intrinsic::ID id = llvm::Intrinsic::nvvm_shfl_sync_idx_i32;
+  unsigned clamp = 0x1f; // the highest lane a shuffle may read (segment mask 0)
+  if (mode == "xor") {
+    id = llvm::Intrinsic::nvvm_shfl_sync_bfly_i32;
+  } else if (mode == "down") {
+    id = llvm::Intrinsic::nvvm_shfl_sync_down_i32;
+  } else if (mode == "up") {
+    id = llvm::Intrinsic::nvvm_shfl_sync_up_i32;
+    clamp = 0;
+  }
+  llvm::Module *m = b.GetInsertBlock()->getModule();
+  return b.CreateCall(llvm::Intrinsic::getDeclaration(m, id), {b.getInt32(0xffffffffu), value, lane, b.getInt32(clamp)});
+}
+
+llvm::Value *NVPTXHooks::mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) {
+  const char *name = nullptr;
+  switch (code) {
+  case OpCode::Exp: name = "exp"; break;
+  case OpCode::Exp2: name = "exp2"; break;
+  case OpCode::Log: name = "log"; break;
+  case OpCode::Log2: name = "log2"; break;
+  case OpCode::Sqrt: name = "sqrt"; break;
+  case OpCode::Rsqrt: name = "rsqrt"; break;
+  case OpCode::Sin: name = "sin"; break;
+  case OpCode::Cos: name = "cos"; break;
+  case OpCode::Erf: name = "erf"; break;
+  default: return nullptr;
+  }
+  // libdevice: __nv_expf for float, __nv_exp for double.
+  llvm::Type *t = args[0]->getType();
+  std::string fn = std::string("__nv_") + name + (t->isFloatTy() ? "f" : "");
+  llvm::Module *m = b.GetInsertBlock()->getModule();
+  llvm::FunctionCallee callee = m->getOrInsertFunction(fn, llvm::FunctionType::get(t, {t}, false));
+  return b.CreateCall(callee, args);
+}
+
+llvm::Value *NVPTXHooks::approximateDivide(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {
+  if (!x->getType()->isFloatTy())
+    return nullptr;
+  // div.full.f32: Triton's f32 division, within 2 ulp, a few instructions instead of div.rn's dozens.
+  auto *fnType = llvm::FunctionType::get(b.getFloatTy(), {b.getFloatTy(), b.getFloatTy()}, false);
+  auto *asmCall = llvm::InlineAsm::get(fnType, "div.full.f32 $0, $1, $2;", "=f,f,f", false);
+  return b.CreateCall(asmCall, {x, y});
+}
+
+void NVPTXHooks::markKernel(llvm::Function *f, unsigned numThreads) {
+  llvm::LLVMContext &ctx = f->getContext();
+  llvm::NamedMDNode *annotations = f->getParent()->getOrInsertNamedMetadata("nvvm.annotations");
+  auto i32 = [&](unsigned v) {
+    return llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), v));
+  };
+  llvm::Metadata *fn = llvm::ConstantAsMetadata::get(f);
+  annotations->addOperand(llvm::MDNode::get(ctx, {fn, llvm::MDString::get(ctx, "kernel"), i32(1)}));
+  annotations->addOperand(llvm::MDNode::get(ctx, {fn, llvm::MDString::get(ctx, "maxntidx"), i32(numThreads)}));
+}
+
+} // namespace trident::nvptx

@@ -1,0 +1,23 @@
+#pragma once
+// Internal to backends/nvptx: how the shared LLVM translation reaches NVIDIA's
+// special registers, barriers, shuffles, libdevice math and kernel annotations.
+
+#include "trident/backends/llvm/Target.h"
+
+namespace trident::nvptx {
+
+class NVPTXHooks : public llvmgen::TargetHooks {
+public:
+  std::string_view triple() const override { return "nvptx64-nvidia-cuda"; }
+  unsigned warpSize() const override { return 32; }
+  llvm::Value *threadId(llvm::IRBuilder<> &b) override;
+  llvm::Value *programId(llvm::IRBuilder<> &b, int axis) override;
+  llvm::Value *numPrograms(llvm::IRBuilder<> &b, int axis) override;
+  void barrier(llvm::IRBuilder<> &b) override;
+  llvm::Value *shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane, std::string_view mode) override;
+  llvm::Value *mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) override;
+  llvm::Value *approximateDivide(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) override;
+  void markKernel(llvm::Function *f, unsigned numThreads) override;
+};
+
+} // namespace trident::nvptx

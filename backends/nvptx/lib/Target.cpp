@@ -1,0 +1,89 @@
+#include "trident/backends/nvptx/Target.h"
+
+#include <array>
+
+namespace trident::nvptx {
+
+namespace {
+
+constexpr std::array<std::string_view, 4> kArchitectures = {"sm_80", "sm_86", "sm_89", "sm_90"};
+
+// Per-program shared memory with opt-in (CUDA programming guide, compute capabilities).
+uint64_t maxSharedBytes(std::string_view arch) {
+  if (arch == "sm_80")
+    return 163 * 1024;
+  if (arch == "sm_90")
+    return 227 * 1024;
+  return 99 * 1024; // sm_86, sm_89
+}
+
+using Bits = std::vector<std::pair<int64_t, int64_t>>;
+
+// mma.sync.m16n8k16 with 16-bit inputs and f32 accumulators (PTX ISA, "Matrix
+// fragments for mma.m16n8k16"): lane = 4 * group + thread-in-group.
+MatrixAtom mma16816(std::string name, Type input) {
+  MatrixAtom a;
+  a.name = std::move(name);
+  a.m = 16, a.n = 8, a.k = 16;
+  a.aType = a.bType = input;
+  a.cType = Type::f32();
+  Bits groupRows = {{1, 0}, {2, 0}, {4, 0}};
+  // A (16x16): registers: col 1, row 8, col 8; lanes: col 2, col 4, then the group's rows.
+  a.a.registerBits = {{0, 1}, {8, 0}, {0, 8}};
+  a.a.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  // B (16x8): registers: row 1, row 8; lanes: row 2, row 4, then the group's columns.
+  a.b.registerBits = {{1, 0}, {8, 0}};
+  a.b.laneBits = {{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}};
+  // C (16x8): registers: col 1, row 8; lanes: col 2, col 4, then the group's rows.
+  a.c.registerBits = {{0, 1}, {8, 0}};
+  a.c.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  return a;
+}
+
+// mma.sync.m16n8k8 with tf32 inputs.
+MatrixAtom mma1688tf32() {
+  MatrixAtom a;
+  a.name = "mma.m16n8k8.f32.tf32";
+  a.m = 16, a.n = 8, a.k = 8;
+  a.aType = a.bType = a.cType = Type::f32();
+  a.a.registerBits = {{8, 0}, {0, 4}};
+  a.a.laneBits = {{0, 1}, {0, 2}, {1, 0}, {2, 0}, {4, 0}};
+  a.b.registerBits = {{4, 0}};
+  a.b.laneBits = {{1, 0}, {2, 0}, {0, 1}, {0, 2}, {0, 4}};
+  a.c.registerBits = {{0, 1}, {8, 0}};
+  a.c.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  return a;
+}
+
+} // namespace
+
+std::span<const std::string_view> supportedArchitectures() { return kArchitectures; }
+
+std::optional<std::string> architecture(std::string_view target) {
+  if (target.starts_with("cuda:"))
+    target.remove_prefix(5);
+  for (std::string_view a : kArchitectures)
+    if (a == target)
+      return std::string(a);
+  return std::nullopt;
+}
+
+std::optional<TargetDesc> targetDesc(std::string_view target) {
+  std::optional<std::string> arch = architecture(target);
+  if (!arch)
+    return std::nullopt;
+  TargetDesc t;
+  t.name = "cuda:" + *arch;
+  t.warpSize = 32;
+  t.maxThreadsPerProgram = 1024;
+  t.sharedMemoryBytes = 48 * 1024;
+  t.maxSharedMemoryBytes = maxSharedBytes(*arch);
+  t.maxVectorBytes = 16;
+  t.matrixAtoms = {mma16816("mma.m16n8k16.f32.f16", Type::f16()), mma16816("mma.m16n8k16.f32.bf16", Type::bf16()),
+                   mma1688tf32()};
+  return t;
+}
+
+std::string ptxFeatures(std::string_view) { return "+ptx80"; }
+
+} // namespace trident::nvptx

@@ -1,0 +1,57 @@
+#pragma once
+// What the SPIR-V backend knows about a Vulkan device: limits and optional
+// features, as the Vulkan plugin reads them from the driver (or the generic
+// "vulkan" target, which assumes only what every Vulkan 1.2 compute device with
+// buffer device addresses has). targetDesc() turns it into the SIMT lowering's
+// TargetDesc.
+//
+//   spirv::DeviceInfo lavapipe = ...;            // subgroupSize 8, features ...
+//   TargetDesc t = spirv::targetDesc(lavapipe);   // warpSize 8, ...
+
+#include "trident/simt/TargetDesc.h"
+
+#include <cstdint>
+#include <string>
+
+namespace trident::spirv {
+
+// Optional device features a kernel may need (bits of DeviceInfo::features and
+// of KernelInterface::requiredFeatures), named after their Vulkan feature fields.
+enum Feature : uint64_t {
+  kShaderInt8 = 1u << 0,
+  kShaderInt16 = 1u << 1,
+  kShaderInt64 = 1u << 2,
+  kShaderFloat16 = 1u << 3,
+  kShaderFloat64 = 1u << 4,
+  kStorageBuffer8BitAccess = 1u << 5,
+  kStorageBuffer16BitAccess = 1u << 6,
+  kShaderBufferInt64Atomics = 1u << 7,
+  kShaderBufferFloat32AtomicAdd = 1u << 8, // VK_EXT_shader_atomic_float
+  kShaderBufferFloat64AtomicAdd = 1u << 9,
+  kSubgroupShuffle = 1u << 10,             // VK_SUBGROUP_FEATURE_SHUFFLE_BIT in compute
+  kSubgroupShuffleRelative = 1u << 11,
+  kSubgroupSizeControl = 1u << 12,         // can require an exact subgroup size
+  kComputeFullSubgroups = 1u << 13,
+};
+
+// The Vulkan feature names of the bits set in `features`, comma-separated.
+std::string featureNames(uint64_t features);
+
+struct DeviceInfo {
+  std::string name = "vulkan";       // the target string: "vulkan:<device name>"
+  unsigned subgroupSize = 32;        // the lowering's warp size
+  unsigned maxThreadsPerProgram = 1024;
+  uint64_t sharedMemoryBytes = 16384; // maxComputeSharedMemorySize
+  unsigned pushConstantBytes = 128;   // maxPushConstantsSize
+  uint32_t maxGrid[3] = {65535, 65535, 65535};
+  uint64_t features = 0;              // Feature bits the device supports
+};
+
+// The generic "vulkan" target: no device needed (subgroups of 32, 16 KiB of
+// workgroup memory, 128 bytes of push constants, the common 8/16/64-bit features).
+DeviceInfo genericDevice();
+
+// The SIMT lowering's description of `device`.
+TargetDesc targetDesc(const DeviceInfo &device);
+
+} // namespace trident::spirv

@@ -1,0 +1,324 @@
+// Constants, integer and float arithmetic, comparisons and selection. Where
+// SPIR-V leaves a case undefined that Trident defines (shifts by the width or
+// more, INT_MIN / -1, NaN and signed zeros in min/max), the exact answer is
+// selected explicitly; guards vanish when an operand is a known constant.
+#include "Translator.h"
+
+#include "trident/support/FloatFormats.h"
+
+#include <bit>
+#include <cstring>
+
+namespace trident::spirv {
+
+namespace {
+
+uint64_t allOnes(unsigned bits) { return bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1; }
+
+bool translateConstant(Translator &t, Op *op) {
+  Type type = op->result()->type();
+  Type e = type.element();
+  uint32_t st = t.valueType(e);
+  const Attribute &value = op->attr("value");
+  uint64_t bits = 0;
+  if (e == Type::i1()) {
+    bits = value.isBool() ? value.getBool() : (value.isInt() && value.getInt() != 0);
+  } else if (e.isInteger()) {
+    if (!value.isInt())
+      return t.error(op, "needs an integer 'value'");
+    bits = uint64_t(value.getInt()) & allOnes(e.bitWidth());
+  } else if (e.isFloat()) {
+    double v = value.isFloat() ? value.getFloat() : value.isInt() ? double(value.getInt()) : 0.0;
+    switch (e.kind()) {
+    case TypeKind::F16: bits = encodeFloat(v, FloatFormat::F16); break;
+    case TypeKind::BF16: bits = encodeFloat(v, FloatFormat::BF16); break;
+    case TypeKind::F8E4M3: bits = encodeFloat(v, FloatFormat::F8E4M3); break;
+    case TypeKind::F8E5M2: bits = encodeFloat(v, FloatFormat::F8E5M2); break;
+    case TypeKind::F32: bits = std::bit_cast<uint32_t>(float(v)); break;
+    default: bits = std::bit_cast<uint64_t>(v); break;
+    }
+  } else {
+    return t.error(op, "of type " + type.str() + " cannot be translated");
+  }
+  uint32_t id = t.constant(st, bits);
+  t.set(op->result(), Ids(type.isVector() ? size_t(type.numElements()) : 1, id));
+  return true;
+}
+
+// ---- integers ----
+
+// Integer ops on i1 (bools): the ones with a logical equivalent.
+bool translateBoolArith(Translator &t, Op *op) {
+  Op spv;
+  switch (op->code()) {
+  case OpCode::AddI:
+  case OpCode::SubI:
+  case OpCode::XOrI: spv = Op::LogicalNotEqual; break;
+  case OpCode::MulI:
+  case OpCode::AndI:
+  case OpCode::MinUI:
+  case OpCode::MaxSI: spv = Op::LogicalAnd; break; // signed, true (-1) is the smaller
+  case OpCode::OrI:
+  case OpCode::MaxUI:
+  case OpCode::MinSI: spv = Op::LogicalOr; break;
+  default: return t.error(op, "on i1 cannot be translated");
+  }
+  uint32_t b = t.boolType();
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) { return t.emit(spv, b, {a[0], a[1]}); });
+  return true;
+}
+
+// `a` op `b` for a shift: Trident defines amounts >= width (0, or all sign bits).
+uint32_t shift(Translator &t, OpCode code, uint32_t type, unsigned width, uint32_t a, uint32_t b) {
+  Op spv = code == OpCode::ShLI ? Op::ShiftLeftLogical
+           : code == OpCode::ShRUI ? Op::ShiftRightLogical
+                                   : Op::ShiftRightArithmetic;
+  std::optional<uint64_t> k = t.constantValue(b);
+  if (k && *k < width)
+    return t.emit(spv, type, {a, b});
+  uint32_t inRange = t.emit(Op::ULessThan, t.boolType(), {b, t.constant(type, width)});
+  if (code == OpCode::ShRSI) {
+    uint32_t amount = t.emit(Op::Select, type, {inRange, b, t.constant(type, width - 1)});
+    return t.emit(spv, type, {a, amount});
+  }
+  uint32_t shifted = t.emit(spv, type, {a, b});
+  return t.emit(Op::Select, type, {inRange, shifted, t.constant(type, 0)});
+}
+
+// Signed division and remainder: b == -1 is answered without dividing (INT_MIN / -1 wraps).
+uint32_t signedDivide(Translator &t, bool remainder, uint32_t type, unsigned width, uint32_t a, uint32_t b) {
+  Op spv = remainder ? Op::SRem : Op::SDiv;
+  std::optional<uint64_t> k = t.constantValue(b);
+  uint64_t minusOne = allOnes(width);
+  if (k && *k != minusOne)
+    return t.emit(spv, type, {a, b});
+  uint32_t isMinusOne = t.emit(Op::IEqual, t.boolType(), {b, t.constant(type, minusOne)});
+  uint32_t safe = t.emit(Op::Select, type, {isMinusOne, t.constant(type, 1), b});
+  uint32_t q = t.emit(spv, type, {a, safe});
+  uint32_t special = remainder ? t.constant(type, 0) : t.emit(Op::SNegate, type, {a});
+  return t.emit(Op::Select, type, {isMinusOne, special, q});
+}
+
+bool translateIntArith(Translator &t, Op *op) {
+  Type e = op->operand(0)->type().element();
+  if (e == Type::i1())
+    return translateBoolArith(t, op);
+  uint32_t type = t.valueType(e), b = t.boolType();
+  unsigned width = e.bitWidth();
+  OpCode code = op->code();
+  auto binary = [&](Op spv) {
+    mapComponents(t, op, [&](const std::vector<uint32_t> &a) { return t.emit(spv, type, {a[0], a[1]}); });
+    return true;
+  };
+  auto pick = [&](Op compare) {
+    mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+      return t.emit(Op::Select, type, {t.emit(compare, b, {a[0], a[1]}), a[0], a[1]});
+    });
+    return true;
+  };
+  switch (code) {
+  case OpCode::AddI: return binary(Op::IAdd);
+  case OpCode::SubI: return binary(Op::ISub);
+  case OpCode::MulI: return binary(Op::IMul);
+  case OpCode::DivUI: return binary(Op::UDiv);
+  case OpCode::RemUI: return binary(Op::UMod);
+  case OpCode::AndI: return binary(Op::BitwiseAnd);
+  case OpCode::OrI: return binary(Op::BitwiseOr);
+  case OpCode::XOrI: return binary(Op::BitwiseXor);
+  case OpCode::MinSI: return pick(Op::SLessThan);
+  case OpCode::MinUI: return pick(Op::ULessThan);
+  case OpCode::MaxSI: return pick(Op::SGreaterThan);
+  case OpCode::MaxUI: return pick(Op::UGreaterThan);
+  case OpCode::DivSI:
+  case OpCode::RemSI:
+    mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+      return signedDivide(t, code == OpCode::RemSI, type, width, a[0], a[1]);
+    });
+    return true;
+  case OpCode::ShLI:
+  case OpCode::ShRSI:
+  case OpCode::ShRUI:
+    mapComponents(t, op, [&](const std::vector<uint32_t> &a) { return shift(t, code, type, width, a[0], a[1]); });
+    return true;
+  case OpCode::UMulHi:
+    mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+      uint32_t both = t.emit(Op::UMulExtended, t.pairType(type), {a[0], a[1]});
+      return t.emit(Op::CompositeExtract, type, {both, 1});
+    });
+    return true;
+  default: return t.error(op, "cannot be translated");
+  }
+}
+
+// Integer comparison; i1 operands compare as their integer readings (true = -1 signed, 1 unsigned).
+bool translateCmpI(Translator &t, Op *op) {
+  static const std::pair<const char *, Op> predicates[] = {
+      {"eq", Op::IEqual},          {"ne", Op::INotEqual},         {"slt", Op::SLessThan},
+      {"sle", Op::SLessThanEqual}, {"sgt", Op::SGreaterThan},     {"sge", Op::SGreaterThanEqual},
+      {"ult", Op::ULessThan},      {"ule", Op::ULessThanEqual},   {"ugt", Op::UGreaterThan},
+      {"uge", Op::UGreaterThanEqual}};
+  const std::string &p = op->stringAttr("predicate");
+  std::optional<Op> spv;
+  for (const auto &[name, o] : predicates)
+    if (p == name)
+      spv = o;
+  if (!spv)
+    return t.error(op, "has an unknown predicate '" + p + "'");
+  bool isBool = op->operand(0)->type().element() == Type::i1();
+  bool isSigned = p[0] == 's';
+  uint32_t b = t.boolType(), u32 = t.u32Type();
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+    uint32_t x = a[0], y = a[1];
+    if (isBool) {
+      if (p == "eq")
+        return t.emit(Op::LogicalEqual, b, {x, y});
+      if (p == "ne")
+        return t.emit(Op::LogicalNotEqual, b, {x, y});
+      uint32_t one = t.u32(isSigned ? 0xffffffffu : 1u), zero = t.u32(0);
+      x = t.emit(Op::Select, u32, {x, one, zero});
+      y = t.emit(Op::Select, u32, {y, one, zero});
+    }
+    return t.emit(*spv, b, {x, y});
+  });
+  return true;
+}
+
+// ---- floats ----
+
+// Runs `f` on the operands as floats of the compute type (bf16 in f32) and
+// converts the result back to the element type.
+void floatOp(Translator &t, Op *op, bool resultIsFloat,
+             const std::function<uint32_t(uint32_t type, const std::vector<uint32_t> &)> &f) {
+  Type e = op->operand(0)->type().element();
+  bool viaF32 = e == Type::bf16();
+  uint32_t type = viaF32 ? t.w.floatType(32) : t.valueType(e);
+  mapComponents(t, op, [&](const std::vector<uint32_t> &args) {
+    std::vector<uint32_t> a = args;
+    if (viaF32)
+      for (uint32_t &x : a)
+        x = bf16ToF32(t, x);
+    uint32_t r = f(type, a);
+    return viaF32 && resultIsFloat ? f32ToBF16(t, r, false) : r;
+  });
+}
+
+// IEEE minimum/maximum (NaN propagates) and minimumNumber/maximumNumber (NaN loses);
+// between equal operands (+0 and -0) the sign bits decide.
+uint32_t minMax(Translator &t, uint32_t type, OpCode code, uint32_t a, uint32_t b) {
+  bool isMin = code == OpCode::MinimumF || code == OpCode::MinNumF;
+  bool nanWins = code == OpCode::MinimumF || code == OpCode::MaximumF;
+  uint32_t boolT = t.boolType();
+  uint32_t bitsT = t.w.intType(t.w.widthOf(type));
+  uint32_t less = t.emit(isMin ? Op::FOrdLessThan : Op::FOrdGreaterThan, boolT, {a, b});
+  uint32_t r = t.emit(Op::Select, type, {less, a, b});
+  uint32_t equal = t.emit(Op::FOrdEqual, boolT, {a, b});
+  uint32_t ab = t.emit(Op::Bitcast, bitsT, {a}), bb = t.emit(Op::Bitcast, bitsT, {b});
+  uint32_t signs = t.emit(isMin ? Op::BitwiseOr : Op::BitwiseAnd, bitsT, {ab, bb});
+  r = t.emit(Op::Select, type, {equal, t.emit(Op::Bitcast, type, {signs}), r});
+  uint32_t aNan = t.emit(Op::IsNan, boolT, {a}), bNan = t.emit(Op::IsNan, boolT, {b});
+  if (nanWins) {
+    uint32_t either = t.emit(Op::LogicalOr, boolT, {aNan, bNan});
+    return t.emit(Op::Select, type, {either, t.emit(Op::FAdd, type, {a, b}), r});
+  }
+  r = t.emit(Op::Select, type, {aNan, b, r});
+  return t.emit(Op::Select, type, {bNan, a, r});
+}
+
+bool translateCmpF(Translator &t, Op *op) {
+  static const std::pair<const char *, Op> predicates[] = {
+      {"oeq", Op::FOrdEqual},          {"one", Op::FOrdNotEqual},         {"olt", Op::FOrdLessThan},
+      {"ole", Op::FOrdLessThanEqual},  {"ogt", Op::FOrdGreaterThan},      {"oge", Op::FOrdGreaterThanEqual},
+      {"ueq", Op::FUnordEqual},        {"une", Op::FUnordNotEqual},       {"ult", Op::FUnordLessThan},
+      {"ule", Op::FUnordLessThanEqual}, {"ugt", Op::FUnordGreaterThan},   {"uge", Op::FUnordGreaterThanEqual}};
+  const std::string &p = op->stringAttr("predicate");
+  std::optional<Op> spv;
+  for (const auto &[name, o] : predicates)
+    if (p == name)
+      spv = o;
+  if (!spv && p != "ord" && p != "uno")
+    return t.error(op, "has an unknown predicate '" + p + "'");
+  uint32_t b = t.boolType();
+  floatOp(t, op, false, [&](uint32_t, const std::vector<uint32_t> &a) {
+    if (spv)
+      return t.emit(*spv, b, {a[0], a[1]});
+    uint32_t nan = t.emit(Op::LogicalOr, b, {t.emit(Op::IsNan, b, {a[0]}), t.emit(Op::IsNan, b, {a[1]})});
+    return p == "uno" ? nan : t.emit(Op::LogicalNot, b, {nan});
+  });
+  return true;
+}
+
+bool translateFloatArith(Translator &t, Op *op) {
+  OpCode code = op->code();
+  auto binary = [&](Op spv) {
+    floatOp(t, op, true, [&](uint32_t type, const std::vector<uint32_t> &a) { return t.emit(spv, type, {a[0], a[1]}); });
+    return true;
+  };
+  switch (code) {
+  case OpCode::AddF: return binary(Op::FAdd);
+  case OpCode::SubF: return binary(Op::FSub);
+  case OpCode::MulF: return binary(Op::FMul);
+  case OpCode::DivF: return binary(Op::FDiv);
+  case OpCode::RemF: return binary(Op::FRem);
+  case OpCode::NegF:
+    floatOp(t, op, true, [&](uint32_t type, const std::vector<uint32_t> &a) { return t.emit(Op::FNegate, type, {a[0]}); });
+    return true;
+  case OpCode::MinimumF:
+  case OpCode::MaximumF:
+  case OpCode::MinNumF:
+  case OpCode::MaxNumF:
+    floatOp(t, op, true,
+            [&](uint32_t type, const std::vector<uint32_t> &a) { return minMax(t, type, code, a[0], a[1]); });
+    return true;
+  default: return t.error(op, "cannot be translated");
+  }
+}
+
+bool translateSelect(Translator &t, Op *op) {
+  if (op->result()->type().element().isPtr() && op->result()->type().element().addressSpace() != 0)
+    return t.error(op, "on shared-memory pointers cannot be translated");
+  uint32_t type = t.valueType(op->result()->type());
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) { return t.emit(Op::Select, type, {a[0], a[1], a[2]}); });
+  return true;
+}
+
+} // namespace
+
+bool translateArith(Translator &t, Op *op) {
+  switch (op->code()) {
+  case OpCode::Constant: return translateConstant(t, op);
+  case OpCode::AddI:
+  case OpCode::SubI:
+  case OpCode::MulI:
+  case OpCode::DivSI:
+  case OpCode::DivUI:
+  case OpCode::RemSI:
+  case OpCode::RemUI:
+  case OpCode::AndI:
+  case OpCode::OrI:
+  case OpCode::XOrI:
+  case OpCode::ShLI:
+  case OpCode::ShRSI:
+  case OpCode::ShRUI:
+  case OpCode::MinSI:
+  case OpCode::MinUI:
+  case OpCode::MaxSI:
+  case OpCode::MaxUI:
+  case OpCode::UMulHi: return translateIntArith(t, op);
+  case OpCode::AddF:
+  case OpCode::SubF:
+  case OpCode::MulF:
+  case OpCode::DivF:
+  case OpCode::RemF:
+  case OpCode::NegF:
+  case OpCode::MinimumF:
+  case OpCode::MaximumF:
+  case OpCode::MinNumF:
+  case OpCode::MaxNumF: return translateFloatArith(t, op);
+  case OpCode::CmpI: return translateCmpI(t, op);
+  case OpCode::CmpF: return translateCmpF(t, op);
+  case OpCode::Select: return translateSelect(t, op);
+  default: return t.error(op, "is not supported by the SPIR-V backend");
+  }
+}
+
+} // namespace trident::spirv

@@ -1,0 +1,157 @@
+#pragma once
+// The state of translating one thread-IR function to SPIR-V, shared by the
+// files that translate each op family (Translate*.cpp). Internal to the backend.
+//
+// Every thread-IR value becomes a list of SPIR-V ids, one per component: a scalar
+// has one, a vector<NxT> has N (vectors exist only in registers here; memory ops
+// load and store them with SPIR-V vector types). Values the function needs
+// everywhere (builtins, arguments) are computed in the entry block, the
+// "prologue", which dominates all others.
+
+#include "ModuleWriter.h"
+
+#include "trident/ir/IR.h"
+#include "trident/spirv/CodeGen.h"
+#include "trident/support/Diagnostic.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace trident::spirv {
+
+using Ids = std::vector<uint32_t>;
+
+class Translator {
+public:
+  Translator(ModuleWriter &w, const DeviceInfo &device, Diagnostics &diags) : w(w), device(device), diags(diags) {}
+
+  // Translates `func` into the module as its entry point; fills `iface`.
+  bool translateFunction(const Op *func, KernelInterface &iface);
+
+  // ---- values ----------------------------------------------------------------
+  const Ids &get(Value *v);
+  uint32_t scalar(Value *v) { return get(v).at(0); }
+  void set(Value *v, Ids ids) { values_[v] = std::move(ids); }
+
+  // ---- types -----------------------------------------------------------------
+  // The SPIR-V type of one component of a value of type `t` (i1: bool; bf16: u16
+  // bits; f8: u8 bits; pointers: u64 addresses). `t` may be a vector.
+  uint32_t valueType(Type t);
+  // The SPIR-V type of an element of type `t` in memory (i1 as u8).
+  uint32_t memoryType(Type t);
+  // Bytes of an element of type `t` in memory.
+  static unsigned memoryBytes(Type t);
+  uint32_t boolType() { return w.boolType(); }
+  uint32_t u32Type() { return w.intType(32); }
+  uint32_t u64Type() { return w.intType(64); }
+
+  // ---- instructions ------------------------------------------------------------
+  // Emits `op` with a result of `type` into the current block; returns the result id.
+  uint32_t emit(Op op, uint32_t type, std::initializer_list<uint32_t> operands);
+  uint32_t emit(Op op, uint32_t type, const std::vector<uint32_t> &operands);
+  // Emits an instruction without a result.
+  void emitVoid(Op op, std::initializer_list<uint32_t> operands) { code().emit(op, operands); }
+  uint32_t glsl(Glsl inst, uint32_t type, std::initializer_list<uint32_t> args);
+  // A constant of SPIR-V scalar type `type` (an int, float or bool type) with bits `bits`.
+  uint32_t constant(uint32_t type, uint64_t bits);
+  uint32_t u32(uint32_t v) { return w.u32(v); }
+  uint32_t u64(uint64_t v) { return w.constant(u64Type(), v); }
+  // The value of `id` when it is an integer constant.
+  std::optional<uint64_t> constantValue(uint32_t id) const;
+  // Where instructions go: the prologue while building it, else the body.
+  Words &code() { return inPrologue_ ? prologue_ : body_; }
+
+  // Runs `f` with instructions going to the entry block (for values every block may use).
+  template <class F> auto inPrologue(F &&f) {
+    bool saved = inPrologue_;
+    inPrologue_ = true;
+    auto r = f();
+    inPrologue_ = saved;
+    return r;
+  }
+
+  // ---- control flow -------------------------------------------------------------
+  uint32_t currentLabel() const { return currentLabel_; }
+  void beginBlock(uint32_t label);
+  // Runs `body` only when `cond` is true; the results are `body`'s values where it ran
+  // and `otherwise` where not (types `types`). With cond == 0, runs `body` unguarded.
+  Ids guarded(uint32_t cond, const std::vector<uint32_t> &types, const Ids &otherwise,
+              const std::function<Ids()> &body);
+  // An OpPhi in the current block whose second incoming value is patched later.
+  struct PendingPhi {
+    size_t position; // index of the phi's last two operand words in the body
+    uint32_t id;
+  };
+  PendingPhi loopPhi(uint32_t type, uint32_t initial, uint32_t initialLabel);
+  void patchPhi(const PendingPhi &phi, uint32_t value, uint32_t label);
+
+  // Translates the ops of `block` in order (the terminator too, unless it is
+  // scf.yield or scf.condition, whose operands the caller reads).
+  bool translateBlock(Block *block);
+
+  // ---- builtins and arguments -----------------------------------------------------
+  uint32_t laneId();
+  uint32_t warpId();
+  uint32_t threadId();
+  // tt.get_program_id / tt.get_num_programs along `axis`.
+  uint32_t programId(unsigned axis);
+  uint32_t numPrograms(unsigned axis);
+
+  bool error(const Op *op, std::string message);
+  void require(uint64_t features) { required_ |= features; }
+  // Adds a global variable to the entry point's interface.
+  void addInterface(uint32_t variable);
+  KernelInterface &interface() { return *iface_; }
+  // A struct {type, type} (the result of OpUMulExtended), one per type.
+  uint32_t pairType(uint32_t type);
+
+  ModuleWriter &w;
+  const DeviceInfo &device;
+  Diagnostics &diags;
+
+private:
+  bool translateOp(Op *op);
+  uint32_t inputBuiltin(BuiltIn builtin, uint32_t type);
+  uint32_t loadArgument(unsigned index, Type type);
+  void declareInterface(const Op *func);
+
+  std::unordered_map<const Value *, Ids> values_;
+  std::map<uint32_t, uint64_t> constantValues_;
+  Words prologue_, body_;
+  bool inPrologue_ = false;
+  uint32_t currentLabel_ = 0;
+  uint64_t required_ = 0;
+
+  std::vector<uint32_t> interface_;       // global variables for OpEntryPoint
+  std::map<uint32_t, uint32_t> builtins_; // BuiltIn -> loaded value
+  uint32_t lane_ = 0, warp_ = 0, thread_ = 0;
+  uint32_t programIds_[3] = {0, 0, 0}, numPrograms_[3] = {0, 0, 0};
+  uint32_t pushConstants_ = 0, pushStruct_ = 0;
+  uint32_t argBase_ = 0, argStruct_ = 0; // argument buffer: PSB pointer, struct type
+  std::map<uint32_t, uint32_t> pairTypes_;
+  KernelInterface *iface_ = nullptr;
+  const Op *func_ = nullptr;
+};
+
+// Applies `f` to each component of `op`'s operands (a scalar operand is used for
+// every component) and sets `op`'s result to the components `f` returns.
+void mapComponents(Translator &t, Op *op, const std::function<uint32_t(const std::vector<uint32_t> &)> &f);
+
+// bf16 values are u16 bits; arithmetic on them runs in f32 (TranslateCast.cpp).
+uint32_t bf16ToF32(Translator &t, uint32_t bits);
+uint32_t f32ToBF16(Translator &t, uint32_t value, bool towardZero);
+
+// Op families (Translate*.cpp); each returns false after reporting an error.
+bool translateArith(Translator &t, Op *op);      // arith.* and tt.* on scalars
+bool translateCast(Translator &t, Op *op);       // arith casts, tt.bitcast, pointer casts
+bool translateMath(Translator &t, Op *op);       // math.*, tt.precise_*
+bool translateMemory(Translator &t, Op *op);     // th.load/store, atomics, shared memory, barrier
+bool translateControlFlow(Translator &t, Op *op); // scf.for/if/while
+bool translateThread(Translator &t, Op *op);     // ids, shuffles, pack/extract
+
+} // namespace trident::spirv
