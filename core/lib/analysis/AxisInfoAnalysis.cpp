@@ -88,13 +88,20 @@ private:
   }
 
   void visitOp(Op *op) {
+    // (The parser and the verifier guarantee these operand and region counts.)
     switch (op->code()) {
     case OpCode::For:
-      return visitFor(op);
+      if (op->numOperands() >= 3 && op->numRegions() == 1)
+        return visitFor(op);
+      break;
     case OpCode::While:
-      return visitWhile(op);
+      if (op->numRegions() == 2)
+        return visitWhile(op);
+      break;
     case OpCode::If:
-      return visitIf(op);
+      if (op->numOperands() == 1 && op->numRegions() == 2)
+        return visitIf(op);
+      break;
     default:
       break;
     }
@@ -258,8 +265,8 @@ private:
         if (c && *c > 0 && (def->is(OpCode::RemSI) || def->is(OpCode::RemUI))) {
           target = def->operand(0);
           fact.divisibility = axis::pow2Divisor(*c);
-        } else if (c && *c > 0 && (*c & (*c + 1)) == 0 && def->is(OpCode::AndI) &&
-                   *c < AxisInfo::kMaxDivisibility) {
+        } else if (c && *c > 0 && *c < AxisInfo::kMaxDivisibility && (*c & (*c + 1)) == 0 &&
+                   def->is(OpCode::AndI)) {
           target = def->operand(0);
           fact.divisibility = *c + 1;
         }
@@ -326,7 +333,8 @@ unsigned AxisInfoAnalysis::vectorWidth(const Value *ptr, const Value *mask, unsi
     return 1;
   const AxisInfo &p = get(ptr);
   unsigned d = dim < 0 ? contiguityOrder(ptr).front() : static_cast<unsigned>(dim);
-  assert(d < p.rank());
+  if (d >= p.rank())
+    return 1;
   int64_t unit = axis::unitBytes(type);
   // w elements from an index that is a multiple of w lie in one run and start at an
   // address that is a multiple of min(divisibility, w * unit).

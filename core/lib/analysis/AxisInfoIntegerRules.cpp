@@ -129,7 +129,7 @@ AxisInfo inferAnd(const Op *op, const AxisInfo &a, const AxisInfo &b, Type type)
     if (wrapToWidth(*m, type) == wrapToWidth(-1, type))
       return x;
     // x & (2^n - 1) == x mod 2^n on the bits, whatever the sign of x.
-    if (*m > 0 && (*m & (*m + 1)) == 0 && *m < AxisInfo::kMaxDivisibility) {
+    if (*m > 0 && *m < AxisInfo::kMaxDivisibility && (*m & (*m + 1)) == 0) {
       AxisInfo modulus = AxisInfo::constant(*m + 1, type);
       AxisInfo r = inferRemainder(op, x, modulus, type);
       return AxisInfo(r.divisibility(), r.contiguity(), r.constancy(), r.constantValue(), true);

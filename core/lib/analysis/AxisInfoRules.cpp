@@ -82,7 +82,7 @@ std::optional<DimVector> hintValues(const Op *op, unsigned rank) {
 // user states replaces what the analysis found.
 AxisInfo inferHint(const Op *op, const AxisInfo &a, Type type) {
   std::optional<DimVector> values = hintValues(op, a.rank());
-  if (!values)
+  if (!values || a.rank() != rankOf(type))
     return a;
   DimVector shape = shapeOf(type);
   DimVector div = a.divisibility(), contig = a.contiguity(), constancy = a.constancy();
