@@ -13,6 +13,7 @@
 #include "trident/ir/Verifier.h"
 #include "trident/passes/PassManager.h"
 #include "trident/passes/PassRegistry.h"
+#include "trident/passes/Pipeline.h"
 
 #include <fstream>
 #include <iostream>
@@ -27,7 +28,7 @@ using namespace trident;
 namespace {
 
 struct Options {
-  std::vector<const PassInfo *> passes;
+  std::vector<const PassInfo *> passes; // null stands for the default pipeline
   std::string input = "-";
   std::string output = "-";
   bool verifyEach = true;
@@ -44,7 +45,8 @@ void printUsage(std::ostream &os) {
         "passes, run in the order given:\n";
   for (const PassInfo &p : allPasses())
     os << "  --" << p.name << std::string(p.name.size() < 20 ? 20 - p.name.size() : 1, ' ') << p.summary << "\n";
-  os << "\n"
+  os << "  --optimize            the default pipeline (inline, canonicalize, cse, licm, ...)\n"
+        "\n"
         "options:\n"
         "  -o <file>               write the result to <file> (default: stdout)\n"
         "  --verify-each           verify the IR after every pass (default)\n"
@@ -85,6 +87,8 @@ bool parseArguments(int argc, char **argv, Options &opts) {
       opts.locations = false;
     } else if (arg == "--split-input-file") {
       opts.splitInputFile = true;
+    } else if (arg == "--optimize") {
+      opts.passes.push_back(nullptr);
     } else if (arg.rfind("--", 0) == 0) {
       const PassInfo *pass = lookupPass(arg.substr(2));
       if (!pass) {
@@ -126,8 +130,12 @@ std::optional<Module> process(const Options &opts, const std::string &text, cons
   pmOptions.printLocations = opts.locations;
   pmOptions.timePasses = opts.timePasses;
   PassManager pm(pmOptions);
-  for (const PassInfo *pass : opts.passes)
-    pm.add(std::string(pass->name), pass->run);
+  for (const PassInfo *pass : opts.passes) {
+    if (pass)
+      pm.add(std::string(pass->name), pass->run);
+    else
+      addDefaultPipeline(pm);
+  }
   bool ok = pm.run(*module, diags);
   if (opts.timePasses)
     pm.printTimings(std::cerr);

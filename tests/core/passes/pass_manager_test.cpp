@@ -2,6 +2,7 @@
 #include "trident/ir/Parser.h"
 #include "trident/passes/PassManager.h"
 #include "trident/passes/PassRegistry.h"
+#include "trident/passes/Pipeline.h"
 
 #include <doctest/doctest.h>
 
@@ -150,4 +151,17 @@ TEST_CASE("every pass is registered under its flag name") {
   }
   CHECK(names == std::vector<std::string>{"inline", "canonicalize", "cse", "licm", "dce"});
   CHECK(lookupPass("nope") == nullptr);
+}
+
+TEST_CASE("the default pipeline is a fixed list of registered passes") {
+  PassManager pm;
+  addDefaultPipeline(pm);
+  std::vector<std::string> names = pm.passNames();
+  CHECK(names == std::vector<std::string>{"inline", "canonicalize", "cse", "licm", "canonicalize", "cse", "dce"});
+  for (const std::string &name : names)
+    CHECK(lookupPass(name) != nullptr);
+  Module m = sampleModule();
+  Diagnostics diags;
+  CHECK(pm.run(m, diags));
+  CHECK(diags.empty());
 }

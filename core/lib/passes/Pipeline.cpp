@@ -1,0 +1,21 @@
+#include "trident/passes/Pipeline.h"
+
+#include "trident/passes/CSE.h"
+#include "trident/passes/Canonicalize.h"
+#include "trident/passes/DCE.h"
+#include "trident/passes/Inline.h"
+#include "trident/passes/LICM.h"
+
+namespace trident {
+
+void addDefaultPipeline(PassManager &pm) {
+  pm.add("inline", inlineCalls);                   // one function per kernel: callees' constants meet their uses
+  pm.add("canonicalize", canonicalize);            // fold what inlining exposed
+  pm.add("cse", eliminateCommonSubexpressions);    // merge repeated index arithmetic
+  pm.add("licm", hoistLoopInvariants);             // take invariants out of loops
+  pm.add("canonicalize", canonicalize);            // fold what met outside the loops
+  pm.add("cse", eliminateCommonSubexpressions);    // hoisted copies meet the ones before the loop
+  pm.add("dce", eliminateDeadCode);                // drop what folding and merging left unused
+}
+
+} // namespace trident
