@@ -25,8 +25,8 @@ AxisInfo AxisInfo::unknown(Type type) {
 
 AxisInfo AxisInfo::constant(int64_t value, Type type) {
   DimVector shape = axis::shapeOf(type);
-  return AxisInfo(DimVector(shape.size(), axis::pow2Divisor(value)), DimVector(shape.size(), 1), shape,
-                  value, value >= 0);
+  return AxisInfo(DimVector(shape.size(), axis::pow2Divisor(value)), DimVector(shape.size(), 1), shape, value,
+                  value >= 0);
 }
 
 int64_t AxisInfo::divisibilityAt(unsigned dim, int64_t runLength, int64_t unitBytes) const {

@@ -102,8 +102,7 @@ private:
       if (op->numOperands() == 1 && op->numRegions() == 2)
         return visitIf(op);
       break;
-    default:
-      break;
+    default: break;
     }
     // Other regions (reduce and scan combiners): arguments are unknown.
     for (unsigned r = 0; r < op->numRegions(); ++r) {
@@ -261,7 +260,8 @@ private:
       Assumption fact;
       if (pred == "eq" && (lc == 0 || rc == 0)) {
         const Op *def = (rc == 0 ? lhs : rhs)->definingOp();
-        std::optional<int64_t> c = def && def->numOperands() == 2 ? constantOperand(def->operand(1)) : std::nullopt;
+        std::optional<int64_t> c =
+            def && def->numOperands() == 2 ? constantOperand(def->operand(1)) : std::nullopt;
         if (c && *c > 0 && (def->is(OpCode::RemSI) || def->is(OpCode::RemUI))) {
           target = def->operand(0);
           fact.divisibility = axis::pow2Divisor(*c);
@@ -279,7 +279,8 @@ private:
       }
       if (!target)
         return;
-      Block *defBlock = target->isBlockArgument() ? target->ownerBlock() : target->definingOp()->parentBlock();
+      Block *defBlock =
+          target->isBlockArgument() ? target->ownerBlock() : target->definingOp()->parentBlock();
       if (defBlock != op->parentBlock())
         return;
       Assumption &a = assumptions_[target];
@@ -327,7 +328,8 @@ std::vector<unsigned> AxisInfoAnalysis::contiguityOrder(const Value *v) const {
   return order;
 }
 
-unsigned AxisInfoAnalysis::vectorWidth(const Value *ptr, const Value *mask, unsigned maxBytes, int dim) const {
+unsigned AxisInfoAnalysis::vectorWidth(const Value *ptr, const Value *mask, unsigned maxBytes,
+                                       int dim) const {
   Type type = ptr->type();
   if (!type.isBlock() || !type.element().isPtr())
     return 1;

@@ -84,7 +84,8 @@ AxisInfo inferDivide(const Op *op, const AxisInfo &a, const AxisInfo &b, Type ty
   if (divisor == 1)
     return a;
   // A shift by an unknown amount divides by an unknown power of two.
-  bool chunksOk = (shift ? divisor.has_value() : true) && (shift || isUnsigned(op->code()) || a.nonNegative());
+  bool chunksOk =
+      (shift ? divisor.has_value() : true) && (shift || isUnsigned(op->code()) || a.nonNegative());
   AxisInfo divisorInfo = divisor ? AxisInfo::constant(*divisor, type) : b;
   int k = log2IfPow2(divisor);
   DimVector div, contig, constancy;
@@ -175,15 +176,10 @@ AxisInfo inferBitwiseOrMinMax(const Op *op, const AxisInfo &a, const AxisInfo &b
   case OpCode::OrI:
   case OpCode::XOrI:
   case OpCode::MinSI:
-  case OpCode::MaxUI:
-    nonNegative = a.nonNegative() && b.nonNegative();
-    break;
+  case OpCode::MaxUI: nonNegative = a.nonNegative() && b.nonNegative(); break;
   case OpCode::MaxSI:
-  case OpCode::MinUI:
-    nonNegative = a.nonNegative() || b.nonNegative();
-    break;
-  default:
-    break;
+  case OpCode::MinUI: nonNegative = a.nonNegative() || b.nonNegative(); break;
+  default: break;
   }
   return AxisInfo(div, contig, constancy, std::nullopt, nonNegative);
 }
@@ -208,22 +204,31 @@ AxisInfo inferCmp(const Op *op, const AxisInfo &a, const AxisInfo &b) {
 
 std::optional<bool> foldCmp(const std::string &pred, int64_t a, int64_t b, Type type) {
   uint64_t ua = asUnsigned(a, type), ub = asUnsigned(b, type);
-  if (pred == "eq") return a == b;
-  if (pred == "ne") return a != b;
-  if (pred == "slt") return a < b;
-  if (pred == "sle") return a <= b;
-  if (pred == "sgt") return a > b;
-  if (pred == "sge") return a >= b;
-  if (pred == "ult") return ua < ub;
-  if (pred == "ule") return ua <= ub;
-  if (pred == "ugt") return ua > ub;
-  if (pred == "uge") return ua >= ub;
+  if (pred == "eq")
+    return a == b;
+  if (pred == "ne")
+    return a != b;
+  if (pred == "slt")
+    return a < b;
+  if (pred == "sle")
+    return a <= b;
+  if (pred == "sgt")
+    return a > b;
+  if (pred == "sge")
+    return a >= b;
+  if (pred == "ult")
+    return ua < ub;
+  if (pred == "ule")
+    return ua <= ub;
+  if (pred == "ugt")
+    return ua > ub;
+  if (pred == "uge")
+    return ua >= ub;
   return std::nullopt;
 }
 
 // A select whose condition is constant over a chunk takes the chunk from one operand.
-AxisInfo inferSelect(const AxisInfo &cond, bool scalarCond, const AxisInfo &a, const AxisInfo &b,
-                     Type type) {
+AxisInfo inferSelect(const AxisInfo &cond, bool scalarCond, const AxisInfo &a, const AxisInfo &b, Type type) {
   if (cond.constantValue())
     return *cond.constantValue() ? a : b;
   std::vector<int64_t> shape = shapeOf(type);
@@ -244,8 +249,8 @@ AxisInfo inferAddPtr(const AxisInfo &p, const AxisInfo &off, Type type) {
   int64_t unit = unitBytes(type);
   DimVector div, contig, constancy;
   for (unsigned d = 0; d < p.rank(); ++d) {
-    int64_t c = std::max(std::min(p.contiguity(d), off.constancy(d)),
-                         std::min(p.constancy(d), off.contiguity(d)));
+    int64_t c =
+        std::max(std::min(p.contiguity(d), off.constancy(d)), std::min(p.constancy(d), off.contiguity(d)));
     contig.push_back(c);
     constancy.push_back(std::min(p.constancy(d), off.constancy(d)));
     div.push_back(std::min(p.divisibilityAt(d, c, unit), mulSat(off.divisibilityAt(d, c, 1), unit)));
@@ -314,8 +319,7 @@ AxisInfo inferIntegerOp(const Op *op, std::span<const AxisInfo *const> in) {
       return AxisInfo::constant(*r, type);
   switch (op->code()) {
   case OpCode::AddI:
-  case OpCode::SubI:
-    return inferAddSub(op, a, b);
+  case OpCode::SubI: return inferAddSub(op, a, b);
   case OpCode::MulI:
     if (a.constantValue() == 0 || b.constantValue() == 0)
       return AxisInfo::constant(0, type);
@@ -323,17 +327,12 @@ AxisInfo inferIntegerOp(const Op *op, std::span<const AxisInfo *const> in) {
   case OpCode::DivSI:
   case OpCode::DivUI:
   case OpCode::ShRSI:
-  case OpCode::ShRUI:
-    return inferDivide(op, a, b, type);
+  case OpCode::ShRUI: return inferDivide(op, a, b, type);
   case OpCode::RemSI:
-  case OpCode::RemUI:
-    return inferRemainder(op, a, b, type);
-  case OpCode::AndI:
-    return inferAnd(op, a, b, type);
-  case OpCode::ShLI:
-    return inferShiftLeft(a, b, type);
-  default:
-    return inferBitwiseOrMinMax(op, a, b);
+  case OpCode::RemUI: return inferRemainder(op, a, b, type);
+  case OpCode::AndI: return inferAnd(op, a, b, type);
+  case OpCode::ShLI: return inferShiftLeft(a, b, type);
+  default: return inferBitwiseOrMinMax(op, a, b);
   }
 }
 

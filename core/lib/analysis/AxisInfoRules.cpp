@@ -143,25 +143,17 @@ std::vector<AxisInfo> inferResults(const Op *op, std::span<const AxisInfo *const
     return out;
   Type type = op->result()->type();
   switch (op->code()) {
-  case OpCode::Constant:
-    out.push_back(inferConstant(op, type));
-    break;
-  case OpCode::MakeRange:
-    out.push_back(inferMakeRange(op, type));
-    break;
+  case OpCode::Constant: out.push_back(inferConstant(op, type)); break;
+  case OpCode::MakeRange: out.push_back(inferMakeRange(op, type)); break;
   case OpCode::GetProgramId:
-  case OpCode::GetNumPrograms:
-    out.push_back(AxisInfo({1}, {1}, {1}, std::nullopt, true));
-    break;
+  case OpCode::GetNumPrograms: out.push_back(AxisInfo({1}, {1}, {1}, std::nullopt, true)); break;
   case OpCode::Splat:
   case OpCode::Broadcast:
   case OpCode::ExpandDims:
   case OpCode::Reshape:
   case OpCode::Trans:
   case OpCode::Join:
-  case OpCode::Cat:
-    out.push_back(inferShapeOp(op, in));
-    break;
+  case OpCode::Cat: out.push_back(inferShapeOp(op, in)); break;
   case OpCode::Split: {
     const AxisInfo &a = *in[0];
     if (a.rank() < 2) {
@@ -176,25 +168,36 @@ std::vector<AxisInfo> inferResults(const Op *op, std::span<const AxisInfo *const
     out.push_back(out.back());
     break;
   }
-  case OpCode::AddI: case OpCode::SubI: case OpCode::MulI: case OpCode::DivSI:
-  case OpCode::DivUI: case OpCode::RemSI: case OpCode::RemUI: case OpCode::AndI:
-  case OpCode::OrI: case OpCode::XOrI: case OpCode::ShLI: case OpCode::ShRSI:
-  case OpCode::ShRUI: case OpCode::MinSI: case OpCode::MinUI: case OpCode::MaxSI:
-  case OpCode::MaxUI: case OpCode::UMulHi: case OpCode::CmpI: case OpCode::Select:
-  case OpCode::AddPtr:
-    out.push_back(inferIntegerOp(op, in));
-    break;
-  case OpCode::ExtSI: case OpCode::ExtUI: case OpCode::TruncI: case OpCode::Bitcast:
-  case OpCode::PtrToInt: case OpCode::IntToPtr:
-    out.push_back(inferCastOp(op, in));
-    break;
+  case OpCode::AddI:
+  case OpCode::SubI:
+  case OpCode::MulI:
+  case OpCode::DivSI:
+  case OpCode::DivUI:
+  case OpCode::RemSI:
+  case OpCode::RemUI:
+  case OpCode::AndI:
+  case OpCode::OrI:
+  case OpCode::XOrI:
+  case OpCode::ShLI:
+  case OpCode::ShRSI:
+  case OpCode::ShRUI:
+  case OpCode::MinSI:
+  case OpCode::MinUI:
+  case OpCode::MaxSI:
+  case OpCode::MaxUI:
+  case OpCode::UMulHi:
+  case OpCode::CmpI:
+  case OpCode::Select:
+  case OpCode::AddPtr: out.push_back(inferIntegerOp(op, in)); break;
+  case OpCode::ExtSI:
+  case OpCode::ExtUI:
+  case OpCode::TruncI:
+  case OpCode::Bitcast:
+  case OpCode::PtrToInt:
+  case OpCode::IntToPtr: out.push_back(inferCastOp(op, in)); break;
   case OpCode::MultipleOf:
-  case OpCode::MaxContiguous:
-    out.push_back(inferHint(op, *in[0], type));
-    break;
-  case OpCode::Load:
-    out.push_back(inferLoad(op, in));
-    break;
+  case OpCode::MaxContiguous: out.push_back(inferHint(op, *in[0], type)); break;
+  case OpCode::Load: out.push_back(inferLoad(op, in)); break;
   default:
     if (op->has(kElementwise) && op->numResults() == 1) {
       out.push_back(elementwiseConstancy(type, in));

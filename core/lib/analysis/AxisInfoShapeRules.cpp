@@ -138,22 +138,14 @@ AxisInfo inferCat(const AxisInfo &a, const AxisInfo &b, Type type) {
 AxisInfo inferShapeOp(const Op *op, std::span<const AxisInfo *const> in) {
   Type type = op->result()->type();
   switch (op->code()) {
-  case OpCode::Splat:
-    return inferSplat(*in[0], type);
-  case OpCode::Broadcast:
-    return inferBroadcast(*in[0], op->operand(0)->type(), type);
-  case OpCode::ExpandDims:
-    return inferExpandDims(*in[0], op, type);
-  case OpCode::Reshape:
-    return inferReshape(*in[0], op, type);
-  case OpCode::Trans:
-    return inferTrans(*in[0], op, type);
-  case OpCode::Join:
-    return inferJoin(*in[0], *in[1], type);
-  case OpCode::Cat:
-    return inferCat(*in[0], *in[1], type);
-  default:
-    return AxisInfo::unknown(type);
+  case OpCode::Splat: return inferSplat(*in[0], type);
+  case OpCode::Broadcast: return inferBroadcast(*in[0], op->operand(0)->type(), type);
+  case OpCode::ExpandDims: return inferExpandDims(*in[0], op, type);
+  case OpCode::Reshape: return inferReshape(*in[0], op, type);
+  case OpCode::Trans: return inferTrans(*in[0], op, type);
+  case OpCode::Join: return inferJoin(*in[0], *in[1], type);
+  case OpCode::Cat: return inferCat(*in[0], *in[1], type);
+  default: return AxisInfo::unknown(type);
   }
 }
 

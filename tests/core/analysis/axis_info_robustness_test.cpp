@@ -19,13 +19,16 @@ bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 // Spots worth mutating: value names, free-standing numbers, and types.
 std::vector<std::pair<size_t, size_t>> mutationSpots(const std::string &text) {
   std::vector<std::pair<size_t, size_t>> spots;
-  auto word = [&](size_t i) { return i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'); };
+  auto word = [&](size_t i) {
+    return i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_');
+  };
   for (size_t i = 0; i < text.size(); ++i) {
     if (i > 0 && word(i - 1))
       continue;
     size_t end = i;
     if (text[i] == '%') {
-      for (end = i + 1; end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])); ++end) {}
+      for (end = i + 1; end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])); ++end) {
+      }
       if (end == i + 1)
         continue;
     } else if (std::isdigit(static_cast<unsigned char>(text[i]))) {
@@ -43,7 +46,8 @@ std::vector<std::pair<size_t, size_t>> mutationSpots(const std::string &text) {
       if (end == text.size())
         continue;
       ++end;
-    } else if (text.compare(i, 3, "i32") == 0 || text.compare(i, 3, "i64") == 0 || text.compare(i, 3, "f32") == 0) {
+    } else if (text.compare(i, 3, "i32") == 0 || text.compare(i, 3, "i64") == 0 ||
+               text.compare(i, 3, "f32") == 0) {
       end = i + 3;
       if (word(end))
         continue;
@@ -104,8 +108,17 @@ TEST_CASE("mutated samples that still parse are analyzed without failing") {
   uint64_t seed = std::random_device{}();
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
-  static const char *types[] = {"i1", "i32", "i64", "f32", "ptr<f32>", "ptr<f16>", "block<4xi32>",
-                                "block<16xi32>", "block<4x8xi32>", "block<16xptr<f16>>", "block<16x1xi32>"};
+  static const char *types[] = {"i1",
+                                "i32",
+                                "i64",
+                                "f32",
+                                "ptr<f32>",
+                                "ptr<f16>",
+                                "block<4xi32>",
+                                "block<16xi32>",
+                                "block<4x8xi32>",
+                                "block<16xptr<f16>>",
+                                "block<16x1xi32>"};
   std::map<std::string, std::string> samples = loadRoundTripSamples();
   samples["kernel"] = kernelText("%0: ptr<f32>, %1: i32", "[16, 16]", R"(
     %2 = tt.get_program_id {axis = 0} : i32

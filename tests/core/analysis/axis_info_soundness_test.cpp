@@ -40,16 +40,44 @@ std::optional<int64_t> evalBinary(OpCode code, int64_t a, int64_t b) {
   case OpCode::AddI: r = a + b; break;
   case OpCode::SubI: r = a - b; break;
   case OpCode::MulI: r = a * b; break;
-  case OpCode::DivSI: if (b == 0 || (a == INT32_MIN && b == -1)) return std::nullopt; r = a / b; break;
-  case OpCode::RemSI: if (b == 0 || (a == INT32_MIN && b == -1)) return std::nullopt; r = a % b; break;
-  case OpCode::DivUI: if (ub == 0) return std::nullopt; r = asI32(ua / ub); break;
-  case OpCode::RemUI: if (ub == 0) return std::nullopt; r = asI32(ua % ub); break;
+  case OpCode::DivSI:
+    if (b == 0 || (a == INT32_MIN && b == -1))
+      return std::nullopt;
+    r = a / b;
+    break;
+  case OpCode::RemSI:
+    if (b == 0 || (a == INT32_MIN && b == -1))
+      return std::nullopt;
+    r = a % b;
+    break;
+  case OpCode::DivUI:
+    if (ub == 0)
+      return std::nullopt;
+    r = asI32(ua / ub);
+    break;
+  case OpCode::RemUI:
+    if (ub == 0)
+      return std::nullopt;
+    r = asI32(ua % ub);
+    break;
   case OpCode::AndI: r = a & b; break;
   case OpCode::OrI: r = a | b; break;
   case OpCode::XOrI: r = a ^ b; break;
-  case OpCode::ShLI: if (b < 0 || b >= 32) return std::nullopt; r = a * (int64_t(1) << b); break;
-  case OpCode::ShRSI: if (b < 0 || b >= 32) return std::nullopt; r = a >> b; break;
-  case OpCode::ShRUI: if (b < 0 || b >= 32) return std::nullopt; r = asI32(ua >> b); break;
+  case OpCode::ShLI:
+    if (b < 0 || b >= 32)
+      return std::nullopt;
+    r = a * (int64_t(1) << b);
+    break;
+  case OpCode::ShRSI:
+    if (b < 0 || b >= 32)
+      return std::nullopt;
+    r = a >> b;
+    break;
+  case OpCode::ShRUI:
+    if (b < 0 || b >= 32)
+      return std::nullopt;
+    r = asI32(ua >> b);
+    break;
   case OpCode::MinSI: r = std::min(a, b); break;
   case OpCode::MaxSI: r = std::max(a, b); break;
   case OpCode::MinUI: r = asI32(std::min(ua, ub)); break;
@@ -63,15 +91,24 @@ std::optional<int64_t> evalBinary(OpCode code, int64_t a, int64_t b) {
 
 bool evalCmp(const std::string &p, int64_t a, int64_t b) {
   uint32_t ua = static_cast<uint32_t>(a), ub = static_cast<uint32_t>(b);
-  if (p == "eq") return a == b;
-  if (p == "ne") return a != b;
-  if (p == "slt") return a < b;
-  if (p == "sle") return a <= b;
-  if (p == "sgt") return a > b;
-  if (p == "sge") return a >= b;
-  if (p == "ult") return ua < ub;
-  if (p == "ule") return ua <= ub;
-  if (p == "ugt") return ua > ub;
+  if (p == "eq")
+    return a == b;
+  if (p == "ne")
+    return a != b;
+  if (p == "slt")
+    return a < b;
+  if (p == "sle")
+    return a <= b;
+  if (p == "sgt")
+    return a > b;
+  if (p == "sge")
+    return a >= b;
+  if (p == "ult")
+    return ua < ub;
+  if (p == "ule")
+    return ua <= ub;
+  if (p == "ugt")
+    return ua > ub;
   return ua >= ub;
 }
 
@@ -100,15 +137,9 @@ std::map<const Value *, Concrete> run(Op *func, const std::vector<int64_t> &args
       for (int64_t i = 0; i < n; ++i)
         r.v.push_back(op->intAttr("start") + i);
       break;
-    case OpCode::GetProgramId:
-      r.v = {pid};
-      break;
-    case OpCode::Splat:
-      r.v.assign(n, in(0).v[0]);
-      break;
-    case OpCode::ExpandDims:
-      r.v = in(0).v;
-      break;
+    case OpCode::GetProgramId: r.v = {pid}; break;
+    case OpCode::Splat: r.v.assign(n, in(0).v[0]); break;
+    case OpCode::ExpandDims: r.v = in(0).v; break;
     case OpCode::Broadcast: {
       const Concrete &a = in(0);
       for (int64_t i = 0; i < n; ++i) { // rank 2: [R, C] from [R|1, C|1]
@@ -248,7 +279,10 @@ private:
     Type b48 = Type::block({4, 8}, Type::i32());
     Type p48 = Type::block({4, 8}, Type::ptr(Type::f32()));
     switch (uniform(0, 10)) {
-    case 0: case 1: case 2: case 10: { // binary op, the right side often a constant
+    case 0:
+    case 1:
+    case 2:
+    case 10: { // binary op, the right side often a constant
       Value *x = from(t);
       if (!x)
         return;

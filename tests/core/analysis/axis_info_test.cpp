@@ -61,7 +61,8 @@ TEST_CASE("vector add without specialization: unknown n limits the mask, not the
 }
 
 TEST_CASE("seeds: constants, ranges, program ids and argument divisibility") {
-  Analyzed a = analyzeKernel("%0: ptr<f16>, %1: ptr<f64>, %2: i32, %3: i64, %4: ptr<i8>", "[1, 32, 16, 8, 64]", R"(
+  Analyzed a =
+      analyzeKernel("%0: ptr<f16>, %1: ptr<f64>, %2: i32, %3: i64, %4: ptr<i8>", "[1, 32, 16, 8, 64]", R"(
     %5 = arith.constant {value = 48} : i32
     %6 = arith.constant {value = 0} : block<4x8xi32>
     %7 = arith.constant {value = -12} : i64

@@ -128,8 +128,8 @@ TEST_CASE("misaligned and partially aligned offsets") {
   CHECK(a.vectorWidth(11) == 4);
   CHECK(a.vectorWidth(13) == 16);
   CHECK(a.vectorWidth(13, -1, 4) == 4);
-  CHECK(a.vectorWidth(14, -1, 32) == 4); // alignment, not the byte limit, stops at 16 bytes
-  CHECK(a.vectorWidth(3) == 1);          // not a pointer
+  CHECK(a.vectorWidth(14, -1, 32) == 4);           // alignment, not the byte limit, stops at 16 bytes
+  CHECK(a.vectorWidth(3) == 1);                    // not a pointer
   CHECK(a.analysis->vectorWidth(a.value(0)) == 1); // a scalar pointer
 }
 
