@@ -4,7 +4,8 @@
 
 namespace trident::opt {
 
-std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text, std::vector<std::string> &problems) {
+std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text,
+                                                         std::vector<std::string> &problems) {
   static constexpr std::string_view kMarker = "expected-error";
   std::vector<ExpectedDiagnostic> out;
   unsigned lineNo = 0;
@@ -31,7 +32,8 @@ std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text, 
       char *end = nullptr;
       offset = std::strtol(number.c_str(), &end, 10);
       if (number.empty() || (number[0] != '+' && number[0] != '-') || *end != '\0') {
-        problems.push_back(std::to_string(lineNo) + ": error: expected '@+N' or '@-N' after 'expected-error'");
+        problems.push_back(std::to_string(lineNo) +
+                           ": error: expected '@+N' or '@-N' after 'expected-error'");
         continue;
       }
     }
@@ -45,7 +47,8 @@ std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text, 
       problems.push_back(std::to_string(lineNo) + ": error: 'expected-error' points before the first line");
       continue;
     }
-    out.push_back({static_cast<unsigned>(target), lineNo, std::string(rest.substr(open + 2, close - open - 2))});
+    out.push_back(
+        {static_cast<unsigned>(target), lineNo, std::string(rest.substr(open + 2, close - open - 2))});
   }
   return out;
 }

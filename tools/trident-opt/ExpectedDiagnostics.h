@@ -26,7 +26,8 @@ struct ExpectedDiagnostic {
 
 // The annotations in `text`; malformed ones are reported in `problems` as
 // "<line>: error: <message>".
-std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text, std::vector<std::string> &problems);
+std::vector<ExpectedDiagnostic> parseExpectedDiagnostics(std::string_view text,
+                                                         std::vector<std::string> &problems);
 
 // Matches produced against expected diagnostics; reports every mismatch to `err`
 // (prefixed with `bufferName`) and returns true when there is none.

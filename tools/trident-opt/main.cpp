@@ -44,7 +44,8 @@ void printUsage(std::ostream &os) {
         "\n"
         "passes, run in the order given:\n";
   for (const PassInfo &p : allPasses())
-    os << "  --" << p.name << std::string(p.name.size() < 20 ? 20 - p.name.size() : 1, ' ') << p.summary << "\n";
+    os << "  --" << p.name << std::string(p.name.size() < 20 ? 20 - p.name.size() : 1, ' ') << p.summary
+       << "\n";
   os << "  --optimize            the default pipeline (inline, canonicalize, cse, licm, ...)\n"
         "\n"
         "options:\n"
@@ -100,7 +101,8 @@ bool parseArguments(int argc, char **argv, Options &opts) {
       opts.input = arg;
       sawInput = true;
     } else {
-      std::cerr << "trident-opt: error: more than one input file ('" << opts.input << "' and '" << arg << "')\n";
+      std::cerr << "trident-opt: error: more than one input file ('" << opts.input << "' and '" << arg
+                << "')\n";
       return false;
     }
   }

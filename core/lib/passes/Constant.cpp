@@ -111,7 +111,8 @@ std::optional<ConstantValue> constantOf(const Value *v) {
   }
   if (element.isFloat() && a.isFloat())
     // The attribute may carry more precision than the type; the op's value is rounded.
-    return ConstantValue::floating(element, isFoldableFloat(element) ? roundTo(element, a.getFloat()) : a.getFloat());
+    return ConstantValue::floating(element,
+                                   isFoldableFloat(element) ? roundTo(element, a.getFloat()) : a.getFloat());
   return std::nullopt;
 }
 

@@ -52,19 +52,30 @@ std::optional<uint64_t> integerBinary(OpCode code, const ConstantValue &a, const
   }
 }
 
-std::optional<bool> compareIntegers(const std::string &predicate, const ConstantValue &a, const ConstantValue &b) {
+std::optional<bool> compareIntegers(const std::string &predicate, const ConstantValue &a,
+                                    const ConstantValue &b) {
   const uint64_t x = a.zext(), y = b.zext();
   const int64_t sx = a.sext(), sy = b.sext();
-  if (predicate == "eq") return x == y;
-  if (predicate == "ne") return x != y;
-  if (predicate == "slt") return sx < sy;
-  if (predicate == "sle") return sx <= sy;
-  if (predicate == "sgt") return sx > sy;
-  if (predicate == "sge") return sx >= sy;
-  if (predicate == "ult") return x < y;
-  if (predicate == "ule") return x <= y;
-  if (predicate == "ugt") return x > y;
-  if (predicate == "uge") return x >= y;
+  if (predicate == "eq")
+    return x == y;
+  if (predicate == "ne")
+    return x != y;
+  if (predicate == "slt")
+    return sx < sy;
+  if (predicate == "sle")
+    return sx <= sy;
+  if (predicate == "sgt")
+    return sx > sy;
+  if (predicate == "sge")
+    return sx >= sy;
+  if (predicate == "ult")
+    return x < y;
+  if (predicate == "ule")
+    return x <= y;
+  if (predicate == "ugt")
+    return x > y;
+  if (predicate == "uge")
+    return x >= y;
   return std::nullopt;
 }
 
@@ -115,19 +126,27 @@ std::optional<double> floatUnary(OpCode code, double a) {
 
 std::optional<bool> compareFloats(const std::string &predicate, double a, double b) {
   const bool unordered = std::isnan(a) || std::isnan(b);
-  if (predicate == "ord") return !unordered;
-  if (predicate == "uno") return unordered;
+  if (predicate == "ord")
+    return !unordered;
+  if (predicate == "uno")
+    return unordered;
   if (predicate.size() != 3 || (predicate[0] != 'o' && predicate[0] != 'u'))
     return std::nullopt;
   if (unordered)
     return predicate[0] == 'u';
   const std::string rel = predicate.substr(1);
-  if (rel == "eq") return a == b;
-  if (rel == "ne") return a != b;
-  if (rel == "lt") return a < b;
-  if (rel == "le") return a <= b;
-  if (rel == "gt") return a > b;
-  if (rel == "ge") return a >= b;
+  if (rel == "eq")
+    return a == b;
+  if (rel == "ne")
+    return a != b;
+  if (rel == "lt")
+    return a < b;
+  if (rel == "le")
+    return a <= b;
+  if (rel == "gt")
+    return a > b;
+  if (rel == "ge")
+    return a >= b;
   return std::nullopt;
 }
 
@@ -176,9 +195,11 @@ Result intToFloat(const ConstantValue &a, Type result, bool isSigned) {
     return std::nullopt;
   // f32 and f64 directly from the integer, so the value rounds once.
   if (result == Type::f32())
-    return ConstantValue::floating(result, isSigned ? static_cast<float>(a.sext()) : static_cast<float>(a.zext()));
+    return ConstantValue::floating(result,
+                                   isSigned ? static_cast<float>(a.sext()) : static_cast<float>(a.zext()));
   if (result == Type::f64())
-    return ConstantValue::floating(result, isSigned ? static_cast<double>(a.sext()) : static_cast<double>(a.zext()));
+    return ConstantValue::floating(result,
+                                   isSigned ? static_cast<double>(a.sext()) : static_cast<double>(a.zext()));
   // Narrower types through double, which holds the integer exactly only up to 2^53.
   const double v = isSigned ? static_cast<double>(a.sext()) : static_cast<double>(a.zext());
   if (std::fabs(v) > 0x1p53)
@@ -253,9 +274,16 @@ std::optional<ConstantValue> evaluate(const Op *op, std::span<const ConstantValu
     return r ? std::optional<ConstantValue>(ConstantValue::boolean(*r)) : std::nullopt;
   }
   switch (code) {
-  case OpCode::ExtSI: case OpCode::ExtUI: case OpCode::TruncI: case OpCode::SIToFP: case OpCode::UIToFP:
-  case OpCode::FPToSI: case OpCode::FPToUI: case OpCode::ExtF: case OpCode::TruncF: case OpCode::Bitcast:
-    return evaluateCast(op, operands[0], result);
+  case OpCode::ExtSI:
+  case OpCode::ExtUI:
+  case OpCode::TruncI:
+  case OpCode::SIToFP:
+  case OpCode::UIToFP:
+  case OpCode::FPToSI:
+  case OpCode::FPToUI:
+  case OpCode::ExtF:
+  case OpCode::TruncF:
+  case OpCode::Bitcast: return evaluateCast(op, operands[0], result);
   case OpCode::AbsI: {
     uint64_t x = operands[0].zext();
     return ConstantValue::integer(result, operands[0].sext() < 0 ? 0 - x : x);

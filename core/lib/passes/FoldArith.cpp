@@ -28,7 +28,8 @@ bool isFloatConstant(const std::optional<ConstantValue> &c, double v) {
 
 // What cmpi %x, %x gives, by predicate.
 bool compareWithItself(const std::string &predicate) {
-  return predicate == "eq" || predicate == "sle" || predicate == "sge" || predicate == "ule" || predicate == "uge";
+  return predicate == "eq" || predicate == "sle" || predicate == "sge" || predicate == "ule" ||
+         predicate == "uge";
 }
 
 // Identities of binary integer ops with one operand unknown.
@@ -123,7 +124,8 @@ FoldResult foldSelect(Op *op, const std::optional<ConstantValue> &cond) {
 // Truncating a value just extended from the same type gives the value back.
 FoldResult foldTruncOfExt(Op *op) {
   Op *ext = op->operand(0)->definingOp();
-  if (ext && (ext->is(OpCode::ExtSI) || ext->is(OpCode::ExtUI)) && ext->operand(0)->type() == op->result()->type())
+  if (ext && (ext->is(OpCode::ExtSI) || ext->is(OpCode::ExtUI)) &&
+      ext->operand(0)->type() == op->result()->type())
     return replaceWith(ext->operand(0));
   return {};
 }

@@ -50,7 +50,6 @@ public:
   }
 
 private:
-
   // Inlines into `f` after its callees were themselves processed (post-order of
   // the call graph); a callee still in progress is recursive and stays a call.
   void process(Op *f) {
@@ -62,7 +61,8 @@ private:
     }
     for (Op *call : callsIn(f)) {
       Op *callee = calleeOf(module_, call);
-      if (callee && state_[callee] == State::Done && !boolAttr(callee, "noinline") && callee->region()->terminator())
+      if (callee && state_[callee] == State::Done && !boolAttr(callee, "noinline") &&
+          callee->region()->terminator())
         inlineCall(call, callee);
     }
     state_[f] = State::Done;
@@ -80,7 +80,8 @@ void dropUnusedPrivateFunctions(Module &m) {
     std::set<std::string, std::less<>> called;
     for (Op *f : m.functions())
       for (Op *call : callsIn(f))
-        if (const Attribute &callee = call->attr("callee"); callee.isString() && callee.getString() != func::name(f))
+        if (const Attribute &callee = call->attr("callee");
+            callee.isString() && callee.getString() != func::name(f))
           called.insert(callee.getString());
     for (Op *f : m.functions())
       if (boolAttr(f, "private") && !called.count(func::name(f))) {

@@ -65,8 +65,8 @@ std::vector<Op *> producersOf(Op *op) {
   std::vector<Op *> producers;
   op->walk([&](Op *inner) {
     for (Value *v : inner->operands())
-      if (Op *def = v ? v->definingOp() : nullptr; def && !def->isInside(op) &&
-                                                     std::find(producers.begin(), producers.end(), def) == producers.end())
+      if (Op *def = v ? v->definingOp() : nullptr;
+          def && !def->isInside(op) && std::find(producers.begin(), producers.end(), def) == producers.end())
         producers.push_back(def);
   });
   return producers;

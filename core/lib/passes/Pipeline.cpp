@@ -9,13 +9,13 @@
 namespace trident {
 
 void addDefaultPipeline(PassManager &pm) {
-  pm.add("inline", inlineCalls);                   // one function per kernel: callees' constants meet their uses
-  pm.add("canonicalize", canonicalize);            // fold what inlining exposed
-  pm.add("cse", eliminateCommonSubexpressions);    // merge repeated index arithmetic
-  pm.add("licm", hoistLoopInvariants);             // take invariants out of loops
-  pm.add("canonicalize", canonicalize);            // fold what met outside the loops
-  pm.add("cse", eliminateCommonSubexpressions);    // hoisted copies meet the ones before the loop
-  pm.add("dce", eliminateDeadCode);                // drop what folding and merging left unused
+  pm.add("inline", inlineCalls);                // one function per kernel: callees' constants meet their uses
+  pm.add("canonicalize", canonicalize);         // fold what inlining exposed
+  pm.add("cse", eliminateCommonSubexpressions); // merge repeated index arithmetic
+  pm.add("licm", hoistLoopInvariants);          // take invariants out of loops
+  pm.add("canonicalize", canonicalize);         // fold what met outside the loops
+  pm.add("cse", eliminateCommonSubexpressions); // hoisted copies meet the ones before the loop
+  pm.add("dce", eliminateDeadCode);             // drop what folding and merging left unused
 }
 
 } // namespace trident

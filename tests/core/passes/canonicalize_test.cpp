@@ -41,7 +41,8 @@ std::vector<Attribute> foldAll(const std::vector<Case> &cases, bool unary = fals
     Value *lhs = b.create(OpCode::Constant, std::span<Value *const>{}, t, {{"value", c.lhs}})->result();
     std::vector<Value *> operands{lhs};
     if (!unary)
-      operands.push_back(b.create(OpCode::Constant, std::span<Value *const>{}, t, {{"value", c.rhs}})->result());
+      operands.push_back(
+          b.create(OpCode::Constant, std::span<Value *const>{}, t, {{"value", c.rhs}})->result());
     AttributeList attrs;
     if (!c.predicate.empty())
       attrs.set("predicate", Attribute::string(c.predicate));
@@ -86,9 +87,12 @@ template <class S> std::optional<int64_t> intReference(OpCode code, S a, S b) {
   case OpCode::AndI: return wrap(ua & ub);
   case OpCode::OrI: return wrap(ua | ub);
   case OpCode::XOrI: return wrap(ua ^ ub);
-  case OpCode::ShLI: return ub >= bits ? std::nullopt : std::optional<int64_t>(wrap(static_cast<U>(ua << ub)));
-  case OpCode::ShRUI: return ub >= bits ? std::nullopt : std::optional<int64_t>(wrap(static_cast<U>(ua >> ub)));
-  case OpCode::ShRSI: return ub >= bits ? std::nullopt : std::optional<int64_t>(static_cast<int64_t>(a >> ub));
+  case OpCode::ShLI:
+    return ub >= bits ? std::nullopt : std::optional<int64_t>(wrap(static_cast<U>(ua << ub)));
+  case OpCode::ShRUI:
+    return ub >= bits ? std::nullopt : std::optional<int64_t>(wrap(static_cast<U>(ua >> ub)));
+  case OpCode::ShRSI:
+    return ub >= bits ? std::nullopt : std::optional<int64_t>(static_cast<int64_t>(a >> ub));
   case OpCode::MinSI: return static_cast<int64_t>(std::min(a, b));
   case OpCode::MaxSI: return static_cast<int64_t>(std::max(a, b));
   case OpCode::MinUI: return wrap(std::min(ua, ub));
@@ -110,15 +114,24 @@ std::optional<int64_t> intReference(OpCode code, unsigned width, int64_t a, int6
 template <class S> bool compareReference(const std::string &p, S a, S b) {
   using U = std::make_unsigned_t<S>;
   U ua = static_cast<U>(a), ub = static_cast<U>(b);
-  if (p == "eq") return a == b;
-  if (p == "ne") return a != b;
-  if (p == "slt") return a < b;
-  if (p == "sle") return a <= b;
-  if (p == "sgt") return a > b;
-  if (p == "sge") return a >= b;
-  if (p == "ult") return ua < ub;
-  if (p == "ule") return ua <= ub;
-  if (p == "ugt") return ua > ub;
+  if (p == "eq")
+    return a == b;
+  if (p == "ne")
+    return a != b;
+  if (p == "slt")
+    return a < b;
+  if (p == "sle")
+    return a <= b;
+  if (p == "sgt")
+    return a > b;
+  if (p == "sge")
+    return a >= b;
+  if (p == "ult")
+    return ua < ub;
+  if (p == "ule")
+    return ua <= ub;
+  if (p == "ugt")
+    return ua > ub;
   return ua >= ub; // uge
 }
 
@@ -144,7 +157,8 @@ int64_t randomInt(std::mt19937_64 &rng, unsigned width) {
   case 5: return static_cast<int64_t>(rng() % (width + 2)); // shift amounts near the width
   default: {
     uint64_t bits = rng();
-    int64_t v = width == 64 ? static_cast<int64_t>(bits) : static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
+    int64_t v =
+        width == 64 ? static_cast<int64_t>(bits) : static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
     return v;
   }
   }
@@ -201,15 +215,17 @@ TEST_CASE("integer ops on constants fold like the exact-width C++ arithmetic") {
   const uint64_t seed = seedForThisRun();
   INFO("seed = " << seed);
   std::mt19937_64 rng(seed);
-  const OpCode ops[] = {OpCode::AddI,  OpCode::SubI,  OpCode::MulI,  OpCode::DivSI, OpCode::DivUI, OpCode::RemSI,
-                        OpCode::RemUI, OpCode::AndI,  OpCode::OrI,   OpCode::XOrI,  OpCode::ShLI,  OpCode::ShRSI,
-                        OpCode::ShRUI, OpCode::MinSI, OpCode::MaxSI, OpCode::MinUI, OpCode::MaxUI, OpCode::UMulHi};
+  const OpCode ops[] = {OpCode::AddI,  OpCode::SubI,  OpCode::MulI,  OpCode::DivSI, OpCode::DivUI,
+                        OpCode::RemSI, OpCode::RemUI, OpCode::AndI,  OpCode::OrI,   OpCode::XOrI,
+                        OpCode::ShLI,  OpCode::ShRSI, OpCode::ShRUI, OpCode::MinSI, OpCode::MaxSI,
+                        OpCode::MinUI, OpCode::MaxUI, OpCode::UMulHi};
   for (unsigned width : {8u, 16u, 32u, 64u}) {
     Type t = Type::integer(width);
     std::vector<Case> cases;
     for (int n = 0; n < 40; ++n)
       for (OpCode code : ops)
-        cases.push_back({code, "", Attribute::integer(randomInt(rng, width)), Attribute::integer(randomInt(rng, width)), t, t});
+        cases.push_back({code, "", Attribute::integer(randomInt(rng, width)),
+                         Attribute::integer(randomInt(rng, width)), t, t});
     std::vector<Attribute> folded = foldAll(cases);
     for (size_t i = 0; i < cases.size(); ++i) {
       const Case &c = cases[i];
@@ -250,13 +266,14 @@ TEST_CASE("f32 and f64 ops on constants fold to the float64 result rounded to th
   const uint64_t seed = seedForThisRun();
   INFO("seed = " << seed);
   std::mt19937_64 rng(seed);
-  const OpCode ops[] = {OpCode::AddF, OpCode::SubF, OpCode::MulF, OpCode::DivF, OpCode::RemF, OpCode::MinimumF,
-                        OpCode::MaximumF};
+  const OpCode ops[] = {OpCode::AddF, OpCode::SubF,     OpCode::MulF,    OpCode::DivF,
+                        OpCode::RemF, OpCode::MinimumF, OpCode::MaximumF};
   for (Type t : {Type::f32(), Type::f64()}) {
     std::vector<Case> cases;
     for (int n = 0; n < 60; ++n)
       for (OpCode code : ops)
-        cases.push_back({code, "", Attribute::floating(randomFloat(rng, t)), Attribute::floating(randomFloat(rng, t)), t, t});
+        cases.push_back({code, "", Attribute::floating(randomFloat(rng, t)),
+                         Attribute::floating(randomFloat(rng, t)), t, t});
     std::vector<Attribute> folded = foldAll(cases);
     for (size_t i = 0; i < cases.size(); ++i) {
       const Case &c = cases[i];
@@ -292,8 +309,12 @@ TEST_CASE("float comparisons fold with ordered and unordered predicates") {
       expected = p[0] == 'u';
     } else {
       std::string rel = p.substr(1);
-      expected = rel == "eq" ? a == b : rel == "ne" ? a != b : rel == "lt" ? a < b : rel == "le" ? a <= b
-                 : rel == "gt" ? a > b : a >= b;
+      expected = rel == "eq"   ? a == b
+                 : rel == "ne" ? a != b
+                 : rel == "lt" ? a < b
+                 : rel == "le" ? a <= b
+                 : rel == "gt" ? a > b
+                               : a >= b;
     }
     INFO(p << " " << c.lhs.str() << ", " << c.rhs.str());
     REQUIRE(folded[i].isBool());
@@ -324,7 +345,8 @@ TEST_CASE("casts of constants fold; out-of-range float-to-int casts do not") {
     f = static_cast<double>(static_cast<float>(f));
     cases.push_back({OpCode::FPToSI, "", Attribute::floating(f), {}, Type::f32(), Type::i16()});
     double t = std::trunc(f) + 0.0; // an integer has no negative zero
-    expected.push_back(std::isnan(f) || t < -32768.0 || t > 32767.0 ? std::nullopt : std::optional<double>(t));
+    expected.push_back(std::isnan(f) || t < -32768.0 || t > 32767.0 ? std::nullopt
+                                                                    : std::optional<double>(t));
   }
   std::vector<Attribute> folded = foldAll(cases, /*unary=*/true);
   for (size_t i = 0; i < cases.size(); ++i) {
@@ -366,7 +388,9 @@ std::optional<double> halfReference(OpCode code, Type type, double a, double b) 
     case OpCode::SubF: r = x - y; break;
     case OpCode::MulF: r = x * y; break;
     case OpCode::DivF: r = x / y; break;
-    case OpCode::RemF: r = static_cast<_Float16>(std::fmod(static_cast<float>(x), static_cast<float>(y))); break;
+    case OpCode::RemF:
+      r = static_cast<_Float16>(std::fmod(static_cast<float>(x), static_cast<float>(y)));
+      break;
     default: return std::nullopt;
     }
     return static_cast<double>(r);
@@ -402,7 +426,8 @@ TEST_CASE("f16 and bf16 ops on constants fold like half-precision hardware") {
     std::vector<Case> cases;
     for (int n = 0; n < 200; ++n)
       for (OpCode code : ops)
-        cases.push_back({code, "", Attribute::floating(randomHalf(rng, t)), Attribute::floating(randomHalf(rng, t)), t, t});
+        cases.push_back({code, "", Attribute::floating(randomHalf(rng, t)),
+                         Attribute::floating(randomHalf(rng, t)), t, t});
     std::vector<Attribute> folded = foldAll(cases);
     for (size_t i = 0; i < cases.size(); ++i) {
       const Case &c = cases[i];
@@ -446,7 +471,8 @@ TEST_CASE("narrowing float casts round to nearest even or toward zero as asked")
     REQUIRE(nearest->is(OpCode::Constant));
     REQUIRE(towardZero->is(OpCode::Constant));
     const double v = inputs[i];
-    CHECK(sameFloat(nearest->attr("value").getFloat(), static_cast<double>(static_cast<_Float16>(static_cast<float>(v)))));
+    CHECK(sameFloat(nearest->attr("value").getFloat(),
+                    static_cast<double>(static_cast<_Float16>(static_cast<float>(v)))));
     // Toward zero: the f16 value nearest to v that is no larger in magnitude.
     double tz = towardZero->attr("value").getFloat();
     if (std::isnan(v)) {

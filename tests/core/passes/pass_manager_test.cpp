@@ -157,7 +157,8 @@ TEST_CASE("the default pipeline is a fixed list of registered passes") {
   PassManager pm;
   addDefaultPipeline(pm);
   std::vector<std::string> names = pm.passNames();
-  CHECK(names == std::vector<std::string>{"inline", "canonicalize", "cse", "licm", "canonicalize", "cse", "dce"});
+  CHECK(names ==
+        std::vector<std::string>{"inline", "canonicalize", "cse", "licm", "canonicalize", "cse", "dce"});
   for (const std::string &name : names)
     CHECK(lookupPass(name) != nullptr);
   Module m = sampleModule();

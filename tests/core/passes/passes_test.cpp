@@ -46,7 +46,8 @@ size_t countOps(const Module &m, OpCode code) {
 
 // The block-IR samples that the printer and parser tests round-trip: every op appears.
 std::vector<std::filesystem::path> blockIrSamples() {
-  std::filesystem::path dir = std::filesystem::path(__FILE__).parent_path().parent_path() / "ir" / "roundtrip";
+  std::filesystem::path dir =
+      std::filesystem::path(__FILE__).parent_path().parent_path() / "ir" / "roundtrip";
   std::vector<std::filesystem::path> files;
   for (const char *name : {"arith.tir", "control.tir", "hints.tir", "memory.tir"})
     if (std::filesystem::exists(dir / name))

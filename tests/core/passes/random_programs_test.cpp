@@ -61,8 +61,12 @@ private:
       case OpCode::Select: env[op->result()] = in(0) ? in(1) : in(2); break;
       case OpCode::CmpI: {
         const std::string &p = op->stringAttr("predicate");
-        bool r = p == "eq" ? in(0) == in(1) : p == "ne" ? in(0) != in(1) : p == "slt" ? in(0) < in(1)
-                 : p == "sge" ? in(0) >= in(1) : p == "ult" ? u(0) < u(1) : u(0) >= u(1);
+        bool r = p == "eq"    ? in(0) == in(1)
+                 : p == "ne"  ? in(0) != in(1)
+                 : p == "slt" ? in(0) < in(1)
+                 : p == "sge" ? in(0) >= in(1)
+                 : p == "ult" ? u(0) < u(1)
+                              : u(0) >= u(1);
         env[op->result()] = r;
         break;
       }
@@ -165,7 +169,7 @@ private:
 
   // Appends `count` random ops to the insertion block; values they define join `s`.
   void fill(Builder &b, Scope &s, int depth, int count) {
-    static const OpCode binaries[] = {OpCode::AddI, OpCode::SubI, OpCode::MulI, OpCode::AndI,
+    static const OpCode binaries[] = {OpCode::AddI, OpCode::SubI, OpCode::MulI,  OpCode::AndI,
                                       OpCode::OrI,  OpCode::XOrI, OpCode::MinSI, OpCode::MaxUI};
     static const char *predicates[] = {"eq", "ne", "slt", "sge", "ult", "uge"};
     for (int i = 0; i < count; ++i) {
@@ -222,7 +226,8 @@ private:
   void buildFor(Builder &b, Scope &s, int depth) {
     // Bounds: constants (0 to 3 trips) or an argument masked to 0..7.
     Value *lb = b.constInt(pick(3), Type::i32());
-    Value *ub = pick(2) ? b.constInt(pick(6), Type::i32()) : b.binary(OpCode::AndI, s.ints[0], b.constInt(7, Type::i32()));
+    Value *ub = pick(2) ? b.constInt(pick(6), Type::i32())
+                        : b.binary(OpCode::AndI, s.ints[0], b.constInt(7, Type::i32()));
     Value *step = b.constInt(1 + pick(2), Type::i32());
     int carried = static_cast<int>(pick(3));
     std::vector<Value *> inits;

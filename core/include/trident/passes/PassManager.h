@@ -27,10 +27,10 @@ namespace trident {
 using PassFunction = std::function<bool(Module &, Diagnostics &)>;
 
 struct PassManagerOptions {
-  bool verifyEach = true;              // run the verifier after every pass
+  bool verifyEach = true;                 // run the verifier after every pass
   std::ostream *printAfterEach = nullptr; // when set, print the IR after every pass here
-  bool printLocations = false;         // with printAfterEach: append loc(...) to ops
-  bool timePasses = false;             // record each pass's wall time (see printTimings)
+  bool printLocations = false;            // with printAfterEach: append loc(...) to ops
+  bool timePasses = false;                // record each pass's wall time (see printTimings)
 };
 
 class PassManager {
