@@ -1,5 +1,6 @@
 // Every kernel of tests/core/simt/kernels compiles to PTX for sm_80 and sm_90, and
 // ptxas accepts the PTX (the test says loudly when ptxas is absent and it checks less).
+#include "../core/simt/KernelTemplates.h"
 #include "trident/backends/nvptx/CodeGen.h"
 #include "trident/backends/nvptx/Target.h"
 #include "trident/ir/Parser.h"
@@ -20,20 +21,32 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<fs::path> kernelFiles() {
-  std::vector<fs::path> files;
-  for (const auto &entry : fs::directory_iterator(TRIDENT_KERNELS_DIR))
-    if (entry.path().extension() == ".ttir")
-      files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 std::string readFile(const fs::path &p) {
   std::ifstream in(p);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// (name, block IR text): the kernel files, then the op-family templates at a few shapes.
+std::vector<std::pair<std::string, std::string>> kernels() {
+  std::vector<fs::path> files;
+  for (const auto &entry : fs::directory_iterator(TRIDENT_KERNELS_DIR))
+    if (entry.path().extension() == ".ttir")
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const fs::path &f : files)
+    out.push_back({f.stem().string(), readFile(f)});
+  using namespace simt::test;
+  out.push_back({"reduce2d_32x64", reduce2dKernel(32, 64)});
+  out.push_back({"reduce2d_4x8", reduce2dKernel(4, 8)});
+  out.push_back({"transpose_32x64", transposeKernel(32, 64)});
+  out.push_back({"loops_256", loopKernel(256)});
+  out.push_back({"atomics_16", atomicKernel(16)});
+  out.push_back({"argmax_16x16", argmaxKernel(16, 16)});
+  out.push_back({"join_split_cat_128", joinSplitCatKernel(128)});
+  return out;
 }
 
 bool havePtxas() { return std::string(TRIDENT_PTXAS).size() > 0 && fs::exists(TRIDENT_PTXAS); }
@@ -59,12 +72,12 @@ TEST_CASE("every kernel compiles to PTX that ptxas accepts, for sm_80 and sm_90"
   if (!havePtxas())
     std::cout << "SKIPPED (partly): ptxas not found (TRIDENT_PTXAS='" << TRIDENT_PTXAS
               << "'); PTX is generated and checked for its kernels but not assembled\n";
-  std::vector<fs::path> files = kernelFiles();
-  REQUIRE(files.size() >= 2);
-  for (const fs::path &file : files) {
+  std::vector<std::pair<std::string, std::string>> all = kernels();
+  REQUIRE(all.size() >= 9);
+  for (const auto &[name, text] : all) {
     Diagnostics diags;
-    std::optional<Module> m = parseModule(readFile(file), file.filename().string(), diags);
-    INFO(file.string() << "\n" << diags.str());
+    std::optional<Module> m = parseModule(text, name, diags);
+    INFO(name << "\n" << diags.str());
     REQUIRE(m.has_value());
     REQUIRE(verify(*m, diags));
     for (const char *arch : {"sm_80", "sm_90"}) {
@@ -75,7 +88,7 @@ TEST_CASE("every kernel compiles to PTX that ptxas accepts, for sm_80 and sm_90"
       INFO(diags.str());
       REQUIRE(ptx.has_value());
       if (const char *dump = std::getenv("TRIDENT_DUMP_DIR"))
-        std::ofstream(fs::path(dump) / (file.stem().string() + "." + arch + ".ptx")) << ptx->ptx;
+        std::ofstream(fs::path(dump) / (name + "." + arch + ".ptx")) << ptx->ptx;
       CHECK(ptx->ptx.find(".version 8.0") != std::string::npos);
       CHECK(ptx->ptx.find(std::string(".target ") + arch) != std::string::npos);
       for (const nvptx::KernelInfo &k : ptx->kernels) {

@@ -60,3 +60,38 @@ inline int countOps(const Module &m, std::string_view name) {
 }
 
 } // namespace trident::simt::test
+
+#include "ThreadSim.h"
+
+#include <random>
+
+namespace trident::simt::test {
+
+inline uint64_t ptrArg(const void *p) { return reinterpret_cast<uint64_t>(p); }
+inline uint64_t i32Arg(int32_t v) { return static_cast<uint32_t>(v); }
+
+// Runs `kernel` of `threadIR` in the simulator over `grid`; `buffers` are the only memory it may touch.
+inline void simulate(const Module &threadIR, std::string_view kernel, const std::vector<uint64_t> &args,
+                     std::array<uint32_t, 3> grid, std::initializer_list<std::pair<void *, size_t>> buffers,
+                     ThreadSim *simOut = nullptr) {
+  ThreadSim local;
+  ThreadSim &sim = simOut ? *simOut : local;
+  for (auto [p, bytes] : buffers)
+    sim.addBuffer(p, bytes);
+  std::string error;
+  bool ok = sim.run(threadIR, kernel, args, grid, error);
+  INFO(error);
+  INFO(print(threadIR));
+  REQUIRE(ok);
+}
+
+inline std::vector<float> randomFloats(size_t n, uint32_t seed, float lo = -1.f, float hi = 1.f) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(gen);
+  return v;
+}
+
+} // namespace trident::simt::test

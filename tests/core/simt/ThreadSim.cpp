@@ -1,0 +1,579 @@
+#include "ThreadSim.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <sstream>
+#include <unordered_map>
+
+namespace trident::simt::test {
+
+namespace {
+
+// One value across all threads: numThreads * lanes words (lanes: vector length or 1).
+using Words = std::vector<uint64_t>;
+
+struct SimError {
+  std::string message;
+};
+
+[[noreturn]] void fail(const Op *op, const std::string &message) {
+  throw SimError{std::string(op->name()) + ": " + message};
+}
+
+unsigned bitsOf(Type t) { return t.isPtr() ? 64 : t.bitWidth(); }
+
+uint64_t mask(uint64_t w, unsigned bits) { return bits >= 64 ? w : (w & ((uint64_t(1) << bits) - 1)); }
+
+int64_t signedOf(uint64_t w, unsigned bits) {
+  if (bits >= 64)
+    return static_cast<int64_t>(w);
+  uint64_t m = uint64_t(1) << (bits - 1);
+  w = mask(w, bits);
+  return static_cast<int64_t>((w ^ m) - m);
+}
+
+double floatOf(uint64_t w, Type t) {
+  if (t == Type::f32())
+    return std::bit_cast<float>(static_cast<uint32_t>(w));
+  if (t == Type::f64())
+    return std::bit_cast<double>(w);
+  throw SimError{"unsupported float type " + t.str()};
+}
+
+uint64_t wordOf(double d, Type t) {
+  if (t == Type::f32())
+    return std::bit_cast<uint32_t>(static_cast<float>(d));
+  if (t == Type::f64())
+    return std::bit_cast<uint64_t>(d);
+  throw SimError{"unsupported float type " + t.str()};
+}
+
+// f32 arithmetic rounds once, in float.
+template <class F> uint64_t floatBinary(uint64_t a, uint64_t b, Type t, F f) {
+  if (t == Type::f32()) {
+    float x = std::bit_cast<float>(static_cast<uint32_t>(a)), y = std::bit_cast<float>(static_cast<uint32_t>(b));
+    return std::bit_cast<uint32_t>(static_cast<float>(f(x, y)));
+  }
+  return std::bit_cast<uint64_t>(static_cast<double>(f(floatOf(a, t), floatOf(b, t))));
+}
+
+} // namespace
+
+class SimProgram {
+public:
+  SimProgram(ThreadSim &sim, const Op *func, std::array<uint32_t, 3> pid, std::array<uint32_t, 3> grid)
+      : sim_(sim), func_(func), pid_(pid), grid_(grid) {
+    threads_ = static_cast<unsigned>(func->intAttr("num_threads"));
+    int64_t bytes = func->intAttr("shared_bytes");
+    shared_.assign(static_cast<size_t>(bytes), 0);
+    writer_.assign(shared_.size(), -1);
+    writeEpoch_.assign(shared_.size(), -1);
+    reader_.assign(shared_.size(), -1);
+    readEpoch_.assign(shared_.size(), -1);
+  }
+
+  void run(const std::vector<uint64_t> &args) {
+    Block *body = func_->region();
+    for (unsigned i = 0; i < body->numArguments(); ++i)
+      values_[body->argument(i)] = Words(threads_, args[i]);
+    runBlock(body);
+  }
+
+private:
+  unsigned lanesOf(Type t) const { return t.isVector() ? static_cast<unsigned>(t.numElements()) : 1; }
+  const Words &get(const Value *v) const { return values_.at(v); }
+  void set(const Value *v, Words w) { values_[v] = std::move(w); }
+
+  uint64_t uniform(const Op *op, const Value *v) {
+    const Words &w = get(v);
+    for (uint64_t x : w)
+      if (x != w[0])
+        fail(op, "a value that must be uniform differs between threads");
+    return w[0];
+  }
+
+  // Runs the ops of `block` up to its terminator; returns the terminator.
+  Op *runBlock(Block *block) {
+    for (Op *op : *block) {
+      if (op->has(kTerminator))
+        return op;
+      runOp(op);
+    }
+    return nullptr;
+  }
+
+  std::vector<Words> operandWords(const Op *term, unsigned first = 0) {
+    std::vector<Words> out;
+    for (unsigned i = first; i < term->numOperands(); ++i)
+      out.push_back(get(term->operand(i)));
+    return out;
+  }
+
+  void runOp(Op *op) {
+    switch (op->code()) {
+    case OpCode::For: return runFor(op);
+    case OpCode::If: {
+      bool c = uniform(op, op->operand(0)) & 1;
+      Op *term = runBlock(op->region(c ? 0 : 1));
+      for (unsigned i = 0; i < op->numResults(); ++i)
+        set(op->result(i), get(term->operand(i)));
+      return;
+    }
+    case OpCode::While: return runWhile(op);
+    default: break;
+    }
+    if (op->name().starts_with("th."))
+      return runThreadOp(op);
+    return runScalarOp(op);
+  }
+
+  void runFor(Op *op) {
+    Type ivType = op->operand(0)->type();
+    int64_t lb = signedOf(uniform(op, op->operand(0)), bitsOf(ivType));
+    int64_t ub = signedOf(uniform(op, op->operand(1)), bitsOf(ivType));
+    int64_t step = signedOf(uniform(op, op->operand(2)), bitsOf(ivType));
+    if (step <= 0)
+      fail(op, "step must be positive");
+    Block *body = op->region();
+    std::vector<Words> iters;
+    for (unsigned i = 3; i < op->numOperands(); ++i)
+      iters.push_back(get(op->operand(i)));
+    for (int64_t iv = lb; iv < ub; iv += step) {
+      set(body->argument(0), Words(threads_, mask(static_cast<uint64_t>(iv), bitsOf(ivType))));
+      for (size_t i = 0; i < iters.size(); ++i)
+        set(body->argument(static_cast<unsigned>(i + 1)), iters[i]);
+      iters = operandWords(runBlock(body));
+    }
+    for (unsigned i = 0; i < op->numResults(); ++i)
+      set(op->result(i), iters[i]);
+  }
+
+  void runWhile(Op *op) {
+    std::vector<Words> args = operandWords(op);
+    for (int trips = 0;; ++trips) {
+      if (trips > 1000000)
+        fail(op, "more than a million iterations");
+      for (size_t i = 0; i < args.size(); ++i)
+        set(op->region(0)->argument(static_cast<unsigned>(i)), args[i]);
+      Op *cond = runBlock(op->region(0));
+      std::vector<Words> forwarded = operandWords(cond, 1);
+      if (!(uniform(cond, cond->operand(0)) & 1)) {
+        for (unsigned i = 0; i < op->numResults(); ++i)
+          set(op->result(i), forwarded[i]);
+        return;
+      }
+      for (size_t i = 0; i < forwarded.size(); ++i)
+        set(op->region(1)->argument(static_cast<unsigned>(i)), forwarded[i]);
+      args = operandWords(runBlock(op->region(1)));
+    }
+  }
+
+  // ---- memory checks ----
+  void checkGlobal(const Op *op, uint64_t address, uint64_t bytes) {
+    if (address % bytes != 0) {
+      std::ostringstream os;
+      os << "address 0x" << std::hex << address << std::dec << " is not aligned to the " << bytes
+         << "-byte access";
+      fail(op, os.str());
+    }
+    for (const ThreadSim::Buffer &b : sim_.buffers_)
+      if (address >= b.base && address + bytes <= b.base + b.bytes)
+        return;
+    std::ostringstream os;
+    os << "access of " << bytes << " bytes at 0x" << std::hex << address << " is outside every buffer";
+    fail(op, os.str());
+  }
+
+  void sharedAccess(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes, bool write) {
+    if (offset + bytes > shared_.size() || offset % bytes)
+      fail(op, "shared access of " + std::to_string(bytes) + " bytes at " + std::to_string(offset) +
+                   " is outside the program's " + std::to_string(shared_.size()) + " bytes or misaligned");
+    for (uint64_t i = offset; i < offset + bytes; ++i) {
+      int t = static_cast<int>(thread);
+      if (write) {
+        if (writeEpoch_[i] == epoch_ && writer_[i] != t)
+          fail(op, "race: two threads write shared byte " + std::to_string(i) + " without a barrier between");
+        if (readEpoch_[i] == epoch_ && reader_[i] != t)
+          fail(op, "race: shared byte " + std::to_string(i) + " is written after another thread read it, without "
+                   "a barrier between");
+        writer_[i] = t;
+        writeEpoch_[i] = epoch_;
+      } else {
+        if (writeEpoch_[i] < 0)
+          fail(op, "shared byte " + std::to_string(i) + " is read before any thread wrote it");
+        if (writeEpoch_[i] == epoch_ && writer_[i] != t)
+          fail(op, "race: shared byte " + std::to_string(i) + " is read after another thread wrote it, without a "
+                   "barrier between");
+        if (readEpoch_[i] == epoch_ && reader_[i] != t)
+          reader_[i] = -2; // several readers: any later writer races
+        else if (readEpoch_[i] != epoch_)
+          reader_[i] = t;
+        readEpoch_[i] = epoch_;
+      }
+    }
+  }
+
+  uint64_t elementBytes(Type t) const { return std::max(1u, bitsOf(t.element()) / 8); }
+
+  void runThreadOp(Op *op) {
+    auto operandOr = [&](unsigned i) -> const Words * { return op->numOperands() > i ? &get(op->operand(i)) : nullptr; };
+    Type rt = op->numResults() ? op->result()->type() : Type();
+    Words out;
+    switch (op->code()) {
+    case OpCode::ThThreadId:
+    case OpCode::ThLaneId:
+    case OpCode::ThWarpId:
+      for (unsigned t = 0; t < threads_; ++t)
+        out.push_back(op->is(OpCode::ThThreadId) ? t : op->is(OpCode::ThLaneId) ? t % sim_.warpSize_
+                                                                                : t / sim_.warpSize_);
+      break;
+    case OpCode::ThPack: {
+      unsigned n = op->numOperands();
+      out.resize(threads_ * n);
+      for (unsigned t = 0; t < threads_; ++t)
+        for (unsigned k = 0; k < n; ++k)
+          out[t * n + k] = get(op->operand(k))[t];
+      break;
+    }
+    case OpCode::ThExtract: {
+      unsigned n = lanesOf(op->operand(0)->type());
+      int64_t k = op->intAttr("index");
+      for (unsigned t = 0; t < threads_; ++t)
+        out.push_back(get(op->operand(0))[t * n + k]);
+      break;
+    }
+    case OpCode::ThLoad: {
+      unsigned n = lanesOf(rt);
+      uint64_t eb = elementBytes(rt);
+      const Words *pred = operandOr(1), *other = operandOr(2);
+      out.assign(threads_ * n, 0xdeadbeefdeadbeefull);
+      for (unsigned t = 0; t < threads_; ++t) {
+        if (pred && !((*pred)[t] & 1)) {
+          if (other)
+            for (unsigned k = 0; k < n; ++k)
+              out[t * n + k] = (*other)[t * n + k];
+          continue;
+        }
+        uint64_t address = get(op->operand(0))[t];
+        checkGlobal(op, address, eb * n);
+        for (unsigned k = 0; k < n; ++k) {
+          uint64_t w = 0;
+          std::memcpy(&w, reinterpret_cast<const void *>(address + k * eb), eb);
+          out[t * n + k] = rt.element() == Type::i1() ? (w != 0) : w;
+        }
+      }
+      break;
+    }
+    case OpCode::ThStore: {
+      Type vt = op->operand(1)->type();
+      unsigned n = lanesOf(vt);
+      uint64_t eb = elementBytes(vt);
+      const Words *pred = operandOr(2);
+      for (unsigned t = 0; t < threads_; ++t) {
+        if (pred && !((*pred)[t] & 1))
+          continue;
+        uint64_t address = get(op->operand(0))[t];
+        checkGlobal(op, address, eb * n);
+        for (unsigned k = 0; k < n; ++k) {
+          uint64_t w = get(op->operand(1))[t * n + k];
+          std::memcpy(reinterpret_cast<void *>(address + k * eb), &w, eb);
+        }
+      }
+      return;
+    }
+    case OpCode::ThAtomicRMW:
+    case OpCode::ThAtomicCAS: return runAtomic(op);
+    case OpCode::ThSharedAlloc: {
+      int64_t offset = op->intAttr("offset");
+      if (offset < 0 || offset + op->intAttr("size") > static_cast<int64_t>(shared_.size()))
+        fail(op, "allocation lies outside the function's shared_bytes");
+      out.assign(threads_, static_cast<uint64_t>(offset));
+      break;
+    }
+    case OpCode::ThLoadShared: {
+      unsigned n = lanesOf(rt);
+      uint64_t eb = elementBytes(rt);
+      out.resize(threads_ * n);
+      for (unsigned t = 0; t < threads_; ++t) {
+        uint64_t offset = get(op->operand(0))[t] + signedOf(get(op->operand(1))[t], 32) * eb;
+        sharedAccess(op, t, offset, eb * n, false);
+        for (unsigned k = 0; k < n; ++k) {
+          uint64_t w = 0;
+          std::memcpy(&w, &shared_[offset + k * eb], eb);
+          out[t * n + k] = w;
+        }
+      }
+      break;
+    }
+    case OpCode::ThStoreShared: {
+      Type vt = op->operand(2)->type();
+      unsigned n = lanesOf(vt);
+      uint64_t eb = elementBytes(vt);
+      const Words *pred = operandOr(3);
+      for (unsigned t = 0; t < threads_; ++t) {
+        if (pred && !((*pred)[t] & 1))
+          continue;
+        uint64_t offset = get(op->operand(0))[t] + signedOf(get(op->operand(1))[t], 32) * eb;
+        sharedAccess(op, t, offset, eb * n, true);
+        for (unsigned k = 0; k < n; ++k) {
+          uint64_t w = get(op->operand(2))[t * n + k];
+          std::memcpy(&shared_[offset + k * eb], &w, eb);
+        }
+      }
+      return;
+    }
+    case OpCode::ThBarrier:
+      ++epoch_;
+      ++sim_.barriers_;
+      return;
+    case OpCode::ThShuffle: {
+      std::string mode = op->stringAttr("mode");
+      unsigned ws = sim_.warpSize_;
+      const Words &v = get(op->operand(0)), &l = get(op->operand(1));
+      for (unsigned t = 0; t < threads_; ++t) {
+        unsigned lane = t % ws, base = t - lane;
+        int64_t arg = signedOf(l[t], 32), src = lane;
+        if (mode == "idx")
+          src = arg & (ws - 1);
+        else if (mode == "xor")
+          src = (lane ^ arg) & (ws - 1);
+        else if (mode == "up")
+          src = lane >= arg ? lane - arg : lane;
+        else
+          src = lane + arg < ws ? lane + arg : lane;
+        out.push_back(v[base + src]);
+      }
+      break;
+    }
+    default: fail(op, "not supported by the simulator");
+    }
+    set(op->result(), std::move(out));
+  }
+
+  void runAtomic(Op *op) {
+    Type t = op->result()->type();
+    bool cas = op->is(OpCode::ThAtomicCAS);
+    unsigned numData = cas ? 3 : 2;
+    const Words *pred = op->numOperands() > numData ? &get(op->operand(numData)) : nullptr;
+    uint64_t eb = elementBytes(t);
+    unsigned bits = bitsOf(t);
+    Words out(threads_, 0);
+    for (unsigned th = 0; th < threads_; ++th) {
+      if (pred && !((*pred)[th] & 1))
+        continue;
+      uint64_t address = get(op->operand(0))[th];
+      checkGlobal(op, address, eb);
+      uint64_t old = 0;
+      std::memcpy(&old, reinterpret_cast<const void *>(address), eb);
+      uint64_t v = get(op->operand(numData - 1))[th], next = old;
+      if (cas) {
+        next = old == get(op->operand(1))[th] ? v : old;
+      } else {
+        std::string kind = op->stringAttr("kind");
+        if (kind == "add") next = old + v;
+        else if (kind == "fadd") next = floatBinary(old, v, t, [](auto a, auto b) { return a + b; });
+        else if (kind == "and") next = old & v;
+        else if (kind == "or") next = old | v;
+        else if (kind == "xor") next = old ^ v;
+        else if (kind == "max") next = signedOf(old, bits) >= signedOf(v, bits) ? old : v;
+        else if (kind == "min") next = signedOf(old, bits) <= signedOf(v, bits) ? old : v;
+        else if (kind == "umax") next = std::max(old, v);
+        else if (kind == "umin") next = std::min(old, v);
+        else if (kind == "xchg") next = v;
+        else fail(op, "unknown kind " + kind);
+      }
+      next = mask(next, bits);
+      std::memcpy(reinterpret_cast<void *>(address), &next, eb);
+      out[th] = old;
+    }
+    set(op->result(), std::move(out));
+  }
+
+  // ---- scalar ops, per thread ----
+  void runScalarOp(Op *op) {
+    Type rt = op->numResults() ? op->result()->type() : Type();
+    unsigned rbits = rt ? bitsOf(rt) : 0;
+    Words out(threads_);
+    Type in = op->numOperands() ? op->operand(0)->type() : Type();
+    unsigned ibits = in ? bitsOf(in) : 0;
+    auto w = [&](unsigned i, unsigned t) { return get(op->operand(i))[t]; };
+    std::function<uint64_t(unsigned)> f;
+    auto fbin = [&](auto fn) { f = [&, fn](unsigned t) { return floatBinary(w(0, t), w(1, t), in, fn); }; };
+    auto fun = [&](double (*fn)(double)) {
+      f = [&, fn](unsigned t) { return wordOf(fn(floatOf(w(0, t), in)), rt); };
+    };
+    switch (op->code()) {
+    case OpCode::Constant: {
+      const Attribute &a = op->attr("value");
+      uint64_t c = a.isBool() ? a.getBool() : a.isInt() ? mask(static_cast<uint64_t>(a.getInt()), rbits)
+                                                        : wordOf(a.getFloat(), rt);
+      f = [c](unsigned) { return c; };
+      break;
+    }
+    case OpCode::GetProgramId: {
+      uint64_t v = pid_[op->intAttr("axis")];
+      f = [v](unsigned) { return v; };
+      break;
+    }
+    case OpCode::GetNumPrograms: {
+      uint64_t v = grid_[op->intAttr("axis")];
+      f = [v](unsigned) { return v; };
+      break;
+    }
+    case OpCode::AddI: f = [&](unsigned t) { return w(0, t) + w(1, t); }; break;
+    case OpCode::SubI: f = [&](unsigned t) { return w(0, t) - w(1, t); }; break;
+    case OpCode::MulI: f = [&](unsigned t) { return w(0, t) * w(1, t); }; break;
+    case OpCode::DivSI:
+      f = [&](unsigned t) { return static_cast<uint64_t>(signedOf(w(0, t), ibits) / signedOf(w(1, t), ibits)); };
+      break;
+    case OpCode::RemSI:
+      f = [&](unsigned t) { return static_cast<uint64_t>(signedOf(w(0, t), ibits) % signedOf(w(1, t), ibits)); };
+      break;
+    case OpCode::DivUI: f = [&](unsigned t) { return mask(w(0, t), ibits) / mask(w(1, t), ibits); }; break;
+    case OpCode::RemUI: f = [&](unsigned t) { return mask(w(0, t), ibits) % mask(w(1, t), ibits); }; break;
+    case OpCode::AndI: f = [&](unsigned t) { return w(0, t) & w(1, t); }; break;
+    case OpCode::OrI: f = [&](unsigned t) { return w(0, t) | w(1, t); }; break;
+    case OpCode::XOrI: f = [&](unsigned t) { return w(0, t) ^ w(1, t); }; break;
+    case OpCode::ShLI: f = [&](unsigned t) { return w(0, t) << mask(w(1, t), ibits); }; break;
+    case OpCode::ShRUI: f = [&](unsigned t) { return mask(w(0, t), ibits) >> mask(w(1, t), ibits); }; break;
+    case OpCode::ShRSI:
+      f = [&](unsigned t) { return static_cast<uint64_t>(signedOf(w(0, t), ibits) >> mask(w(1, t), ibits)); };
+      break;
+    case OpCode::MinSI:
+    case OpCode::MaxSI:
+      f = [&, max = op->is(OpCode::MaxSI)](unsigned t) {
+        int64_t a = signedOf(w(0, t), ibits), b = signedOf(w(1, t), ibits);
+        return static_cast<uint64_t>(max ? std::max(a, b) : std::min(a, b));
+      };
+      break;
+    case OpCode::MinUI: f = [&](unsigned t) { return std::min(mask(w(0, t), ibits), mask(w(1, t), ibits)); }; break;
+    case OpCode::MaxUI: f = [&](unsigned t) { return std::max(mask(w(0, t), ibits), mask(w(1, t), ibits)); }; break;
+    case OpCode::AddF: fbin([](auto a, auto b) { return a + b; }); break;
+    case OpCode::SubF: fbin([](auto a, auto b) { return a - b; }); break;
+    case OpCode::MulF: fbin([](auto a, auto b) { return a * b; }); break;
+    case OpCode::DivF:
+    case OpCode::PreciseDivF: fbin([](auto a, auto b) { return a / b; }); break;
+    case OpCode::RemF: fbin([](auto a, auto b) { return std::fmod(a, b); }); break;
+    case OpCode::MaxNumF: fbin([](auto a, auto b) { return std::fmax(a, b); }); break;
+    case OpCode::MinNumF: fbin([](auto a, auto b) { return std::fmin(a, b); }); break;
+    case OpCode::MaximumF:
+      fbin([](auto a, auto b) { return std::isnan(a) || std::isnan(b) ? a + b : std::fmax(a, b); });
+      break;
+    case OpCode::MinimumF:
+      fbin([](auto a, auto b) { return std::isnan(a) || std::isnan(b) ? a + b : std::fmin(a, b); });
+      break;
+    case OpCode::NegF: f = [&](unsigned t) { return w(0, t) ^ (uint64_t(1) << (ibits - 1)); }; break;
+    case OpCode::CmpI: {
+      std::string p = op->stringAttr("predicate");
+      f = [&, p](unsigned t) -> uint64_t {
+        int64_t a = signedOf(w(0, t), ibits), b = signedOf(w(1, t), ibits);
+        uint64_t ua = mask(w(0, t), ibits), ub = mask(w(1, t), ibits);
+        if (p == "eq") return ua == ub;
+        if (p == "ne") return ua != ub;
+        if (p == "slt") return a < b;
+        if (p == "sle") return a <= b;
+        if (p == "sgt") return a > b;
+        if (p == "sge") return a >= b;
+        if (p == "ult") return ua < ub;
+        if (p == "ule") return ua <= ub;
+        if (p == "ugt") return ua > ub;
+        return ua >= ub;
+      };
+      break;
+    }
+    case OpCode::CmpF: {
+      std::string p = op->stringAttr("predicate");
+      f = [&, p](unsigned t) -> uint64_t {
+        double a = floatOf(w(0, t), in), b = floatOf(w(1, t), in);
+        bool unordered = std::isnan(a) || std::isnan(b);
+        if (p == "ord") return !unordered;
+        if (p == "uno") return unordered;
+        bool r = p.ends_with("eq") ? a == b : p.ends_with("ne") ? a != b : p.ends_with("lt") ? a < b
+                 : p.ends_with("le") ? a <= b : p.ends_with("gt") ? a > b : a >= b;
+        return p[0] == 'u' ? (unordered || r) : (!unordered && r);
+      };
+      break;
+    }
+    case OpCode::Select: f = [&](unsigned t) { return (w(0, t) & 1) ? w(1, t) : w(2, t); }; break;
+    case OpCode::ExtSI: f = [&](unsigned t) { return static_cast<uint64_t>(signedOf(w(0, t), ibits)); }; break;
+    case OpCode::ExtUI:
+    case OpCode::TruncI:
+    case OpCode::Bitcast:
+    case OpCode::PtrToInt:
+    case OpCode::IntToPtr: f = [&](unsigned t) { return mask(w(0, t), ibits); }; break;
+    case OpCode::SIToFP: f = [&](unsigned t) { return wordOf(static_cast<double>(signedOf(w(0, t), ibits)), rt); }; break;
+    case OpCode::UIToFP: f = [&](unsigned t) { return wordOf(static_cast<double>(mask(w(0, t), ibits)), rt); }; break;
+    case OpCode::FPToSI:
+      f = [&](unsigned t) { return static_cast<uint64_t>(static_cast<int64_t>(std::trunc(floatOf(w(0, t), in)))); };
+      break;
+    case OpCode::ExtF:
+    case OpCode::TruncF: f = [&](unsigned t) { return wordOf(floatOf(w(0, t), in), rt); }; break;
+    case OpCode::AddPtr: {
+      uint64_t eb = std::max(1u, bitsOf(rt.pointee()) / 8);
+      Type offType = op->operand(1)->type();
+      f = [&, eb, offType](unsigned t) {
+        return w(0, t) + static_cast<uint64_t>(signedOf(w(1, t), bitsOf(offType))) * eb;
+      };
+      break;
+    }
+    case OpCode::Exp: fun([](double x) { return std::exp(x); }); break;
+    case OpCode::Exp2: fun([](double x) { return std::exp2(x); }); break;
+    case OpCode::Log: fun([](double x) { return std::log(x); }); break;
+    case OpCode::Log2: fun([](double x) { return std::log2(x); }); break;
+    case OpCode::Sqrt:
+    case OpCode::PreciseSqrt: fun([](double x) { return std::sqrt(x); }); break;
+    case OpCode::Rsqrt: fun([](double x) { return 1 / std::sqrt(x); }); break;
+    case OpCode::Sin: fun([](double x) { return std::sin(x); }); break;
+    case OpCode::Cos: fun([](double x) { return std::cos(x); }); break;
+    case OpCode::AbsF: fun([](double x) { return std::fabs(x); }); break;
+    case OpCode::Floor: fun([](double x) { return std::floor(x); }); break;
+    case OpCode::Ceil: fun([](double x) { return std::ceil(x); }); break;
+    case OpCode::Erf: fun([](double x) { return std::erf(x); }); break;
+    case OpCode::AbsI: f = [&](unsigned t) { return static_cast<uint64_t>(std::abs(signedOf(w(0, t), ibits))); }; break;
+    case OpCode::Fma:
+      f = [&](unsigned t) {
+        return wordOf(std::fma(floatOf(w(0, t), in), floatOf(w(1, t), in), floatOf(w(2, t), in)), rt);
+      };
+      break;
+    default: fail(op, "not supported by the simulator");
+    }
+    for (unsigned t = 0; t < threads_; ++t)
+      out[t] = mask(f(t), rbits);
+    set(op->result(), std::move(out));
+  }
+
+  ThreadSim &sim_;
+  const Op *func_;
+  std::array<uint32_t, 3> pid_, grid_;
+  unsigned threads_ = 0;
+  std::unordered_map<const Value *, Words> values_;
+  std::vector<uint8_t> shared_;
+  std::vector<int> writer_, writeEpoch_, reader_, readEpoch_;
+  int epoch_ = 0;
+};
+
+bool ThreadSim::run(const Module &threadIR, std::string_view kernel, const std::vector<uint64_t> &args,
+                    std::array<uint32_t, 3> grid, std::string &error) {
+  const Op *f = threadIR.lookupFunction(kernel);
+  if (!f) {
+    error = "no kernel '" + std::string(kernel) + "'";
+    return false;
+  }
+  barriers_ = 0;
+  try {
+    for (uint32_t z = 0; z < grid[2]; ++z)
+      for (uint32_t y = 0; y < grid[1]; ++y)
+        for (uint32_t x = 0; x < grid[0]; ++x) {
+          SimProgram program(*this, f, {x, y, z}, grid);
+          program.run(args);
+        }
+  } catch (const SimError &e) {
+    error = e.message;
+    return false;
+  }
+  return true;
+}
+
+} // namespace trident::simt::test
