@@ -32,10 +32,13 @@ public:
 
 private:
   bool rewrite(Op *op) {
-    std::vector<Op *> producers = passes::producersOf(op);
-    if (passes::foldControlFlow(op)) {
-      passes::eraseDeadOps(std::move(producers));
-      return true;
+    if (op->is(OpCode::If) || op->is(OpCode::For)) {
+      std::vector<Op *> producers = passes::producersOf(op);
+      if (passes::foldControlFlow(op)) {
+        passes::eraseDeadOps(std::move(producers));
+        return true;
+      }
+      return false;
     }
     Builder b;
     b.setInsertionPoint(op);
