@@ -104,8 +104,11 @@ bool execShape(Exec &ex, const Op *op) {
       if (in.shape.size() != shape.size())
         return ex.fail(op, "'tt.broadcast' operand and result ranks differ");
       std::vector<int64_t> inStrides = rowMajorStrides(in.shape);
-      for (size_t d = 0; d < shape.size(); ++d)
+      for (size_t d = 0; d < shape.size(); ++d) {
+        if (in.shape[d] != 1 && in.shape[d] != shape[d])
+          return ex.fail(op, "'tt.broadcast' cannot broadcast dimension " + std::to_string(d));
         strides[d] = in.shape[d] == 1 ? 0 : inStrides[d];
+      }
     }
     out.data = gatherStrided(in.data, shape, strides);
     break;
@@ -118,17 +121,24 @@ bool execShape(Exec &ex, const Op *op) {
 
   case OpCode::Trans: {
     const Attribute &order = op->attr("order");
-    if (!order.isInts() || order.getInts().size() != in.shape.size())
+    if (!order.isInts() || order.getInts().size() != in.shape.size() || shape.size() != in.shape.size())
       return ex.fail(op, "'tt.trans' attribute 'order' must list every dimension");
     std::vector<int64_t> inStrides = rowMajorStrides(in.shape), strides;
-    for (int64_t d : order.getInts())
+    std::vector<bool> seen(in.shape.size(), false);
+    for (int64_t d : order.getInts()) {
+      if (d < 0 || d >= static_cast<int64_t>(in.shape.size()) || seen[static_cast<size_t>(d)])
+        return ex.fail(op, "'tt.trans' attribute 'order' must be a permutation of the dimensions");
+      seen[static_cast<size_t>(d)] = true;
       strides.push_back(inStrides[static_cast<size_t>(d)]);
+    }
     out.data = gatherStrided(in.data, shape, strides);
     break;
   }
 
   case OpCode::Join: {
     const RtValue &other = ex.get(op->operand(1));
+    if (other.size() != in.size())
+      return ex.fail(op, "'tt.join' operands have different shapes");
     out.data.resize(2 * in.size());
     for (size_t i = 0; i < in.size(); ++i) {
       out.data[2 * i] = in.data[i];

@@ -39,6 +39,7 @@ struct KernelArg {
   static KernelArg f64(double v);
 };
 
+// One run at a time per Interpreter; separate interpreters may run concurrently.
 class Interpreter {
 public:
   Interpreter();
