@@ -205,7 +205,8 @@ bool convertArg(const trident_kernel_arg &a, Type param, KernelArg &out, std::st
   else if (param == Type::f64())
     want = TRIDENT_ARG_F64;
   if (want == 0 || a.type != want) {
-    why = "expects " + param.str() + " but the launch passes argument type " + std::to_string(a.type);
+    static const char *names[] = {"?", "a pointer", "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"};
+    why = "expects " + param.str() + " but the launch passes " + (a.type <= 10 ? names[a.type] : "an unknown type");
     return false;
   }
   out.type = param;

@@ -46,6 +46,20 @@ std::vector<SourceKernel> listKernelsInSource(const std::string &source, const s
         p.defaultValue = parseConstexprSource(info.defaults[i]);
       k.params.push_back(std::move(p));
     }
+    for (const KernelInfo::Config &c : info.autotuneConfigs) {
+      TuneConfig config;
+      for (const auto &[name, value] : c.kwargs) {
+        config.kwargs.emplace_back(name, parseConstexprSource(value));
+        config.text += name + "=" + value + ", ";
+      }
+      config.numWarps = c.numWarps;
+      config.numStages = c.numStages;
+      config.text += "num_warps=" + std::to_string(c.numWarps) + ", num_stages=" + std::to_string(c.numStages);
+      k.configs.push_back(std::move(config));
+    }
+    k.tuneKeys = info.autotuneKeys;
+    for (const auto &[name, lambda] : info.heuristics)
+      k.heuristics.push_back(name);
     out.push_back(std::move(k));
   }
   return out;

@@ -13,6 +13,9 @@ namespace trident::detail {
 struct SourceKernel {
   std::string name;
   std::vector<Param> params;
+  std::vector<TuneConfig> configs; // @triton.autotune
+  std::vector<std::string> tuneKeys;
+  std::vector<std::string> heuristics; // parameters @triton.heuristics computes
 };
 
 // The @triton.jit functions of a source file; throws Error(Compile).

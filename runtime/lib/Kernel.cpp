@@ -141,6 +141,16 @@ Kernel Kernel::fromSource(std::string source, const std::string &name, std::stri
   impl->name = name;
   impl->fileName = fileName;
   impl->params = found->params;
+  impl->configs = found->configs;
+  for (const std::string &key : found->tuneKeys) {
+    size_t j = 0;
+    while (j < impl->params.size() && impl->params[j].name != key)
+      ++j;
+    if (j == impl->params.size())
+      throw Error(ErrorCode::Compile, fileName + ": @triton.autotune key '" + key + "' is not a parameter of '" +
+                                          name + "'");
+    impl->tuneKeyParams.push_back(j);
+  }
   // The whole file: it holds the kernel and every jit function it can call.
   impl->sourceHash = hashOf({"source", fileName, source});
   impl->source = std::move(source);

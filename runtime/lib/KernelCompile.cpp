@@ -79,10 +79,10 @@ CacheEntry compileWithPlugin(const Plugin &plugin, const std::string &target, co
 }
 
 Specialization &compileSpecialization(KernelImpl &k, const std::shared_ptr<DeviceImpl> &device, const Resolved *r,
-                                      const SpecKey &key, const LaunchOptions &o) {
+                                      const SpecKey &key, const EffectiveOptions &o) {
   RuntimeShared &shared = *device->shared;
   const Plugin &plugin = *device->plugin;
-  const int warps = o.numWarps > 0 ? o.numWarps : 4, stages = o.numStages > 0 ? o.numStages : 3;
+  const int warps = o.numWarps, stages = o.numStages;
   const std::string signature = signatureOf(k, r);
   Sha256 sha;
   for (const std::string &field :

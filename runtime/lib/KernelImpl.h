@@ -29,6 +29,21 @@ struct Param {
   std::optional<Constexpr> defaultValue; // from the source's default, parsed
 };
 
+// One @triton.autotune config: constexpr values and launch options.
+struct TuneConfig {
+  std::vector<std::pair<std::string, Constexpr>> kwargs;
+  int numWarps = 4;
+  int numStages = 3;
+  std::string text; // "BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, num_warps=8, num_stages=3"
+};
+
+// The config chosen for one device and one value of the autotune key.
+struct TuneWinner {
+  std::shared_ptr<DeviceImpl> device;
+  std::vector<uint64_t> key;
+  size_t config = 0;
+};
+
 // One parameter of one launch, after binding positional, named and default values.
 struct Resolved {
   enum class Tag : uint8_t { Pointer = 1, Int, Float, Bool, ConstInt, ConstFloat, ConstBool, ConstSource, IntOne };
@@ -78,20 +93,44 @@ struct KernelImpl {
 
   mutable std::shared_mutex mutex;
   std::vector<std::unique_ptr<Specialization>> specializations;
+
+  // @triton.autotune: configs, the parameters of the key, and the winners so far.
+  std::vector<TuneConfig> configs;
+  std::vector<size_t> tuneKeyParams;
+  mutable std::shared_mutex tuneMutex;
+  std::vector<TuneWinner> winners;
+};
+
+// Options after applying the autotuned config and Triton's defaults.
+struct EffectiveOptions {
+  int numWarps = 4;
+  int numStages = 3;
+  bool debug = false;
 };
 
 // Binds `args` and `options` to the kernel's parameters; throws Error(InvalidArgument).
 // `out` must hold kernel.params.size() entries.
+// `config` (may be null) supplies values for parameters the launch leaves out.
 void resolveArguments(const KernelImpl &kernel, const DeviceImpl &device, std::span<const Arg> args,
-                      const LaunchOptions &options, Resolved *out);
-void computeKey(const KernelImpl &kernel, const Resolved *resolved, const LaunchOptions &options, SpecKey &key);
+                      const LaunchOptions &options, const TuneConfig *config, Resolved *out);
+void computeKey(const KernelImpl &kernel, const Resolved *resolved, const EffectiveOptions &options, SpecKey &key);
 // The cold path: compiles (or loads from disk) and inserts a specialization. Called
 // with the kernel's mutex held exclusively.
 Specialization &compileSpecialization(KernelImpl &kernel, const std::shared_ptr<DeviceImpl> &device,
-                                      const Resolved *resolved, const SpecKey &key, const LaunchOptions &options);
+                                      const Resolved *resolved, const SpecKey &key, const EffectiveOptions &options);
 // Finds or compiles the specialization for these arguments.
 Specialization &specializationFor(KernelImpl &kernel, const std::shared_ptr<DeviceImpl> &device,
-                                  const Resolved *resolved, const LaunchOptions &options);
+                                  const Resolved *resolved, const EffectiveOptions &options);
+EffectiveOptions effectiveOptions(const LaunchOptions &options, const TuneConfig *config);
+
+// Launches with a given config (null: none); the core of every launch.
+void launchWithConfig(KernelImpl &kernel, const std::shared_ptr<DeviceImpl> &device, trident_stream stream,
+                      const Grid &grid, std::span<const Arg> args, const LaunchOptions &options,
+                      const TuneConfig *config);
+// The autotuned config for this launch: remembered, read from disk, or found by
+// benchmarking every config (Autotune.cpp).
+const TuneConfig &chooseConfig(KernelImpl &kernel, const std::shared_ptr<DeviceImpl> &device, trident_stream stream,
+                               const Grid &grid, std::span<const Arg> args, const LaunchOptions &options);
 
 // The Triton signature string of a resolved launch ("*fp32:16, i32, 1024").
 std::string signatureOf(const KernelImpl &kernel, const Resolved *resolved);

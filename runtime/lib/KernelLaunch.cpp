@@ -165,7 +165,7 @@ void checkGrid(const KernelImpl &k, const DeviceImpl &d, const Dim3 &g) {
 } // namespace
 
 void resolveArguments(const KernelImpl &k, const DeviceImpl &device, std::span<const Arg> args,
-                      const LaunchOptions &options, Resolved *out) {
+                      const LaunchOptions &options, const TuneConfig *config, Resolved *out) {
   size_t n = k.params.size();
   if (args.size() > n)
     throw Error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' takes " + std::to_string(n) +
@@ -188,6 +188,21 @@ void resolveArguments(const KernelImpl &k, const DeviceImpl &device, std::span<c
     bindConstexpr(k, j, value, out[j]);
     bound[j] = true;
   }
+  if (config) {
+    for (const auto &[name, value] : config->kwargs) {
+      size_t j = 0;
+      while (j < n && k.params[j].name != name)
+        ++j;
+      if (j == n)
+        throw Error(ErrorCode::InvalidArgument, "kernel '" + k.name + "': an autotune config sets '" + name +
+                                                    "', which is not a parameter (its parameters: " + paramList(k) +
+                                                    ")");
+      if (bound[j])
+        badArgument(k, j, "the autotuner's configs set it; do not pass it to the launch");
+      bindConstexpr(k, j, value, out[j]);
+      bound[j] = true;
+    }
+  }
   for (size_t j = 0; j < n; ++j) {
     if (bound[j])
       continue;
@@ -199,9 +214,17 @@ void resolveArguments(const KernelImpl &k, const DeviceImpl &device, std::span<c
   }
 }
 
-void computeKey(const KernelImpl &k, const Resolved *r, const LaunchOptions &o, SpecKey &key) {
+EffectiveOptions effectiveOptions(const LaunchOptions &o, const TuneConfig *config) {
+  EffectiveOptions e;
+  e.numWarps = o.numWarps > 0 ? o.numWarps : config ? config->numWarps : 4;
+  e.numStages = o.numStages > 0 ? o.numStages : config ? config->numStages : 3;
+  e.debug = o.debug;
+  return e;
+}
+
+void computeKey(const KernelImpl &k, const Resolved *r, const EffectiveOptions &o, SpecKey &key) {
   size_t n = k.params.size();
-  uint64_t warps = uint64_t(o.numWarps > 0 ? o.numWarps : 4), stages = uint64_t(o.numStages > 0 ? o.numStages : 3);
+  uint64_t warps = uint64_t(o.numWarps), stages = uint64_t(o.numStages);
   key.words[0] = warps | stages << 16 | uint64_t(o.debug) << 32 | uint64_t(n) << 40;
   uint64_t h = key.words[0] * 0x9e3779b97f4a7c15ull;
   for (size_t i = 0; i < n; ++i) {
@@ -222,7 +245,7 @@ void computeKey(const KernelImpl &k, const Resolved *r, const LaunchOptions &o, 
 }
 
 Specialization &specializationFor(KernelImpl &k, const std::shared_ptr<DeviceImpl> &device, const Resolved *r,
-                                  const LaunchOptions &options) {
+                                  const EffectiveOptions &options) {
   SpecKey key;
   computeKey(k, r, options, key);
   {
@@ -240,17 +263,13 @@ Specialization &specializationFor(KernelImpl &k, const std::shared_ptr<DeviceImp
   return compileSpecialization(k, device, r, key, options);
 }
 
-} // namespace detail
-
-namespace {
-
-void launchOn(const KernelImpl &kc, const std::shared_ptr<DeviceImpl> &device, trident_stream stream,
-              const Grid &grid, std::span<const Arg> args, const LaunchOptions &options) {
-  KernelImpl &k = const_cast<KernelImpl &>(kc); // the caches inside are synchronized
+void launchWithConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> &device, trident_stream stream,
+                      const Grid &grid, std::span<const Arg> args, const LaunchOptions &options,
+                      const TuneConfig *config) {
   size_t n = k.params.size();
   Resolved resolved[kMaxParams];
-  resolveArguments(k, *device, args, options, resolved);
-  Specialization &spec = specializationFor(k, device, resolved, options);
+  resolveArguments(k, *device, args, options, config, resolved);
+  Specialization &spec = specializationFor(k, device, resolved, effectiveOptions(options, config));
 
   Meta::Value metaValues[kMaxParams];
   for (size_t i = 0; i < n; ++i) {
@@ -284,6 +303,28 @@ void launchOn(const KernelImpl &kc, const std::shared_ptr<DeviceImpl> &device, t
   }
 }
 
+} // namespace detail
+
+namespace {
+
+void launchOn(const KernelImpl &kc, const std::shared_ptr<DeviceImpl> &device, trident_stream stream,
+              const Grid &grid, std::span<const Arg> args, const LaunchOptions &options) {
+  KernelImpl &k = const_cast<KernelImpl &>(kc); // the caches inside are synchronized
+  const TuneConfig *config = k.configs.empty() ? nullptr : &chooseConfig(k, device, stream, grid, args, options);
+  launchWithConfig(k, device, stream, grid, args, options, config);
+}
+
+// The config a warmup or blockIR call uses: the tuned one when known, else the first.
+const TuneConfig *configForInspection(const KernelImpl &k, const std::shared_ptr<DeviceImpl> &device) {
+  if (k.configs.empty())
+    return nullptr;
+  std::shared_lock lock(k.tuneMutex);
+  for (const TuneWinner &w : k.winners)
+    if (w.device == device)
+      return &k.configs[w.config];
+  return &k.configs.front();
+}
+
 } // namespace
 
 void Kernel::launch(const Device &device, const Grid &grid, std::initializer_list<Arg> args,
@@ -310,16 +351,18 @@ void Kernel::warmup(const Device &device, std::span<const Arg> args, const Launc
   requireHandle(impl_ != nullptr, "Kernel");
   requireHandle(bool(device), "Device");
   Resolved resolved[kMaxParams];
-  resolveArguments(*impl_, *device.impl(), args, options, resolved);
-  specializationFor(*impl_, device.impl(), resolved, options);
+  const TuneConfig *config = configForInspection(*impl_, device.impl());
+  resolveArguments(*impl_, *device.impl(), args, options, config, resolved);
+  specializationFor(*impl_, device.impl(), resolved, effectiveOptions(options, config));
 }
 
 std::string Kernel::blockIR(const Device &device, std::span<const Arg> args, const LaunchOptions &options) const {
   requireHandle(impl_ != nullptr, "Kernel");
   requireHandle(bool(device), "Device");
   Resolved resolved[kMaxParams];
-  resolveArguments(*impl_, *device.impl(), args, options, resolved);
-  Specialization &s = specializationFor(*impl_, device.impl(), resolved, options);
+  const TuneConfig *config = configForInspection(*impl_, device.impl());
+  resolveArguments(*impl_, *device.impl(), args, options, config, resolved);
+  Specialization &s = specializationFor(*impl_, device.impl(), resolved, effectiveOptions(options, config));
   std::shared_lock lock(impl_->mutex);
   if (!s.blockIR.empty())
     return s.blockIR;

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <vector>
 
+
 namespace {
 
 int childLaunch(const std::string &cacheDir, const std::string &kind) {

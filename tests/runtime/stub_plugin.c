@@ -7,7 +7,10 @@
  *   STUB_OLD_TABLE   an older minor version: a shorter function table (no
  *                    interop or peer copies); the entries past its size point
  *                    at a function that aborts, so reading them is caught
- * Without a case macro it is a working one-device plugin with host memory. */
+ *   STUB_RECORDER    a working one-device plugin with host memory whose "kernels"
+ *                    record their launch: the grid and the packed arguments are
+ *                    written to the memory the first argument points at, so tests
+ *                    can check the launch ABI as the runtime packs it */
 #include "trident/plugin.h"
 
 #include <stdio.h>
@@ -144,11 +147,72 @@ static trident_status no_op_stream(trident_stream s) {
   return TRIDENT_SUCCESS;
 }
 
+#ifdef STUB_RECORDER
+static const char recorder_binary[] = "stub-recorder-binary";
+static int module_storage, kernel_storage;
+
+static trident_status compile(trident_context ctx, const char *target, const char *ir, size_t size,
+                              const char *kernel, const trident_compile_options *options, trident_binary *out) {
+  (void)ctx; (void)target; (void)ir; (void)size; (void)kernel;
+  if (options && options->emit && strcmp(options->emit, "binary") != 0)
+    return fail(TRIDENT_ERROR_NOT_SUPPORTED, "stub: emits only binaries");
+  out->data = recorder_binary;
+  out->size = sizeof recorder_binary;
+  out->metadata.threads_per_program = 32;
+  out->metadata.shared_memory = 0;
+  out->plugin_data = NULL;
+  return TRIDENT_SUCCESS;
+}
+
+static trident_status binary_release(trident_context ctx, trident_binary *b) {
+  (void)ctx;
+  (void)b;
+  return TRIDENT_SUCCESS;
+}
+
+static trident_status module_load(trident_device d, const void *binary, size_t size, trident_module *out) {
+  (void)d;
+  if (size != sizeof recorder_binary || memcmp(binary, recorder_binary, size) != 0)
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "stub: not a stub binary");
+  *out = (trident_module)&module_storage;
+  return TRIDENT_SUCCESS;
+}
+
+static trident_status module_unload(trident_module m) {
+  (void)m;
+  return TRIDENT_SUCCESS;
+}
+
+static trident_status module_get_kernel(trident_module m, const char *name, trident_kernel *out) {
+  (void)m;
+  (void)name;
+  *out = (trident_kernel)&kernel_storage;
+  return TRIDENT_SUCCESS;
+}
+
+/* Record: u32 version, grid[3], dynamic shared memory, num_args, then the args. */
+static trident_status launch(trident_stream s, trident_kernel k, const trident_launch_params *p) {
+  (void)s;
+  (void)k;
+  if (p->num_args == 0 || p->args[0].type != TRIDENT_ARG_POINTER)
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "stub: the first argument must be a pointer to record into");
+  uint32_t *rec = (uint32_t *)(uintptr_t)p->args[0].bits;
+  rec[0] = p->version;
+  rec[1] = p->grid[0];
+  rec[2] = p->grid[1];
+  rec[3] = p->grid[2];
+  rec[4] = p->dynamic_shared_memory;
+  rec[5] = p->num_args;
+  memcpy(rec + 6, p->args, p->num_args * sizeof(trident_kernel_arg));
+  return TRIDENT_SUCCESS;
+}
+#else
 static trident_status compile(trident_context ctx, const char *target, const char *ir, size_t size,
                               const char *kernel, const trident_compile_options *options, trident_binary *out) {
   (void)ctx; (void)target; (void)ir; (void)size; (void)kernel; (void)options; (void)out;
   return fail(TRIDENT_ERROR_NOT_SUPPORTED, "stub: compiles nothing");
 }
+#endif
 
 static trident_status supports_target(trident_context ctx, const char *target) {
   (void)ctx;
@@ -186,6 +250,13 @@ static trident_plugin_api make_api(void) {
   a.stream_create = stream_create;
   a.stream_destroy = no_op_stream;
   a.stream_synchronize = no_op_stream;
+#ifdef STUB_RECORDER
+  a.binary_release = binary_release;
+  a.module_load = module_load;
+  a.module_unload = module_unload;
+  a.module_get_kernel = module_get_kernel;
+  a.launch = launch;
+#endif
 #ifdef STUB_OLD_TABLE
   a.struct_size = offsetof(trident_plugin_api, stream_import);
   a.stream_import = (trident_status(*)(trident_device, void *, trident_stream *))(void (*)(void))must_not_be_called;

@@ -1,0 +1,22 @@
+// Replaces the global operator new to count each thread's heap allocations,
+// for the test that a warm launch allocates nothing.
+
+#include <cstdlib>
+#include <new>
+
+// GCC sees malloc'ed memory reach free() through the replaced operators and warns.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+// Counts heap allocations of the current thread, for the no-allocation tests.
+namespace trident::test {
+thread_local long allocationCount = 0;
+}
+
+void *operator new(std::size_t n) {
+  ++trident::test::allocationCount;
+  if (void *p = std::malloc(n ? n : 1))
+    return p;
+  throw std::bad_alloc();
+}
+void operator delete(void *p) noexcept { std::free(p); }
+void operator delete(void *p, std::size_t) noexcept { std::free(p); }
