@@ -1,15 +1,59 @@
+// The frontend's entry points: compileKernel and listKernels.
+
 #include "trident/frontend/Frontend.h"
+
+#include "Cleanup.h"
+#include "CodeGen.h"
+#include "KernelInfo.h"
+
+#include "trident/ir/Verifier.h"
 
 namespace trident {
 
-std::optional<std::vector<ArgSpec>> parseSignature(std::string_view, Diagnostics &) { return std::nullopt; }
+using namespace frontend;
 
-std::optional<Module> compileKernel(std::string_view, std::string_view, const CompileRequest &, Diagnostics &) {
-  return std::nullopt;
+std::optional<Module> compileKernel(std::string_view source, std::string_view fileName,
+                                    const CompileRequest &request, Diagnostics &diags) {
+  std::unique_ptr<ModuleEnv> env, prelude;
+  try {
+    env = loadModule(std::string(fileName), std::string(source));
+    prelude = loadModule("<triton.language>", preludeSource());
+    const GlobalEntry *g = env->lookup(request.kernel);
+    if (!g || g->kind != GlobalEntry::Kind::Function || !g->function->parsed)
+      fail(SourcePos{env->source.get(), 1, 1}, "no @triton.jit function named '" + request.kernel + "' in " +
+                                                    std::string(fileName));
+    Module module;
+    CodeGen cg(module, *env, *prelude, request.debug);
+    if (request.staticPrint)
+      cg.setStaticPrint(request.staticPrint);
+    cg.compileKernel(*g->function, request.args);
+    eraseDeadPureOps(module);
+    Diagnostics verifierDiags;
+    if (!verify(module, verifierDiags)) {
+      for (const Diagnostic &d : verifierDiags.list())
+        diags.error(d.loc, "internal error: the frontend built invalid IR: " + d.message);
+      return std::nullopt;
+    }
+    return module;
+  } catch (const CompileError &e) {
+    report(diags, e);
+    return std::nullopt;
+  }
 }
 
-std::optional<std::vector<KernelInfo>> listKernels(std::string_view, std::string_view, Diagnostics &) {
-  return std::nullopt;
+std::optional<std::vector<KernelInfo>> listKernels(std::string_view source, std::string_view fileName,
+                                                   Diagnostics &diags) {
+  std::unique_ptr<ModuleEnv> env;
+  try {
+    env = loadModule(std::string(fileName), std::string(source));
+    std::vector<KernelInfo> result;
+    for (const FunctionDef *fn : env->jitFunctions())
+      result.push_back(kernelInfo(*fn, *env));
+    return result;
+  } catch (const CompileError &e) {
+    report(diags, e);
+    return std::nullopt;
+  }
 }
 
 } // namespace trident

@@ -9,6 +9,7 @@
 #include "trident/ir/IR.h"
 #include "trident/support/Diagnostic.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,7 +22,7 @@ struct ArgSpec {
   enum class Kind { Pointer, Int, Float, Bool, Constexpr };
   Kind kind = Kind::Int;
   Type type;              // Pointer: ptr<dtype>; Int: i8..i64; Float: f16..f64; Bool: i1
-  bool isUnsigned = false; // Int: Triton's u8..u64
+  bool isUnsigned = false; // Int: Triton's u8..u64; Pointer: an unsigned pointee (*u32)
   // Triton's specializations: 16 when the integer or address is known to be a
   // multiple of 16; an integer equal to 1 is passed as Constexpr 1 instead.
   int divisibility = 1;
@@ -35,13 +36,20 @@ std::optional<std::vector<ArgSpec>> parseSignature(std::string_view text, Diagno
 
 struct CompileRequest {
   std::string kernel;          // name of the @triton.jit function
-  std::vector<ArgSpec> args;   // one per parameter, in order
+  std::vector<ArgSpec> args;   // one per parameter, in order (trailing parameters with
+                               // defaults may be left out: their defaults become constexprs)
+  // Triton's debug mode: `assert` and tl.device_assert become tt.assert (dropped otherwise).
+  bool debug = false;
+  // Receives tl.static_print output; when empty, it goes to standard error.
+  std::function<void(const std::string &)> staticPrint;
 };
 
 // Compiles one kernel (and the jit functions it calls) to a block-IR module with
 // one tt.func named after the kernel. The same source and request always give
 // byte-identical IR. On error returns nullopt with diagnostics that carry
-// file:line:column.
+// file:line:column; the message is followed by the source line and a caret.
+// The tt.func takes only the runtime arguments: constexpr parameters (and
+// arguments the signature gives as constants) are not parameters of it.
 std::optional<Module> compileKernel(std::string_view source, std::string_view fileName,
                                     const CompileRequest &request, Diagnostics &diags);
 
