@@ -3,7 +3,7 @@
 // helpers and op dispatch. The op families live in Translate*.cpp.
 #include "Translator.h"
 
-#include "trident/spirv/CodeGen.h"
+#include "trident/backends/spirv/CodeGen.h"
 
 #include <cassert>
 
@@ -97,11 +97,11 @@ unsigned Translator::memoryBytes(Type t) {
   return e.bitWidth() / 8;
 }
 
-uint32_t Translator::emit(Op op, uint32_t type, std::initializer_list<uint32_t> operands) {
+uint32_t Translator::emit(Spv op, uint32_t type, std::initializer_list<uint32_t> operands) {
   return emit(op, type, std::vector<uint32_t>(operands));
 }
 
-uint32_t Translator::emit(Op op, uint32_t type, const std::vector<uint32_t> &operands) {
+uint32_t Translator::emit(Spv op, uint32_t type, const std::vector<uint32_t> &operands) {
   uint32_t id = w.newId();
   std::vector<uint32_t> all{type, id};
   all.insert(all.end(), operands.begin(), operands.end());
@@ -112,7 +112,7 @@ uint32_t Translator::emit(Op op, uint32_t type, const std::vector<uint32_t> &ope
 uint32_t Translator::glsl(Glsl inst, uint32_t type, std::initializer_list<uint32_t> args) {
   std::vector<uint32_t> ops{w.glsl(), uint32_t(inst)};
   ops.insert(ops.end(), args);
-  return emit(Op::ExtInst, type, ops);
+  return emit(Spv::ExtInst, type, ops);
 }
 
 uint32_t Translator::constant(uint32_t type, uint64_t bits) {
@@ -138,7 +138,7 @@ bool Translator::error(const Op *op, std::string message) {
 // ---- control flow helpers ------------------------------------------------------------------
 
 void Translator::beginBlock(uint32_t label) {
-  code().emit(Op::Label, {label});
+  code().emit(Spv::Label, {label});
   currentLabel_ = label;
 }
 
@@ -147,21 +147,21 @@ Ids Translator::guarded(uint32_t cond, const std::vector<uint32_t> &types, const
   if (!cond)
     return body();
   uint32_t start = currentLabel_, then = w.newId(), merge = w.newId();
-  emitVoid(Op::SelectionMerge, {merge, 0});
-  emitVoid(Op::BranchConditional, {cond, then, merge});
+  emitVoid(Spv::SelectionMerge, {merge, 0});
+  emitVoid(Spv::BranchConditional, {cond, then, merge});
   beginBlock(then);
   Ids values = body();
   uint32_t thenEnd = currentLabel_;
-  emitVoid(Op::Branch, {merge});
+  emitVoid(Spv::Branch, {merge});
   beginBlock(merge);
   Ids out;
   for (size_t i = 0; i < types.size(); ++i)
-    out.push_back(emit(Op::Phi, types[i], {values[i], thenEnd, otherwise[i], start}));
+    out.push_back(emit(Spv::Phi, types[i], {values[i], thenEnd, otherwise[i], start}));
   return out;
 }
 
 Translator::PendingPhi Translator::loopPhi(uint32_t type, uint32_t initial, uint32_t initialLabel) {
-  uint32_t id = emit(Op::Phi, type, {initial, initialLabel, 0, 0});
+  uint32_t id = emit(Spv::Phi, type, {initial, initialLabel, 0, 0});
   return {body_.size() - 2, id};
 }
 
@@ -185,7 +185,7 @@ bool Translator::translateOp(Op *op) {
   case OpCode::Return:
     if (op->numOperands())
       return error(op, "with values cannot be translated: kernels return nothing");
-    emitVoid(Op::Return, {});
+    emitVoid(Spv::Return, {});
     return true;
   case OpCode::For:
   case OpCode::If:
@@ -249,7 +249,7 @@ uint32_t Translator::inputBuiltin(BuiltIn builtin, uint32_t type) {
   uint32_t var = w.globalVariable(w.pointerType(StorageClass::Input, type), StorageClass::Input);
   w.decorate(var, Decoration::BuiltIn, {uint32_t(builtin)});
   interface_.push_back(var);
-  uint32_t value = inPrologue([&] { return emit(Op::Load, type, {var}); });
+  uint32_t value = inPrologue([&] { return emit(Spv::Load, type, {var}); });
   builtins_[uint32_t(builtin)] = value;
   return value;
 }
@@ -279,8 +279,8 @@ uint32_t Translator::threadId() {
     while ((1u << log2) < device.subgroupSize)
       ++log2;
     thread_ = inPrologue([&] {
-      uint32_t shifted = emit(Op::ShiftLeftLogical, u32Type(), {warp, u32(log2)});
-      return emit(Op::BitwiseOr, u32Type(), {shifted, lane});
+      uint32_t shifted = emit(Spv::ShiftLeftLogical, u32Type(), {warp, u32(log2)});
+      return emit(Spv::BitwiseOr, u32Type(), {shifted, lane});
     });
   }
   return thread_;
@@ -327,8 +327,8 @@ void Translator::declareInterface(const Op *) {
 
 namespace {
 uint32_t pushMember(Translator &t, uint32_t var, uint32_t member, uint32_t type) {
-  uint32_t ptr = t.emit(Op::AccessChain, t.w.pointerType(StorageClass::PushConstant, type), {var, t.u32(member)});
-  return t.emit(Op::Load, type, {ptr});
+  uint32_t ptr = t.emit(Spv::AccessChain, t.w.pointerType(StorageClass::PushConstant, type), {var, t.u32(member)});
+  return t.emit(Spv::Load, type, {ptr});
 }
 } // namespace
 
@@ -341,11 +341,11 @@ uint32_t Translator::loadArgument(unsigned index, Type type) {
       if (!argBase_) {
         w.capability(Capability::PhysicalStorageBufferAddresses);
         uint32_t address = pushMember(*this, pushConstants_, kHeaderMembers, u64Type());
-        argBase_ = emit(Op::ConvertUToPtr, w.pointerType(StorageClass::PhysicalStorageBuffer, argStruct_), {address});
+        argBase_ = emit(Spv::ConvertUToPtr, w.pointerType(StorageClass::PhysicalStorageBuffer, argStruct_), {address});
       }
-      uint32_t ptr = emit(Op::AccessChain, w.pointerType(StorageClass::PhysicalStorageBuffer, slotType),
+      uint32_t ptr = emit(Spv::AccessChain, w.pointerType(StorageClass::PhysicalStorageBuffer, slotType),
                           {argBase_, u32(index)});
-      raw = emit(Op::Load, slotType, {ptr, memory_access::kAligned, slot.size});
+      raw = emit(Spv::Load, slotType, {ptr, memory_access::kAligned, slot.size});
     } else {
       raw = pushMember(*this, pushConstants_, kHeaderMembers + index, slotType);
     }
@@ -354,12 +354,12 @@ uint32_t Translator::loadArgument(unsigned index, Type type) {
     case ArgKind::I64:
     case ArgKind::I32: return raw;
     case ArgKind::F32:
-    case ArgKind::F64: return emit(Op::Bitcast, valueType(type), {raw});
-    case ArgKind::I1: return emit(Op::INotEqual, boolType(), {raw, u32(0)});
+    case ArgKind::F64: return emit(Spv::Bitcast, valueType(type), {raw});
+    case ArgKind::I1: return emit(Spv::INotEqual, boolType(), {raw, u32(0)});
     case ArgKind::I8:
     case ArgKind::I16:
-    case ArgKind::BF16: return emit(Op::UConvert, valueType(type), {raw});
-    case ArgKind::F16: return emit(Op::Bitcast, valueType(type), {emit(Op::UConvert, w.intType(16), {raw})});
+    case ArgKind::BF16: return emit(Spv::UConvert, valueType(type), {raw});
+    case ArgKind::F16: return emit(Spv::Bitcast, valueType(type), {emit(Spv::UConvert, w.intType(16), {raw})});
     }
     return raw;
   });
@@ -369,9 +369,9 @@ uint32_t Translator::programId(unsigned axis) {
   if (!programIds_[axis]) {
     uint32_t ids = inputBuiltin(BuiltIn::WorkgroupId, w.vectorType(u32Type(), 3));
     programIds_[axis] = inPrologue([&] {
-      uint32_t local = emit(Op::CompositeExtract, u32Type(), {ids, axis});
+      uint32_t local = emit(Spv::CompositeExtract, u32Type(), {ids, axis});
       uint32_t base = pushMember(*this, pushConstants_, axis, u32Type());
-      return emit(Op::IAdd, u32Type(), {local, base});
+      return emit(Spv::IAdd, u32Type(), {local, base});
     });
   }
   return programIds_[axis];
@@ -422,18 +422,21 @@ bool Translator::translateFunction(const Op *func, KernelInterface &iface) {
   if (!translateBlock(entry))
     return false;
   if (!entry->terminator() || !entry->terminator()->is(OpCode::Return))
-    emitVoid(Op::Return, {});
+    emitVoid(Spv::Return, {});
+  if (iface.sharedBytes > device.sharedMemoryBytes)
+    return error(func, "needs " + std::to_string(iface.sharedBytes) + " bytes of workgroup memory (one array per "
+                           "th.shared_alloc); " + device.name + " has " + std::to_string(device.sharedMemoryBytes));
 
   uint32_t voidType = w.voidType();
   uint32_t fnType = w.functionType(voidType);
   uint32_t fn = w.newId();
   Words &out = w.body();
-  out.emit(Op::Function, {voidType, fn, 0, fnType});
-  out.emit(Op::Label, {entryLabel});
+  out.emit(Spv::Function, {voidType, fn, 0, fnType});
+  out.emit(Spv::Label, {entryLabel});
   out.words().insert(out.words().end(), prologue_.words().begin(), prologue_.words().end());
-  out.emit(Op::Branch, {firstLabel});
+  out.emit(Spv::Branch, {firstLabel});
   out.words().insert(out.words().end(), body_.words().begin(), body_.words().end());
-  out.emit(Op::FunctionEnd, {});
+  out.emit(Spv::FunctionEnd, {});
   w.entryPoint(fn, iface.name, interface_, iface.numThreads);
   w.name(fn, iface.name);
 

@@ -5,7 +5,7 @@
 namespace trident::spirv {
 
 namespace {
-uint32_t header(Op op, size_t wordCount) {
+uint32_t header(Spv op, size_t wordCount) {
   assert(wordCount < 0x10000 && "instruction too long");
   return uint32_t(wordCount) << 16 | uint32_t(op);
 }
@@ -19,12 +19,12 @@ std::vector<uint32_t> stringWords(std::string_view text) {
 }
 } // namespace
 
-void Words::emit(Op op, std::span<const uint32_t> operands) {
+void Words::emit(Spv op, std::span<const uint32_t> operands) {
   words_.push_back(header(op, operands.size() + 1));
   words_.insert(words_.end(), operands.begin(), operands.end());
 }
 
-void Words::emitWithString(Op op, std::initializer_list<uint32_t> before, std::string_view text,
+void Words::emitWithString(Spv op, std::initializer_list<uint32_t> before, std::string_view text,
                            std::initializer_list<uint32_t> after) {
   std::vector<uint32_t> operands(before);
   std::vector<uint32_t> s = stringWords(text);
@@ -39,7 +39,7 @@ uint32_t ModuleWriter::glsl() {
   return glsl_;
 }
 
-uint32_t ModuleWriter::interned(Op op, std::initializer_list<uint32_t> operands) {
+uint32_t ModuleWriter::interned(Spv op, std::initializer_list<uint32_t> operands) {
   std::vector<uint32_t> key{uint32_t(op)};
   key.insert(key.end(), operands);
   auto it = types_.find(key);
@@ -53,8 +53,8 @@ uint32_t ModuleWriter::interned(Op op, std::initializer_list<uint32_t> operands)
   return id;
 }
 
-uint32_t ModuleWriter::voidType() { return interned(Op::TypeVoid, {}); }
-uint32_t ModuleWriter::boolType() { return interned(Op::TypeBool, {}); }
+uint32_t ModuleWriter::voidType() { return interned(Spv::TypeVoid, {}); }
+uint32_t ModuleWriter::boolType() { return interned(Spv::TypeBool, {}); }
 
 uint32_t ModuleWriter::intType(unsigned bits) {
   if (bits == 8)
@@ -63,7 +63,7 @@ uint32_t ModuleWriter::intType(unsigned bits) {
     capability(Capability::Int16);
   else if (bits == 64)
     capability(Capability::Int64);
-  uint32_t id = interned(Op::TypeInt, {bits, 0});
+  uint32_t id = interned(Spv::TypeInt, {bits, 0});
   widths_[id] = bits;
   return id;
 }
@@ -73,42 +73,42 @@ uint32_t ModuleWriter::floatType(unsigned bits) {
     capability(Capability::Float16);
   else if (bits == 64)
     capability(Capability::Float64);
-  uint32_t id = interned(Op::TypeFloat, {bits});
+  uint32_t id = interned(Spv::TypeFloat, {bits});
   widths_[id] = bits;
   return id;
 }
 
 uint32_t ModuleWriter::vectorType(uint32_t component, unsigned count) {
-  return interned(Op::TypeVector, {component, count});
+  return interned(Spv::TypeVector, {component, count});
 }
 
 uint32_t ModuleWriter::arrayType(uint32_t element, uint32_t length, uint32_t stride) {
   uint32_t lengthId = u32(length);
   if (!stride)
-    return interned(Op::TypeArray, {element, lengthId});
+    return interned(Spv::TypeArray, {element, lengthId});
   // Decorated arrays are distinct types: key them by their stride too.
-  std::vector<uint32_t> key{uint32_t(Op::TypeArray), element, lengthId, stride};
+  std::vector<uint32_t> key{uint32_t(Spv::TypeArray), element, lengthId, stride};
   auto it = types_.find(key);
   if (it != types_.end())
     return it->second;
   uint32_t id = newId();
-  globals_.emit(Op::TypeArray, {id, element, lengthId});
+  globals_.emit(Spv::TypeArray, {id, element, lengthId});
   decorate(id, Decoration::ArrayStride, {stride});
   types_.emplace(std::move(key), id);
   return id;
 }
 
 uint32_t ModuleWriter::pointerType(StorageClass storage, uint32_t pointee) {
-  return interned(Op::TypePointer, {uint32_t(storage), pointee});
+  return interned(Spv::TypePointer, {uint32_t(storage), pointee});
 }
 
-uint32_t ModuleWriter::functionType(uint32_t result) { return interned(Op::TypeFunction, {result}); }
+uint32_t ModuleWriter::functionType(uint32_t result) { return interned(Spv::TypeFunction, {result}); }
 
 uint32_t ModuleWriter::structType(std::span<const uint32_t> members) {
   uint32_t id = newId();
   std::vector<uint32_t> ops{id};
   ops.insert(ops.end(), members.begin(), members.end());
-  globals_.emit(Op::TypeStruct, ops);
+  globals_.emit(Spv::TypeStruct, ops);
   return id;
 }
 
@@ -121,9 +121,9 @@ uint32_t ModuleWriter::constant(uint32_t type, uint64_t bits) {
   unsigned width = widths_.at(type);
   uint32_t id = newId();
   if (width == 64)
-    globals_.emit(Op::Constant, {type, id, uint32_t(bits), uint32_t(bits >> 32)});
+    globals_.emit(Spv::Constant, {type, id, uint32_t(bits), uint32_t(bits >> 32)});
   else
-    globals_.emit(Op::Constant, {type, id, uint32_t(bits & (width == 32 ? 0xffffffffu : (1u << width) - 1))});
+    globals_.emit(Spv::Constant, {type, id, uint32_t(bits & (width == 32 ? 0xffffffffu : (1u << width) - 1))});
   constants_.emplace(key, id);
   return id;
 }
@@ -135,7 +135,7 @@ uint32_t ModuleWriter::boolConstant(bool v) {
   if (it != constants_.end())
     return it->second;
   uint32_t id = newId();
-  globals_.emit(v ? Op::ConstantTrue : Op::ConstantFalse, {type, id});
+  globals_.emit(v ? Spv::ConstantTrue : Spv::ConstantFalse, {type, id});
   constants_.emplace(key, id);
   return id;
 }
@@ -145,31 +145,31 @@ uint32_t ModuleWriter::nullConstant(uint32_t type) {
   if (it != nulls_.end())
     return it->second;
   uint32_t id = newId();
-  globals_.emit(Op::ConstantNull, {type, id});
+  globals_.emit(Spv::ConstantNull, {type, id});
   nulls_.emplace(type, id);
   return id;
 }
 
 uint32_t ModuleWriter::globalVariable(uint32_t pointerType, StorageClass storage) {
   uint32_t id = newId();
-  globals_.emit(Op::Variable, {pointerType, id, uint32_t(storage)});
+  globals_.emit(Spv::Variable, {pointerType, id, uint32_t(storage)});
   return id;
 }
 
 void ModuleWriter::decorate(uint32_t target, Decoration d, std::initializer_list<uint32_t> literals) {
   std::vector<uint32_t> ops{target, uint32_t(d)};
   ops.insert(ops.end(), literals);
-  annotations_.emit(Op::Decorate, ops);
+  annotations_.emit(Spv::Decorate, ops);
 }
 
 void ModuleWriter::memberDecorate(uint32_t structType, uint32_t member, Decoration d,
                                   std::initializer_list<uint32_t> literals) {
   std::vector<uint32_t> ops{structType, member, uint32_t(d)};
   ops.insert(ops.end(), literals);
-  annotations_.emit(Op::MemberDecorate, ops);
+  annotations_.emit(Spv::MemberDecorate, ops);
 }
 
-void ModuleWriter::name(uint32_t target, std::string_view text) { debug_.emitWithString(Op::Name, {target}, text); }
+void ModuleWriter::name(uint32_t target, std::string_view text) { debug_.emitWithString(Spv::Name, {target}, text); }
 
 void ModuleWriter::entryPoint(uint32_t function, std::string_view name, std::span<const uint32_t> interface,
                               uint32_t x) {
@@ -177,21 +177,22 @@ void ModuleWriter::entryPoint(uint32_t function, std::string_view name, std::spa
   std::vector<uint32_t> s = stringWords(name);
   ops.insert(ops.end(), s.begin(), s.end());
   ops.insert(ops.end(), interface.begin(), interface.end());
-  entry_.emit(Op::EntryPoint, ops);
-  modes_.emit(Op::ExecutionMode, {function, kExecutionModeLocalSize, x, 1, 1});
+  entry_.emit(Spv::EntryPoint, ops);
+  modes_.emit(Spv::ExecutionMode, {function, kExecutionModeLocalSize, x, 1, 1});
 }
 
 std::vector<uint32_t> ModuleWriter::finish() const {
   std::vector<uint32_t> out{kMagic, kVersion1_5, 0 /* generator */, nextId_, 0};
   Words head;
   for (uint32_t c : capabilities_)
-    head.emit(Op::Capability, {c});
+    head.emit(Spv::Capability, {c});
   for (const std::string &e : extensions_)
-    head.emitWithString(Op::Extension, {}, e);
+    head.emitWithString(Spv::Extension, {}, e);
   if (glsl_)
-    head.emitWithString(Op::ExtInstImport, {glsl_}, "GLSL.std.450");
-  head.emit(Op::MemoryModel, {kAddressingPhysicalStorageBuffer64, kMemoryModelGLSL450});
-  for (const Words *section : {&head, &entry_, &modes_, &debug_, &annotations_, &globals_, &body_})
+    head.emitWithString(Spv::ExtInstImport, {glsl_}, "GLSL.std.450");
+  head.emit(Spv::MemoryModel, {kAddressingPhysicalStorageBuffer64, kMemoryModelGLSL450});
+  const Words *sections[] = {&head, &entry_, &modes_, &debug_, &annotations_, &globals_, &body_};
+  for (const Words *section : sections)
     out.insert(out.end(), section->words().begin(), section->words().end());
   return out;
 }

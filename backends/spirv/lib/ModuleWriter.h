@@ -6,7 +6,7 @@
 //   ModuleWriter w;
 //   uint32_t f32 = w.floatType(32);
 //   uint32_t one = w.constant(f32, std::bit_cast<uint32_t>(1.0f));
-//   w.body().emit(Op::FAdd, {f32, w.newId(), one, one});
+//   w.body().emit(Spv::FAdd, {f32, w.newId(), one, one});
 //   std::vector<uint32_t> words = w.finish();
 
 #include "Spirv.h"
@@ -25,10 +25,10 @@ namespace trident::spirv {
 // A growing list of instructions.
 class Words {
 public:
-  void emit(Op op, std::initializer_list<uint32_t> operands) { emit(op, std::span(operands.begin(), operands.size())); }
-  void emit(Op op, std::span<const uint32_t> operands);
+  void emit(Spv op, std::initializer_list<uint32_t> operands) { emit(op, std::span(operands.begin(), operands.size())); }
+  void emit(Spv op, std::span<const uint32_t> operands);
   // An instruction whose operands end with a literal string.
-  void emitWithString(Op op, std::initializer_list<uint32_t> before, std::string_view text,
+  void emitWithString(Spv op, std::initializer_list<uint32_t> before, std::string_view text,
                       std::initializer_list<uint32_t> after = {});
   const std::vector<uint32_t> &words() const { return words_; }
   std::vector<uint32_t> &words() { return words_; }
@@ -95,7 +95,7 @@ private:
   std::map<std::pair<uint32_t, uint64_t>, uint32_t> constants_;
   std::map<uint32_t, uint32_t> nulls_;
   std::map<uint32_t, unsigned> widths_; // int and float type id -> bits
-  uint32_t interned(Op op, std::initializer_list<uint32_t> operands);
+  uint32_t interned(Spv op, std::initializer_list<uint32_t> operands);
 };
 
 } // namespace trident::spirv

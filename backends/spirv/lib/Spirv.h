@@ -6,7 +6,7 @@
 
 namespace trident::spirv {
 
-enum class Op : uint16_t {
+enum class Spv : uint16_t {
   Undef = 1,
   Name = 5,
   Extension = 10,

@@ -1,4 +1,4 @@
-#include "trident/spirv/Target.h"
+#include "trident/backends/spirv/Target.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "trident/spirv/Tools.h"
+#include "trident/backends/spirv/Tools.h"
 
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>

@@ -49,18 +49,18 @@ bool translateConstant(Translator &t, Op *op) {
 
 // Integer ops on i1 (bools): the ones with a logical equivalent.
 bool translateBoolArith(Translator &t, Op *op) {
-  Op spv;
+  Spv spv;
   switch (op->code()) {
   case OpCode::AddI:
   case OpCode::SubI:
-  case OpCode::XOrI: spv = Op::LogicalNotEqual; break;
+  case OpCode::XOrI: spv = Spv::LogicalNotEqual; break;
   case OpCode::MulI:
   case OpCode::AndI:
   case OpCode::MinUI:
-  case OpCode::MaxSI: spv = Op::LogicalAnd; break; // signed, true (-1) is the smaller
+  case OpCode::MaxSI: spv = Spv::LogicalAnd; break; // signed, true (-1) is the smaller
   case OpCode::OrI:
   case OpCode::MaxUI:
-  case OpCode::MinSI: spv = Op::LogicalOr; break;
+  case OpCode::MinSI: spv = Spv::LogicalOr; break;
   default: return t.error(op, "on i1 cannot be translated");
   }
   uint32_t b = t.boolType();
@@ -70,33 +70,33 @@ bool translateBoolArith(Translator &t, Op *op) {
 
 // `a` op `b` for a shift: Trident defines amounts >= width (0, or all sign bits).
 uint32_t shift(Translator &t, OpCode code, uint32_t type, unsigned width, uint32_t a, uint32_t b) {
-  Op spv = code == OpCode::ShLI ? Op::ShiftLeftLogical
-           : code == OpCode::ShRUI ? Op::ShiftRightLogical
-                                   : Op::ShiftRightArithmetic;
+  Spv spv = code == OpCode::ShLI ? Spv::ShiftLeftLogical
+           : code == OpCode::ShRUI ? Spv::ShiftRightLogical
+                                   : Spv::ShiftRightArithmetic;
   std::optional<uint64_t> k = t.constantValue(b);
   if (k && *k < width)
     return t.emit(spv, type, {a, b});
-  uint32_t inRange = t.emit(Op::ULessThan, t.boolType(), {b, t.constant(type, width)});
+  uint32_t inRange = t.emit(Spv::ULessThan, t.boolType(), {b, t.constant(type, width)});
   if (code == OpCode::ShRSI) {
-    uint32_t amount = t.emit(Op::Select, type, {inRange, b, t.constant(type, width - 1)});
+    uint32_t amount = t.emit(Spv::Select, type, {inRange, b, t.constant(type, width - 1)});
     return t.emit(spv, type, {a, amount});
   }
   uint32_t shifted = t.emit(spv, type, {a, b});
-  return t.emit(Op::Select, type, {inRange, shifted, t.constant(type, 0)});
+  return t.emit(Spv::Select, type, {inRange, shifted, t.constant(type, 0)});
 }
 
 // Signed division and remainder: b == -1 is answered without dividing (INT_MIN / -1 wraps).
 uint32_t signedDivide(Translator &t, bool remainder, uint32_t type, unsigned width, uint32_t a, uint32_t b) {
-  Op spv = remainder ? Op::SRem : Op::SDiv;
+  Spv spv = remainder ? Spv::SRem : Spv::SDiv;
   std::optional<uint64_t> k = t.constantValue(b);
   uint64_t minusOne = allOnes(width);
   if (k && *k != minusOne)
     return t.emit(spv, type, {a, b});
-  uint32_t isMinusOne = t.emit(Op::IEqual, t.boolType(), {b, t.constant(type, minusOne)});
-  uint32_t safe = t.emit(Op::Select, type, {isMinusOne, t.constant(type, 1), b});
+  uint32_t isMinusOne = t.emit(Spv::IEqual, t.boolType(), {b, t.constant(type, minusOne)});
+  uint32_t safe = t.emit(Spv::Select, type, {isMinusOne, t.constant(type, 1), b});
   uint32_t q = t.emit(spv, type, {a, safe});
-  uint32_t special = remainder ? t.constant(type, 0) : t.emit(Op::SNegate, type, {a});
-  return t.emit(Op::Select, type, {isMinusOne, special, q});
+  uint32_t special = remainder ? t.constant(type, 0) : t.emit(Spv::SNegate, type, {a});
+  return t.emit(Spv::Select, type, {isMinusOne, special, q});
 }
 
 bool translateIntArith(Translator &t, Op *op) {
@@ -106,29 +106,29 @@ bool translateIntArith(Translator &t, Op *op) {
   uint32_t type = t.valueType(e), b = t.boolType();
   unsigned width = e.bitWidth();
   OpCode code = op->code();
-  auto binary = [&](Op spv) {
+  auto binary = [&](Spv spv) {
     mapComponents(t, op, [&](const std::vector<uint32_t> &a) { return t.emit(spv, type, {a[0], a[1]}); });
     return true;
   };
-  auto pick = [&](Op compare) {
+  auto pick = [&](Spv compare) {
     mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
-      return t.emit(Op::Select, type, {t.emit(compare, b, {a[0], a[1]}), a[0], a[1]});
+      return t.emit(Spv::Select, type, {t.emit(compare, b, {a[0], a[1]}), a[0], a[1]});
     });
     return true;
   };
   switch (code) {
-  case OpCode::AddI: return binary(Op::IAdd);
-  case OpCode::SubI: return binary(Op::ISub);
-  case OpCode::MulI: return binary(Op::IMul);
-  case OpCode::DivUI: return binary(Op::UDiv);
-  case OpCode::RemUI: return binary(Op::UMod);
-  case OpCode::AndI: return binary(Op::BitwiseAnd);
-  case OpCode::OrI: return binary(Op::BitwiseOr);
-  case OpCode::XOrI: return binary(Op::BitwiseXor);
-  case OpCode::MinSI: return pick(Op::SLessThan);
-  case OpCode::MinUI: return pick(Op::ULessThan);
-  case OpCode::MaxSI: return pick(Op::SGreaterThan);
-  case OpCode::MaxUI: return pick(Op::UGreaterThan);
+  case OpCode::AddI: return binary(Spv::IAdd);
+  case OpCode::SubI: return binary(Spv::ISub);
+  case OpCode::MulI: return binary(Spv::IMul);
+  case OpCode::DivUI: return binary(Spv::UDiv);
+  case OpCode::RemUI: return binary(Spv::UMod);
+  case OpCode::AndI: return binary(Spv::BitwiseAnd);
+  case OpCode::OrI: return binary(Spv::BitwiseOr);
+  case OpCode::XOrI: return binary(Spv::BitwiseXor);
+  case OpCode::MinSI: return pick(Spv::SLessThan);
+  case OpCode::MinUI: return pick(Spv::ULessThan);
+  case OpCode::MaxSI: return pick(Spv::SGreaterThan);
+  case OpCode::MaxUI: return pick(Spv::UGreaterThan);
   case OpCode::DivSI:
   case OpCode::RemSI:
     mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
@@ -142,8 +142,8 @@ bool translateIntArith(Translator &t, Op *op) {
     return true;
   case OpCode::UMulHi:
     mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
-      uint32_t both = t.emit(Op::UMulExtended, t.pairType(type), {a[0], a[1]});
-      return t.emit(Op::CompositeExtract, type, {both, 1});
+      uint32_t both = t.emit(Spv::UMulExtended, t.pairType(type), {a[0], a[1]});
+      return t.emit(Spv::CompositeExtract, type, {both, 1});
     });
     return true;
   default: return t.error(op, "cannot be translated");
@@ -152,13 +152,13 @@ bool translateIntArith(Translator &t, Op *op) {
 
 // Integer comparison; i1 operands compare as their integer readings (true = -1 signed, 1 unsigned).
 bool translateCmpI(Translator &t, Op *op) {
-  static const std::pair<const char *, Op> predicates[] = {
-      {"eq", Op::IEqual},          {"ne", Op::INotEqual},         {"slt", Op::SLessThan},
-      {"sle", Op::SLessThanEqual}, {"sgt", Op::SGreaterThan},     {"sge", Op::SGreaterThanEqual},
-      {"ult", Op::ULessThan},      {"ule", Op::ULessThanEqual},   {"ugt", Op::UGreaterThan},
-      {"uge", Op::UGreaterThanEqual}};
+  static const std::pair<const char *, Spv> predicates[] = {
+      {"eq", Spv::IEqual},          {"ne", Spv::INotEqual},         {"slt", Spv::SLessThan},
+      {"sle", Spv::SLessThanEqual}, {"sgt", Spv::SGreaterThan},     {"sge", Spv::SGreaterThanEqual},
+      {"ult", Spv::ULessThan},      {"ule", Spv::ULessThanEqual},   {"ugt", Spv::UGreaterThan},
+      {"uge", Spv::UGreaterThanEqual}};
   const std::string &p = op->stringAttr("predicate");
-  std::optional<Op> spv;
+  std::optional<Spv> spv;
   for (const auto &[name, o] : predicates)
     if (p == name)
       spv = o;
@@ -171,12 +171,12 @@ bool translateCmpI(Translator &t, Op *op) {
     uint32_t x = a[0], y = a[1];
     if (isBool) {
       if (p == "eq")
-        return t.emit(Op::LogicalEqual, b, {x, y});
+        return t.emit(Spv::LogicalEqual, b, {x, y});
       if (p == "ne")
-        return t.emit(Op::LogicalNotEqual, b, {x, y});
+        return t.emit(Spv::LogicalNotEqual, b, {x, y});
       uint32_t one = t.u32(isSigned ? 0xffffffffu : 1u), zero = t.u32(0);
-      x = t.emit(Op::Select, u32, {x, one, zero});
-      y = t.emit(Op::Select, u32, {y, one, zero});
+      x = t.emit(Spv::Select, u32, {x, one, zero});
+      y = t.emit(Spv::Select, u32, {y, one, zero});
     }
     return t.emit(*spv, b, {x, y});
   });
@@ -209,29 +209,29 @@ uint32_t minMax(Translator &t, uint32_t type, OpCode code, uint32_t a, uint32_t 
   bool nanWins = code == OpCode::MinimumF || code == OpCode::MaximumF;
   uint32_t boolT = t.boolType();
   uint32_t bitsT = t.w.intType(t.w.widthOf(type));
-  uint32_t less = t.emit(isMin ? Op::FOrdLessThan : Op::FOrdGreaterThan, boolT, {a, b});
-  uint32_t r = t.emit(Op::Select, type, {less, a, b});
-  uint32_t equal = t.emit(Op::FOrdEqual, boolT, {a, b});
-  uint32_t ab = t.emit(Op::Bitcast, bitsT, {a}), bb = t.emit(Op::Bitcast, bitsT, {b});
-  uint32_t signs = t.emit(isMin ? Op::BitwiseOr : Op::BitwiseAnd, bitsT, {ab, bb});
-  r = t.emit(Op::Select, type, {equal, t.emit(Op::Bitcast, type, {signs}), r});
-  uint32_t aNan = t.emit(Op::IsNan, boolT, {a}), bNan = t.emit(Op::IsNan, boolT, {b});
+  uint32_t less = t.emit(isMin ? Spv::FOrdLessThan : Spv::FOrdGreaterThan, boolT, {a, b});
+  uint32_t r = t.emit(Spv::Select, type, {less, a, b});
+  uint32_t equal = t.emit(Spv::FOrdEqual, boolT, {a, b});
+  uint32_t ab = t.emit(Spv::Bitcast, bitsT, {a}), bb = t.emit(Spv::Bitcast, bitsT, {b});
+  uint32_t signs = t.emit(isMin ? Spv::BitwiseOr : Spv::BitwiseAnd, bitsT, {ab, bb});
+  r = t.emit(Spv::Select, type, {equal, t.emit(Spv::Bitcast, type, {signs}), r});
+  uint32_t aNan = t.emit(Spv::IsNan, boolT, {a}), bNan = t.emit(Spv::IsNan, boolT, {b});
   if (nanWins) {
-    uint32_t either = t.emit(Op::LogicalOr, boolT, {aNan, bNan});
-    return t.emit(Op::Select, type, {either, t.emit(Op::FAdd, type, {a, b}), r});
+    uint32_t either = t.emit(Spv::LogicalOr, boolT, {aNan, bNan});
+    return t.emit(Spv::Select, type, {either, t.emit(Spv::FAdd, type, {a, b}), r});
   }
-  r = t.emit(Op::Select, type, {aNan, b, r});
-  return t.emit(Op::Select, type, {bNan, a, r});
+  r = t.emit(Spv::Select, type, {aNan, b, r});
+  return t.emit(Spv::Select, type, {bNan, a, r});
 }
 
 bool translateCmpF(Translator &t, Op *op) {
-  static const std::pair<const char *, Op> predicates[] = {
-      {"oeq", Op::FOrdEqual},          {"one", Op::FOrdNotEqual},         {"olt", Op::FOrdLessThan},
-      {"ole", Op::FOrdLessThanEqual},  {"ogt", Op::FOrdGreaterThan},      {"oge", Op::FOrdGreaterThanEqual},
-      {"ueq", Op::FUnordEqual},        {"une", Op::FUnordNotEqual},       {"ult", Op::FUnordLessThan},
-      {"ule", Op::FUnordLessThanEqual}, {"ugt", Op::FUnordGreaterThan},   {"uge", Op::FUnordGreaterThanEqual}};
+  static const std::pair<const char *, Spv> predicates[] = {
+      {"oeq", Spv::FOrdEqual},          {"one", Spv::FOrdNotEqual},         {"olt", Spv::FOrdLessThan},
+      {"ole", Spv::FOrdLessThanEqual},  {"ogt", Spv::FOrdGreaterThan},      {"oge", Spv::FOrdGreaterThanEqual},
+      {"ueq", Spv::FUnordEqual},        {"une", Spv::FUnordNotEqual},       {"ult", Spv::FUnordLessThan},
+      {"ule", Spv::FUnordLessThanEqual}, {"ugt", Spv::FUnordGreaterThan},   {"uge", Spv::FUnordGreaterThanEqual}};
   const std::string &p = op->stringAttr("predicate");
-  std::optional<Op> spv;
+  std::optional<Spv> spv;
   for (const auto &[name, o] : predicates)
     if (p == name)
       spv = o;
@@ -241,26 +241,26 @@ bool translateCmpF(Translator &t, Op *op) {
   floatOp(t, op, false, [&](uint32_t, const std::vector<uint32_t> &a) {
     if (spv)
       return t.emit(*spv, b, {a[0], a[1]});
-    uint32_t nan = t.emit(Op::LogicalOr, b, {t.emit(Op::IsNan, b, {a[0]}), t.emit(Op::IsNan, b, {a[1]})});
-    return p == "uno" ? nan : t.emit(Op::LogicalNot, b, {nan});
+    uint32_t nan = t.emit(Spv::LogicalOr, b, {t.emit(Spv::IsNan, b, {a[0]}), t.emit(Spv::IsNan, b, {a[1]})});
+    return p == "uno" ? nan : t.emit(Spv::LogicalNot, b, {nan});
   });
   return true;
 }
 
 bool translateFloatArith(Translator &t, Op *op) {
   OpCode code = op->code();
-  auto binary = [&](Op spv) {
+  auto binary = [&](Spv spv) {
     floatOp(t, op, true, [&](uint32_t type, const std::vector<uint32_t> &a) { return t.emit(spv, type, {a[0], a[1]}); });
     return true;
   };
   switch (code) {
-  case OpCode::AddF: return binary(Op::FAdd);
-  case OpCode::SubF: return binary(Op::FSub);
-  case OpCode::MulF: return binary(Op::FMul);
-  case OpCode::DivF: return binary(Op::FDiv);
-  case OpCode::RemF: return binary(Op::FRem);
+  case OpCode::AddF: return binary(Spv::FAdd);
+  case OpCode::SubF: return binary(Spv::FSub);
+  case OpCode::MulF: return binary(Spv::FMul);
+  case OpCode::DivF: return binary(Spv::FDiv);
+  case OpCode::RemF: return binary(Spv::FRem);
   case OpCode::NegF:
-    floatOp(t, op, true, [&](uint32_t type, const std::vector<uint32_t> &a) { return t.emit(Op::FNegate, type, {a[0]}); });
+    floatOp(t, op, true, [&](uint32_t type, const std::vector<uint32_t> &a) { return t.emit(Spv::FNegate, type, {a[0]}); });
     return true;
   case OpCode::MinimumF:
   case OpCode::MaximumF:
@@ -277,7 +277,7 @@ bool translateSelect(Translator &t, Op *op) {
   if (op->result()->type().element().isPtr() && op->result()->type().element().addressSpace() != 0)
     return t.error(op, "on shared-memory pointers cannot be translated");
   uint32_t type = t.valueType(op->result()->type());
-  mapComponents(t, op, [&](const std::vector<uint32_t> &a) { return t.emit(Op::Select, type, {a[0], a[1], a[2]}); });
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) { return t.emit(Spv::Select, type, {a[0], a[1], a[2]}); });
   return true;
 }
 

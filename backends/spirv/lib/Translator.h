@@ -11,7 +11,7 @@
 #include "ModuleWriter.h"
 
 #include "trident/ir/IR.h"
-#include "trident/spirv/CodeGen.h"
+#include "trident/backends/spirv/CodeGen.h"
 #include "trident/support/Diagnostic.h"
 
 #include <cstdint>
@@ -52,10 +52,10 @@ public:
 
   // ---- instructions ------------------------------------------------------------
   // Emits `op` with a result of `type` into the current block; returns the result id.
-  uint32_t emit(Op op, uint32_t type, std::initializer_list<uint32_t> operands);
-  uint32_t emit(Op op, uint32_t type, const std::vector<uint32_t> &operands);
+  uint32_t emit(Spv op, uint32_t type, std::initializer_list<uint32_t> operands);
+  uint32_t emit(Spv op, uint32_t type, const std::vector<uint32_t> &operands);
   // Emits an instruction without a result.
-  void emitVoid(Op op, std::initializer_list<uint32_t> operands) { code().emit(op, operands); }
+  void emitVoid(Spv op, std::initializer_list<uint32_t> operands) { code().emit(op, operands); }
   uint32_t glsl(Glsl inst, uint32_t type, std::initializer_list<uint32_t> args);
   // A constant of SPIR-V scalar type `type` (an int, float or bool type) with bits `bits`.
   uint32_t constant(uint32_t type, uint64_t bits);

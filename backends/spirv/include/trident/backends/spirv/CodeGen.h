@@ -15,7 +15,7 @@
 //   validate(k->words, diags);
 
 #include "trident/ir/IR.h"
-#include "trident/spirv/Target.h"
+#include "trident/backends/spirv/Target.h"
 #include "trident/support/Diagnostic.h"
 
 #include <cstdint>
@@ -59,6 +59,24 @@ struct SpirvKernel {
   std::vector<uint32_t> words;
   KernelInterface interface;
 };
+
+struct SpirvOptions {
+  unsigned numWarps = 0;  // 0: Triton's default (simt::defaultNumWarps)
+  bool optimize = false;  // run SPIRV-Tools' performance passes
+};
+
+// Block IR (verified) to verified thread IR for `device`.
+std::optional<Module> lowerToThreadIR(const Module &blockIR, const DeviceInfo &device, const SpirvOptions &options,
+                                      Diagnostics &diags);
+
+// The whole pipeline: block IR (or thread IR, recognized by its tt.func's
+// num_threads attribute, which is used as is) -> SPIR-V validated for Vulkan,
+// optimized when asked. An invalid module is reported, never returned.
+std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view kernel, const DeviceInfo &device,
+                                          const SpirvOptions &options, Diagnostics &diags);
+
+// True when `f` is a thread-IR tt.func (it carries num_threads).
+bool isThreadIR(const Op *f);
 
 // Translates tt.func `kernel` of the (verified) thread-IR module `threadIR` for
 // `device`. Constructs the backend cannot translate give diagnostics.

@@ -1,0 +1,73 @@
+// The pipeline from block IR to validated SPIR-V: the SIMT lowering with the
+// device's TargetDesc, the translation, SPIRV-Tools' validator (and optimizer).
+#include "trident/backends/spirv/CodeGen.h"
+#include "trident/backends/spirv/Tools.h"
+
+#include "trident/ir/Verifier.h"
+#include "trident/passes/Inline.h"
+#include "trident/simt/Lowering.h"
+#include "trident/simt/VerifyThreadIR.h"
+
+namespace trident::spirv {
+
+bool isThreadIR(const Op *f) { return f->attr("num_threads").isInt(); }
+
+std::optional<Module> lowerToThreadIR(const Module &blockIR, const DeviceInfo &device, const SpirvOptions &options,
+                                      Diagnostics &diags) {
+  simt::LoweringOptions lowering;
+  lowering.numWarps = options.numWarps;
+  std::optional<Module> threadIR = simt::lowerToThreadIR(blockIR, targetDesc(device), lowering, diags);
+  if (!threadIR)
+    return std::nullopt;
+  if (!verify(*threadIR, diags) || !simt::verifyThreadIR(*threadIR, diags)) {
+    diags.error(Location(), "internal error: the SIMT lowering produced invalid thread IR");
+    return std::nullopt;
+  }
+  return threadIR;
+}
+
+std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view kernel, const DeviceInfo &device,
+                                          const SpirvOptions &options, Diagnostics &diags) {
+  const Op *f = ir.lookupFunction(kernel);
+  if (!f) {
+    diags.error(Location(), "the IR has no tt.func named '" + std::string(kernel) + "'");
+    return std::nullopt;
+  }
+  std::optional<Module> lowered;
+  const Module *threadIR = &ir;
+  if (isThreadIR(f)) {
+    if (!simt::verifyThreadIR(ir, diags))
+      return std::nullopt;
+  } else {
+    Module inlined = ir.clone();
+    if (!inlineCalls(inlined, diags))
+      return std::nullopt;
+    lowered = lowerToThreadIR(inlined, device, options, diags);
+    if (!lowered)
+      return std::nullopt;
+    threadIR = &*lowered;
+  }
+  std::optional<SpirvKernel> k = generateSpirv(*threadIR, kernel, device, diags);
+  if (!k)
+    return std::nullopt;
+  if (std::string errors = validate(k->words); !errors.empty()) {
+    diags.error(f->loc(), "internal error: the SPIR-V of '" + std::string(kernel) + "' is invalid:\n" + errors +
+                              disassemble(k->words));
+    return std::nullopt;
+  }
+  if (options.optimize) {
+    std::string error;
+    if (!optimize(k->words, error)) {
+      diags.error(f->loc(), "internal error: SPIRV-Tools' optimizer failed on '" + std::string(kernel) + "': " + error);
+      return std::nullopt;
+    }
+    if (std::string errors = validate(k->words); !errors.empty()) {
+      diags.error(f->loc(), "internal error: the optimized SPIR-V of '" + std::string(kernel) + "' is invalid:\n" +
+                                errors);
+      return std::nullopt;
+    }
+  }
+  return k;
+}
+
+} // namespace trident::spirv

@@ -1,0 +1,259 @@
+// Casts between integer and float types, bit reinterpretation and pointer
+// arithmetic. Trident defines float-to-integer conversions as saturating (NaN
+// gives 0), so out-of-range inputs select the bound instead of SPIR-V's
+// undefined result. bf16 and f8 values are their bit patterns in u16 / u8 and
+// convert through f32 with exact integer sequences.
+#include "Translator.h"
+
+#include "trident/support/FloatFormats.h"
+
+#include <bit>
+#include <cmath>
+
+namespace trident::spirv {
+
+uint32_t bf16ToF32(Translator &t, uint32_t bits) {
+  uint32_t wide = t.emit(Spv::UConvert, t.u32Type(), {bits});
+  uint32_t shifted = t.emit(Spv::ShiftLeftLogical, t.u32Type(), {wide, t.u32(16)});
+  return t.emit(Spv::Bitcast, t.w.floatType(32), {shifted});
+}
+
+// Round to nearest even: add 0x7fff plus the lowest kept bit, then drop 16 bits;
+// NaNs keep their sign and become quiet. Toward zero: drop the bits.
+uint32_t f32ToBF16(Translator &t, uint32_t value, bool towardZero) {
+  uint32_t u32 = t.u32Type(), b = t.boolType();
+  uint32_t bits = t.emit(Spv::Bitcast, u32, {value});
+  uint32_t rounded = bits;
+  if (!towardZero) {
+    uint32_t lsb = t.emit(Spv::BitwiseAnd, u32, {t.emit(Spv::ShiftRightLogical, u32, {bits, t.u32(16)}), t.u32(1)});
+    uint32_t bias = t.emit(Spv::IAdd, u32, {lsb, t.u32(0x7fff)});
+    rounded = t.emit(Spv::IAdd, u32, {bits, bias});
+  }
+  uint32_t high = t.emit(Spv::ShiftRightLogical, u32, {rounded, t.u32(16)});
+  uint32_t quietNan = t.emit(Spv::BitwiseOr, u32, {t.emit(Spv::ShiftRightLogical, u32, {bits, t.u32(16)}), t.u32(0x40)});
+  uint32_t isNan = t.emit(Spv::IsNan, b, {value});
+  uint32_t result = t.emit(Spv::Select, u32, {isNan, quietNan, high});
+  return t.emit(Spv::UConvert, t.w.intType(16), {result});
+}
+
+namespace {
+
+uint32_t floatConstant(Translator &t, Type e, double v) {
+  uint32_t type = t.valueType(e);
+  switch (e.kind()) {
+  case TypeKind::F16: return t.constant(type, encodeFloat(v, FloatFormat::F16));
+  case TypeKind::F32: return t.constant(type, std::bit_cast<uint32_t>(float(v)));
+  default: return t.constant(type, std::bit_cast<uint64_t>(v));
+  }
+}
+
+// An f8 bit pattern (u8) to the f32 it denotes, exactly.
+uint32_t f8ToF32(Translator &t, uint32_t bits, bool e4m3) {
+  uint32_t u32 = t.u32Type(), f32 = t.w.floatType(32), b = t.boolType();
+  uint32_t x = t.emit(Spv::UConvert, u32, {bits});
+  uint32_t sign = t.emit(Spv::ShiftLeftLogical, u32, {t.emit(Spv::BitwiseAnd, u32, {x, t.u32(0x80)}), t.u32(24)});
+  uint32_t mantissaBits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15;
+  uint32_t magnitude = t.emit(Spv::BitwiseAnd, u32, {x, t.u32(0x7f)});
+  uint32_t exponent = t.emit(Spv::ShiftRightLogical, u32, {magnitude, t.u32(mantissaBits)});
+  // Normal numbers: move the fields into place and rebias the exponent.
+  uint32_t moved = t.emit(Spv::ShiftLeftLogical, u32, {magnitude, t.u32(23 - mantissaBits)});
+  uint32_t normal = t.emit(Spv::IAdd, u32, {moved, t.u32((127 - bias) << 23)});
+  // Subnormals: mantissa * 2^(1 - bias - mantissaBits), exact in f32.
+  uint32_t mantissa = t.emit(Spv::BitwiseAnd, u32, {x, t.u32((1u << mantissaBits) - 1)});
+  uint32_t scaled = t.emit(Spv::FMul, f32, {t.emit(Spv::ConvertUToF, f32, {mantissa}),
+                                            t.constant(f32, std::bit_cast<uint32_t>(std::ldexp(1.0f, int(1 - bias - mantissaBits))))});
+  uint32_t isSub = t.emit(Spv::IEqual, b, {exponent, t.u32(0)});
+  uint32_t body = t.emit(Spv::Select, u32, {isSub, t.emit(Spv::Bitcast, u32, {scaled}), normal});
+  // Specials: e4m3 has only NaN (S.1111.111); e5m2 has infinities and NaNs (exponent 31).
+  uint32_t special = e4m3 ? t.emit(Spv::IEqual, b, {magnitude, t.u32(0x7f)}) : t.emit(Spv::IEqual, b, {exponent, t.u32(31)});
+  uint32_t specialBits = e4m3 ? t.u32(0x7fc00000)
+                              : t.emit(Spv::BitwiseOr, u32, {t.u32(0x7f800000), t.emit(Spv::ShiftLeftLogical, u32, {mantissa, t.u32(21)})});
+  body = t.emit(Spv::Select, u32, {special, specialBits, body});
+  return t.emit(Spv::Bitcast, f32, {t.emit(Spv::BitwiseOr, u32, {body, sign})});
+}
+
+// Saturating float -> integer of `dst` (i1..i64), as Trident defines it.
+uint32_t floatToInt(Translator &t, uint32_t x, Type src, Type dst, bool isSigned) {
+  unsigned width = dst.bitWidth();
+  unsigned computeBits = width == 64 ? 64 : 32;
+  uint32_t ct = t.w.intType(computeBits), b = t.boolType();
+  uint64_t lo, hi;
+  double loF, hiLimit;
+  if (isSigned) {
+    lo = width == 64 ? uint64_t(1) << 63 : uint64_t(-(int64_t(1) << (width - 1)));
+    hi = (uint64_t(1) << (width - 1)) - 1;
+    loF = -std::ldexp(1.0, int(width) - 1);
+    hiLimit = std::ldexp(1.0, int(width) - 1);
+  } else {
+    lo = 0;
+    hi = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+    loF = 0.0;
+    hiLimit = std::ldexp(1.0, int(width));
+  }
+  if (computeBits == 32) {
+    lo &= 0xffffffffu;
+    hi &= 0xffffffffu;
+  }
+  uint32_t r = t.emit(isSigned ? Spv::ConvertFToS : Spv::ConvertFToU, ct, {x});
+  uint32_t tooHigh = t.emit(Spv::FOrdGreaterThanEqual, b, {x, floatConstant(t, src, hiLimit)});
+  uint32_t tooLow = t.emit(Spv::FOrdLessThan, b, {x, floatConstant(t, src, loF)});
+  r = t.emit(Spv::Select, ct, {tooHigh, t.constant(ct, hi), r});
+  r = t.emit(Spv::Select, ct, {tooLow, t.constant(ct, lo), r});
+  r = t.emit(Spv::Select, ct, {t.emit(Spv::IsNan, b, {x}), t.constant(ct, 0), r});
+  if (width == 1)
+    return t.emit(Spv::INotEqual, b, {r, t.constant(ct, 0)});
+  if (width < computeBits)
+    return t.emit(Spv::UConvert, t.valueType(dst), {r});
+  return r;
+}
+
+bool translateIntToFloat(Translator &t, Op *op, bool isSigned) {
+  Type src = op->operand(0)->type().element(), dst = op->result()->type().element();
+  bool viaF32 = dst == Type::bf16();
+  Type compute = viaF32 ? Type::f32() : dst;
+  uint32_t ft = t.valueType(compute);
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+    uint32_t r;
+    if (src == Type::i1())
+      r = t.emit(Spv::Select, ft, {a[0], floatConstant(t, compute, isSigned ? -1.0 : 1.0), floatConstant(t, compute, 0.0)});
+    else
+      r = t.emit(isSigned ? Spv::ConvertSToF : Spv::ConvertUToF, ft, {a[0]});
+    return viaF32 ? f32ToBF16(t, r, false) : r;
+  });
+  return true;
+}
+
+bool translateFloatToInt(Translator &t, Op *op, bool isSigned) {
+  Type src = op->operand(0)->type().element(), dst = op->result()->type().element();
+  bool viaF32 = src == Type::bf16();
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+    uint32_t x = viaF32 ? bf16ToF32(t, a[0]) : a[0];
+    return floatToInt(t, x, viaF32 ? Type::f32() : src, dst, isSigned);
+  });
+  return true;
+}
+
+bool translateExtF(Translator &t, Op *op) {
+  Type src = op->operand(0)->type().element(), dst = op->result()->type().element();
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+    uint32_t x = a[0];
+    Type at = src;
+    if (src == Type::bf16() || src == Type::f8e4m3() || src == Type::f8e5m2()) {
+      x = src == Type::bf16() ? bf16ToF32(t, x) : f8ToF32(t, x, src == Type::f8e4m3());
+      at = Type::f32();
+    }
+    if (at == dst)
+      return x;
+    if (dst == Type::bf16()) // from f8 through f32: exact
+      return f32ToBF16(t, x, true);
+    return t.emit(Spv::FConvert, t.valueType(dst), {x});
+  });
+  return true;
+}
+
+bool translateTruncF(Translator &t, Op *op) {
+  Type src = op->operand(0)->type().element(), dst = op->result()->type().element();
+  bool towardZero = op->attr("rounding").isString() && op->stringAttr("rounding") == "rtz";
+  if (dst == Type::f8e4m3() || dst == Type::f8e5m2())
+    return t.error(op, "to " + dst.str() + " is not supported by the SPIR-V backend yet");
+  if (towardZero && dst != Type::bf16())
+    return t.error(op, "with rounding \"rtz\" to " + dst.str() + " is not supported by the SPIR-V backend yet");
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+    if (dst == Type::bf16()) {
+      uint32_t x = src == Type::f32() ? a[0] : t.emit(Spv::FConvert, t.w.floatType(32), {a[0]});
+      return f32ToBF16(t, x, towardZero);
+    }
+    return t.emit(Spv::FConvert, t.valueType(dst), {a[0]});
+  });
+  return true;
+}
+
+bool translateIntResize(Translator &t, Op *op) {
+  Type src = op->operand(0)->type().element(), dst = op->result()->type().element();
+  uint32_t type = t.valueType(dst), b = t.boolType();
+  OpCode code = op->code();
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+    if (code == OpCode::TruncI) {
+      if (dst == Type::i1()) {
+        uint32_t st = t.valueType(src);
+        uint32_t low = t.emit(Spv::BitwiseAnd, st, {a[0], t.constant(st, 1)});
+        return t.emit(Spv::INotEqual, b, {low, t.constant(st, 0)});
+      }
+      return t.emit(Spv::UConvert, type, {a[0]});
+    }
+    bool isSigned = code == OpCode::ExtSI;
+    if (src == Type::i1()) {
+      uint64_t ones = dst.bitWidth() == 64 ? ~uint64_t(0) : (uint64_t(1) << dst.bitWidth()) - 1;
+      return t.emit(Spv::Select, type, {a[0], t.constant(type, isSigned ? ones : 1), t.constant(type, 0)});
+    }
+    return t.emit(isSigned ? Spv::SConvert : Spv::UConvert, type, {a[0]});
+  });
+  return true;
+}
+
+bool translateBitcast(Translator &t, Op *op) {
+  Type src = op->operand(0)->type(), dst = op->result()->type();
+  if ((src.element().isPtr() && src.element().addressSpace() != 0) ||
+      (dst.element().isPtr() && dst.element().addressSpace() != 0))
+    return t.error(op, "on shared-memory pointers cannot be translated");
+  uint32_t from = t.valueType(src), to = t.valueType(dst);
+  if (from == to) { // pointers, and bf16 / f8 bits as integers
+    t.set(op->result(), t.get(op->operand(0)));
+    return true;
+  }
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) { return t.emit(Spv::Bitcast, to, {a[0]}); });
+  return true;
+}
+
+bool translateAddPtr(Translator &t, Op *op) {
+  Type ptr = op->operand(0)->type().element();
+  if (ptr.addressSpace() != 0)
+    return t.error(op, "on shared-memory pointers cannot be translated");
+  Type offsetType = op->operand(1)->type().element();
+  unsigned bytes = Translator::memoryBytes(ptr.pointee());
+  uint32_t u64 = t.u64Type();
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+    uint32_t offset = a[1];
+    if (offsetType == Type::i1())
+      offset = t.emit(Spv::Select, u64, {offset, t.u64(~uint64_t(0)), t.u64(0)});
+    else if (offsetType.bitWidth() < 64)
+      offset = t.emit(Spv::SConvert, u64, {offset});
+    if (std::optional<uint64_t> k = t.constantValue(offset); k && *k == 0)
+      return a[0];
+    uint32_t scaled = offset;
+    if (bytes > 1)
+      scaled = std::has_single_bit(bytes)
+                   ? t.emit(Spv::ShiftLeftLogical, u64, {offset, t.u64(std::countr_zero(bytes))})
+                   : t.emit(Spv::IMul, u64, {offset, t.u64(bytes)});
+    return t.emit(Spv::IAdd, u64, {a[0], scaled});
+  });
+  return true;
+}
+
+} // namespace
+
+bool translateCast(Translator &t, Op *op) {
+  switch (op->code()) {
+  case OpCode::ExtSI:
+  case OpCode::ExtUI:
+  case OpCode::TruncI: return translateIntResize(t, op);
+  case OpCode::SIToFP: return translateIntToFloat(t, op, true);
+  case OpCode::UIToFP: return translateIntToFloat(t, op, false);
+  case OpCode::FPToSI: return translateFloatToInt(t, op, true);
+  case OpCode::FPToUI: return translateFloatToInt(t, op, false);
+  case OpCode::ExtF: return translateExtF(t, op);
+  case OpCode::TruncF: return translateTruncF(t, op);
+  case OpCode::Bitcast: return translateBitcast(t, op);
+  case OpCode::PtrToInt:
+  case OpCode::IntToPtr:
+    if (op->operand(0)->type().element().isPtr() ? op->operand(0)->type().element().addressSpace() != 0
+                                                  : op->result()->type().element().addressSpace() != 0)
+      return t.error(op, "on shared-memory pointers cannot be translated");
+    t.set(op->result(), t.get(op->operand(0))); // addresses are u64 already
+    return true;
+  case OpCode::AddPtr: return translateAddPtr(t, op);
+  default: return t.error(op, "cannot be translated");
+  }
+}
+
+} // namespace trident::spirv

@@ -1,0 +1,192 @@
+// scf.for, scf.if and scf.while as SPIR-V structured control flow.
+//
+//   scf.for:  pre -> header [phis; iv < ub; LoopMerge] -> body ... -> continue [iv += step] -> header
+//                                 `-> merge (results = the header's phis)
+//   scf.if:   [SelectionMerge] -> then ... / else ... -> merge [phis]
+//   scf.while: pre -> header [phis; LoopMerge] -> before ... [condition] -> after ... -> continue -> header
+//                                                        `-> merge (results = the condition's values)
+//
+// Loop-carried values are phis in the header whose back-edge operands are
+// patched once the body has been translated. A vector value is one phi per component.
+#include "Translator.h"
+
+namespace trident::spirv {
+
+namespace {
+
+// The ids and component types of `values`, flattened, with each value's component count.
+struct Flat {
+  Ids ids;
+  std::vector<uint32_t> types;
+  std::vector<size_t> counts;
+};
+
+Flat flatten(Translator &t, std::span<Value *const> values) {
+  Flat f;
+  for (Value *v : values) {
+    const Ids &ids = t.get(v);
+    f.ids.insert(f.ids.end(), ids.begin(), ids.end());
+    f.types.insert(f.types.end(), ids.size(), t.valueType(v->type()));
+    f.counts.push_back(ids.size());
+  }
+  return f;
+}
+
+// Gives `values[i]` the next counts[i] ids of `ids`.
+void unflatten(Translator &t, std::span<Value *const> values, const std::vector<size_t> &counts, const Ids &ids) {
+  size_t at = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    t.set(values[i], Ids(ids.begin() + at, ids.begin() + at + counts[i]));
+    at += counts[i];
+  }
+}
+
+bool checkValues(Translator &t, const Op *op, std::span<Value *const> values) {
+  for (Value *v : values)
+    if (v->type().element().isPtr() && v->type().element().addressSpace() != 0)
+      return t.error(op, "carries a shared-memory pointer, which the SPIR-V backend cannot translate");
+  return true;
+}
+
+bool translateFor(Translator &t, Op *op) {
+  Block *body = op->region();
+  std::span<Value *const> inits = op->operands().subspan(3);
+  if (!checkValues(t, op, inits))
+    return false;
+  uint32_t lb = t.scalar(op->operand(0)), ub = t.scalar(op->operand(1)), step = t.scalar(op->operand(2));
+  uint32_t ivType = t.valueType(op->operand(0)->type());
+  Flat init = flatten(t, inits);
+  uint32_t start = t.currentLabel(), header = t.w.newId(), bodyLabel = t.w.newId(), cont = t.w.newId(),
+           merge = t.w.newId();
+  t.emitVoid(Spv::Branch, {header});
+  t.beginBlock(header);
+  Translator::PendingPhi iv = t.loopPhi(ivType, lb, start);
+  std::vector<Translator::PendingPhi> phis;
+  Ids current;
+  for (size_t i = 0; i < init.ids.size(); ++i) {
+    phis.push_back(t.loopPhi(init.types[i], init.ids[i], start));
+    current.push_back(phis.back().id);
+  }
+  uint32_t inRange = t.emit(Spv::SLessThan, t.boolType(), {iv.id, ub});
+  t.emitVoid(Spv::LoopMerge, {merge, cont, 0});
+  t.emitVoid(Spv::BranchConditional, {inRange, bodyLabel, merge});
+
+  t.beginBlock(bodyLabel);
+  t.set(body->argument(0), {iv.id});
+  std::vector<Value *> iters = body->arguments();
+  unflatten(t, std::span(iters).subspan(1), init.counts, current);
+  if (!t.translateBlock(body))
+    return false;
+  Flat next = flatten(t, body->terminator()->operands());
+  t.emitVoid(Spv::Branch, {cont});
+
+  t.beginBlock(cont);
+  uint32_t ivNext = t.emit(Spv::IAdd, ivType, {iv.id, step});
+  t.emitVoid(Spv::Branch, {header});
+  t.patchPhi(iv, ivNext, cont);
+  for (size_t i = 0; i < phis.size(); ++i)
+    t.patchPhi(phis[i], next.ids[i], cont);
+
+  t.beginBlock(merge);
+  std::vector<Value *> results = op->results();
+  unflatten(t, results, init.counts, current);
+  return true;
+}
+
+bool translateIf(Translator &t, Op *op) {
+  uint32_t cond = t.scalar(op->operand(0));
+  std::vector<Value *> results = op->results();
+  if (!checkValues(t, op, results))
+    return false;
+  bool hasElse = !op->region(1)->empty();
+  uint32_t then = t.w.newId(), otherwise = hasElse ? t.w.newId() : 0, merge = t.w.newId();
+  t.emitVoid(Spv::SelectionMerge, {merge, 0});
+  t.emitVoid(Spv::BranchConditional, {cond, then, hasElse ? otherwise : merge});
+
+  t.beginBlock(then);
+  if (!t.translateBlock(op->region(0)))
+    return false;
+  Flat thenValues = results.empty() ? Flat{} : flatten(t, op->region(0)->terminator()->operands());
+  uint32_t thenEnd = t.currentLabel();
+  t.emitVoid(Spv::Branch, {merge});
+
+  Flat elseValues;
+  uint32_t elseEnd = 0;
+  if (hasElse) {
+    t.beginBlock(otherwise);
+    if (!t.translateBlock(op->region(1)))
+      return false;
+    if (!results.empty())
+      elseValues = flatten(t, op->region(1)->terminator()->operands());
+    elseEnd = t.currentLabel();
+    t.emitVoid(Spv::Branch, {merge});
+  }
+
+  t.beginBlock(merge);
+  Ids merged;
+  for (size_t i = 0; i < thenValues.ids.size(); ++i)
+    merged.push_back(
+        t.emit(Spv::Phi, thenValues.types[i], {thenValues.ids[i], thenEnd, elseValues.ids[i], elseEnd}));
+  unflatten(t, results, thenValues.counts, merged);
+  return true;
+}
+
+bool translateWhile(Translator &t, Op *op) {
+  Block *before = op->region(0), *after = op->region(1);
+  if (!checkValues(t, op, op->operands()) || !checkValues(t, op, op->results()))
+    return false;
+  Flat init = flatten(t, op->operands());
+  uint32_t start = t.currentLabel(), header = t.w.newId(), beforeLabel = t.w.newId(), afterLabel = t.w.newId(),
+           cont = t.w.newId(), merge = t.w.newId();
+  t.emitVoid(Spv::Branch, {header});
+  t.beginBlock(header);
+  std::vector<Translator::PendingPhi> phis;
+  Ids current;
+  for (size_t i = 0; i < init.ids.size(); ++i) {
+    phis.push_back(t.loopPhi(init.types[i], init.ids[i], start));
+    current.push_back(phis.back().id);
+  }
+  t.emitVoid(Spv::LoopMerge, {merge, cont, 0});
+  t.emitVoid(Spv::Branch, {beforeLabel});
+
+  t.beginBlock(beforeLabel);
+  std::vector<Value *> beforeArgs = before->arguments();
+  unflatten(t, beforeArgs, init.counts, current);
+  if (!t.translateBlock(before))
+    return false;
+  Op *condition = before->terminator();
+  uint32_t c = t.scalar(condition->operand(0));
+  Flat passed = flatten(t, condition->operands().subspan(1));
+  t.emitVoid(Spv::BranchConditional, {c, afterLabel, merge});
+
+  t.beginBlock(afterLabel);
+  std::vector<Value *> afterArgs = after->arguments();
+  unflatten(t, afterArgs, passed.counts, passed.ids);
+  if (!t.translateBlock(after))
+    return false;
+  Flat next = flatten(t, after->terminator()->operands());
+  t.emitVoid(Spv::Branch, {cont});
+
+  t.beginBlock(cont);
+  t.emitVoid(Spv::Branch, {header});
+  for (size_t i = 0; i < phis.size(); ++i)
+    t.patchPhi(phis[i], next.ids[i], cont);
+
+  t.beginBlock(merge);
+  std::vector<Value *> results = op->results();
+  unflatten(t, results, passed.counts, passed.ids);
+  return true;
+}
+
+} // namespace
+
+bool translateControlFlow(Translator &t, Op *op) {
+  switch (op->code()) {
+  case OpCode::For: return translateFor(t, op);
+  case OpCode::If: return translateIf(t, op);
+  case OpCode::While: return translateWhile(t, op);
+  default: return t.error(op, "cannot be translated");
+  }
+}
+
+} // namespace trident::spirv

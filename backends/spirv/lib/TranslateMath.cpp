@@ -1,0 +1,151 @@
+// math.* and the correctly rounded tt.precise_* ops.
+//
+// GLSL.std.450 gives exp, exp2, log, log2, sin, cos, sqrt, rsqrt, floor, ceil
+// and fma for f16 and f32 (the last five for f64 too) with Vulkan's precision
+// guarantees, which match what Triton accepts from libdevice's fast paths.
+// Exact sequences replace it where Trident needs more:
+//   absf     clears the sign bit (GLSL FAbs may canonicalize NaNs);
+//   erf      has no GLSL instruction: a series near 0, a Chebyshev-fitted
+//            erfc elsewhere (relative error ~1e-7);
+//   precise  divf/sqrt of f16/bf16/f32 run in f64 and round once: f64 has more
+//            than twice the bits, so the double rounding is innocuous.
+#include "Translator.h"
+
+#include <bit>
+
+namespace trident::spirv {
+
+namespace {
+
+uint32_t f32Const(Translator &t, float v) { return t.constant(t.w.floatType(32), std::bit_cast<uint32_t>(v)); }
+
+// erf(x) for f32 x.
+uint32_t erfF32(Translator &t, uint32_t x) {
+  uint32_t f32 = t.w.floatType(32), b = t.boolType();
+  auto mul = [&](uint32_t a, uint32_t c) { return t.emit(Spv::FMul, f32, {a, c}); };
+  auto add = [&](uint32_t a, uint32_t c) { return t.emit(Spv::FAdd, f32, {a, c}); };
+  uint32_t z = t.glsl(Glsl::FAbs, f32, {x});
+  uint32_t x2 = mul(x, x);
+  // |x| < 0.5: 2/sqrt(pi) * (x - x^3/3 + x^5/10 - x^7/42 + x^9/216 - x^11/1320 + x^13/9360).
+  const float series[] = {1.0f / 9360, -1.0f / 1320, 1.0f / 216, -1.0f / 42, 1.0f / 10, -1.0f / 3, 1.0f};
+  uint32_t p = f32Const(t, series[0]);
+  for (size_t i = 1; i < std::size(series); ++i)
+    p = add(mul(p, x2), f32Const(t, series[i]));
+  uint32_t small = mul(mul(p, x), f32Const(t, 1.1283791670955126f));
+  // Otherwise erfc(|z|) = u * exp(-z^2 + P(u)) with u = 1 / (1 + z/2) (Numerical Recipes' erfcc).
+  const float coefficients[] = {0.17087277f,  -0.82215223f, 1.48851587f, -1.13520398f, 0.27886807f,
+                                -0.18628806f, 0.09678418f,  0.37409196f, 1.00002368f,  -1.26551223f};
+  uint32_t u = t.emit(Spv::FDiv, f32, {f32Const(t, 1.0f), add(f32Const(t, 1.0f), mul(z, f32Const(t, 0.5f)))});
+  uint32_t q = f32Const(t, coefficients[0]);
+  for (size_t i = 1; i < std::size(coefficients); ++i)
+    q = add(mul(q, u), f32Const(t, coefficients[i]));
+  uint32_t exponent = t.emit(Spv::FSub, f32, {q, mul(z, z)});
+  uint32_t erfc = mul(u, t.glsl(Glsl::Exp, f32, {exponent}));
+  uint32_t large = t.emit(Spv::FSub, f32, {f32Const(t, 1.0f), erfc});
+  uint32_t negative = t.emit(Spv::FOrdLessThan, b, {x, f32Const(t, 0.0f)});
+  large = t.emit(Spv::Select, f32, {negative, t.emit(Spv::FNegate, f32, {large}), large});
+  uint32_t isSmall = t.emit(Spv::FOrdLessThan, b, {z, f32Const(t, 0.5f)});
+  uint32_t r = t.emit(Spv::Select, f32, {isSmall, small, large});
+  return t.emit(Spv::Select, f32, {t.emit(Spv::IsNan, b, {x}), x, r}); // erf(NaN) = NaN
+}
+
+bool translateAbs(Translator &t, Op *op) {
+  Type e = op->operand(0)->type().element();
+  if (op->is(OpCode::AbsI)) {
+    uint32_t type = t.valueType(e);
+    if (e == Type::i1()) { // |-1| wraps to -1: true stays true
+      t.set(op->result(), t.get(op->operand(0)));
+      return true;
+    }
+    mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+      uint32_t negative = t.emit(Spv::SLessThan, t.boolType(), {a[0], t.constant(type, 0)});
+      return t.emit(Spv::Select, type, {negative, t.emit(Spv::SNegate, type, {a[0]}), a[0]});
+    });
+    return true;
+  }
+  unsigned bits = e.bitWidth();
+  uint32_t intType = t.w.intType(bits), type = t.valueType(e);
+  uint64_t mask = (bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1) >> 1;
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+    uint32_t x = intType == type ? a[0] : t.emit(Spv::Bitcast, intType, {a[0]});
+    uint32_t r = t.emit(Spv::BitwiseAnd, intType, {x, t.constant(intType, mask)});
+    return intType == type ? r : t.emit(Spv::Bitcast, type, {r});
+  });
+  return true;
+}
+
+// `op` computed in f64 and rounded once to its own type.
+bool translatePrecise(Translator &t, Op *op) {
+  Type e = op->result()->type().element();
+  uint32_t f64 = t.w.floatType(64), type = t.valueType(e);
+  bool isDiv = op->is(OpCode::PreciseDivF);
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+    if (e == Type::f64())
+      return isDiv ? t.emit(Spv::FDiv, f64, {a[0], a[1]}) : t.glsl(Glsl::Sqrt, f64, {a[0]});
+    std::vector<uint32_t> wide;
+    for (uint32_t x : a) {
+      if (e == Type::bf16())
+        x = bf16ToF32(t, x);
+      wide.push_back(t.emit(Spv::FConvert, f64, {x}));
+    }
+    uint32_t r = isDiv ? t.emit(Spv::FDiv, f64, {wide[0], wide[1]}) : t.glsl(Glsl::Sqrt, f64, {wide[0]});
+    if (e == Type::bf16())
+      return f32ToBF16(t, t.emit(Spv::FConvert, t.w.floatType(32), {r}), false);
+    return t.emit(Spv::FConvert, type, {r});
+  });
+  return true;
+}
+
+} // namespace
+
+bool translateMath(Translator &t, Op *op) {
+  switch (op->code()) {
+  case OpCode::AbsF:
+  case OpCode::AbsI: return translateAbs(t, op);
+  case OpCode::PreciseDivF:
+  case OpCode::PreciseSqrt: return translatePrecise(t, op);
+  default: break;
+  }
+  Type e = op->result()->type().element();
+  Glsl inst{};
+  bool f64Allowed = false;
+  switch (op->code()) {
+  case OpCode::Exp: inst = Glsl::Exp; break;
+  case OpCode::Exp2: inst = Glsl::Exp2; break;
+  case OpCode::Log: inst = Glsl::Log; break;
+  case OpCode::Log2: inst = Glsl::Log2; break;
+  case OpCode::Sin: inst = Glsl::Sin; break;
+  case OpCode::Cos: inst = Glsl::Cos; break;
+  case OpCode::Erf: break;
+  case OpCode::Sqrt: inst = Glsl::Sqrt, f64Allowed = true; break;
+  case OpCode::Rsqrt: inst = Glsl::InverseSqrt, f64Allowed = true; break;
+  case OpCode::Floor: inst = Glsl::Floor, f64Allowed = true; break;
+  case OpCode::Ceil: inst = Glsl::Ceil, f64Allowed = true; break;
+  case OpCode::Fma: inst = Glsl::Fma, f64Allowed = true; break;
+  default: return t.error(op, "cannot be translated");
+  }
+  if (e == Type::f64() && !f64Allowed)
+    return t.error(op, "on f64 is not supported by the SPIR-V backend (GLSL.std.450 has no f64 form)");
+  // f16 runs natively except erf; bf16 (and erf on f16) in f32.
+  bool viaF32 = e == Type::bf16() || (e == Type::f16() && op->is(OpCode::Erf));
+  uint32_t type = t.valueType(viaF32 ? Type::f32() : e);
+  mapComponents(t, op, [&](const std::vector<uint32_t> &args) {
+    std::vector<uint32_t> a = args;
+    if (viaF32)
+      for (uint32_t &x : a)
+        x = e == Type::bf16() ? bf16ToF32(t, x) : t.emit(Spv::FConvert, type, {x});
+    uint32_t r;
+    if (op->is(OpCode::Erf))
+      r = erfF32(t, a[0]);
+    else if (op->is(OpCode::Fma))
+      r = t.glsl(inst, type, {a[0], a[1], a[2]});
+    else
+      r = t.glsl(inst, type, {a[0]});
+    if (!viaF32)
+      return r;
+    return e == Type::bf16() ? f32ToBF16(t, r, false) : t.emit(Spv::FConvert, t.valueType(e), {r});
+  });
+  return true;
+}
+
+} // namespace trident::spirv

@@ -1,0 +1,337 @@
+// Memory: global loads, stores and atomics through PhysicalStorageBuffer
+// pointers made from u64 addresses at each access (Aligned to the access size,
+// as Vulkan requires); shared memory as one Workgroup array per th.shared_alloc;
+// th.barrier as a workgroup control barrier. Predicated accesses become
+// selection constructs, so a masked-off lane never touches its address.
+#include "Translator.h"
+
+namespace trident::spirv {
+
+namespace {
+
+// A PhysicalStorageBuffer pointer type to `type`, with the storage capability its width needs.
+uint32_t bufferPointer(Translator &t, uint32_t type, unsigned elementBits) {
+  if (elementBits == 8)
+    t.w.capability(Capability::StorageBuffer8BitAccess);
+  else if (elementBits == 16)
+    t.w.capability(Capability::StorageBuffer16BitAccess);
+  return t.w.pointerType(StorageClass::PhysicalStorageBuffer, type);
+}
+
+// The memory form of a value and back (only i1 differs: a byte 0 or 1).
+uint32_t toMemory(Translator &t, Type element, uint32_t v) {
+  if (element != Type::i1())
+    return v;
+  uint32_t u8 = t.w.intType(8);
+  return t.emit(Spv::Select, u8, {v, t.constant(u8, 1), t.constant(u8, 0)});
+}
+uint32_t fromMemory(Translator &t, Type element, uint32_t v) {
+  if (element != Type::i1())
+    return v;
+  return t.emit(Spv::INotEqual, t.boolType(), {v, t.constant(t.w.intType(8), 0)});
+}
+
+// The access type of `n` elements: the element itself, a vector of up to four,
+// or (for more, narrower elements) a vector of u32 words.
+struct Access {
+  uint32_t type = 0;      // what one OpLoad/OpStore moves
+  uint32_t pointer = 0;   // PhysicalStorageBuffer pointer to it
+  unsigned words = 0;     // > 0: a vector of this many u32 words
+  unsigned perWord = 0;   // elements per word then
+  uint32_t wordPiece = 0; // vector<perWord x element>, the bitcast of one word
+  unsigned bytes = 0;     // total size, also the alignment
+};
+
+Access accessOf(Translator &t, Type element, unsigned n) {
+  Access a;
+  uint32_t mem = t.memoryType(element);
+  unsigned size = Translator::memoryBytes(element);
+  a.bytes = size * n;
+  if (n == 1) {
+    a.type = mem;
+  } else if (n <= 4) {
+    a.type = t.w.vectorType(mem, n);
+  } else {
+    a.words = a.bytes / 4;
+    a.perWord = 4 / size;
+    a.type = t.w.vectorType(t.u32Type(), a.words);
+    a.wordPiece = t.w.vectorType(mem, a.perWord);
+  }
+  a.pointer = bufferPointer(t, a.type, size * 8);
+  return a;
+}
+
+std::vector<uint32_t> memoryOperands(const Access &a, bool isVolatile) {
+  return {memory_access::kAligned | (isVolatile ? memory_access::kVolatile : 0u), a.bytes};
+}
+
+Ids loadGlobal(Translator &t, uint32_t address, Type element, unsigned n, bool isVolatile) {
+  Access a = accessOf(t, element, n);
+  uint32_t mem = t.memoryType(element);
+  uint32_t ptr = t.emit(Spv::ConvertUToPtr, a.pointer, {address});
+  std::vector<uint32_t> operands{ptr};
+  for (uint32_t w : memoryOperands(a, isVolatile))
+    operands.push_back(w);
+  uint32_t v = t.emit(Spv::Load, a.type, operands);
+  Ids out;
+  if (n == 1) {
+    out.push_back(fromMemory(t, element, v));
+  } else if (!a.words) {
+    for (unsigned i = 0; i < n; ++i)
+      out.push_back(fromMemory(t, element, t.emit(Spv::CompositeExtract, mem, {v, i})));
+  } else {
+    for (unsigned w = 0; w < a.words; ++w) {
+      uint32_t word = t.emit(Spv::CompositeExtract, t.u32Type(), {v, w});
+      uint32_t piece = t.emit(Spv::Bitcast, a.wordPiece, {word});
+      for (unsigned i = 0; i < a.perWord; ++i)
+        out.push_back(fromMemory(t, element, t.emit(Spv::CompositeExtract, mem, {piece, i})));
+    }
+  }
+  return out;
+}
+
+void storeGlobal(Translator &t, uint32_t address, Type element, const Ids &values, bool isVolatile) {
+  unsigned n = unsigned(values.size());
+  Access a = accessOf(t, element, n);
+  Ids mem;
+  for (uint32_t v : values)
+    mem.push_back(toMemory(t, element, v));
+  uint32_t v;
+  if (n == 1) {
+    v = mem[0];
+  } else if (!a.words) {
+    v = t.emit(Spv::CompositeConstruct, a.type, mem);
+  } else {
+    std::vector<uint32_t> words;
+    for (unsigned w = 0; w < a.words; ++w) {
+      std::vector<uint32_t> piece(mem.begin() + w * a.perWord, mem.begin() + (w + 1) * a.perWord);
+      words.push_back(t.emit(Spv::Bitcast, t.u32Type(), {t.emit(Spv::CompositeConstruct, a.wordPiece, piece)}));
+    }
+    v = t.emit(Spv::CompositeConstruct, a.type, words);
+  }
+  uint32_t ptr = t.emit(Spv::ConvertUToPtr, a.pointer, {address});
+  std::vector<uint32_t> operands{ptr, v};
+  for (uint32_t w : memoryOperands(a, isVolatile))
+    operands.push_back(w);
+  t.code().emit(Spv::Store, operands);
+}
+
+unsigned lengthOf(Type t) { return t.isVector() ? unsigned(t.numElements()) : 1; }
+
+Ids nulls(Translator &t, Type type) {
+  return Ids(lengthOf(type), t.w.nullConstant(t.valueType(type)));
+}
+
+bool translateLoad(Translator &t, Op *op) {
+  Type r = op->result()->type(), element = r.element();
+  unsigned n = lengthOf(r);
+  if (Translator::memoryBytes(element) * n > 16 || (n > 4 && Translator::memoryBytes(element) * n % 4 != 0))
+    return t.error(op, "of " + r.str() + " is wider than one 16-byte access");
+  bool isVolatile = op->attr("volatile").isBool() && op->attr("volatile").getBool();
+  uint32_t address = t.scalar(op->operand(0));
+  uint32_t pred = op->numOperands() > 1 ? t.scalar(op->operand(1)) : 0;
+  Ids other = op->numOperands() > 2 ? t.get(op->operand(2)) : nulls(t, r);
+  t.set(op->result(), t.guarded(pred, std::vector<uint32_t>(n, t.valueType(r)), other,
+                                [&] { return loadGlobal(t, address, element, n, isVolatile); }));
+  return true;
+}
+
+bool translateStore(Translator &t, Op *op) {
+  Type v = op->operand(1)->type();
+  unsigned n = lengthOf(v);
+  if (Translator::memoryBytes(v.element()) * n > 16 || (n > 4 && Translator::memoryBytes(v.element()) * n % 4 != 0))
+    return t.error(op, "of " + v.str() + " is wider than one 16-byte access");
+  uint32_t address = t.scalar(op->operand(0));
+  const Ids &values = t.get(op->operand(1));
+  uint32_t pred = op->numOperands() > 2 ? t.scalar(op->operand(2)) : 0;
+  t.guarded(pred, {}, {}, [&] {
+    storeGlobal(t, address, v.element(), values, false);
+    return Ids{};
+  });
+  return true;
+}
+
+// ---- atomics ----
+
+struct Ordering {
+  uint32_t scope, semantics, failure; // ids
+};
+
+Ordering orderingOf(Translator &t, const Op *op) {
+  std::string sem = op->attr("sem").isString() ? op->stringAttr("sem") : "acq_rel";
+  std::string scope = op->attr("scope").isString() ? op->stringAttr("scope") : "gpu";
+  uint32_t order = sem == "relaxed"   ? semantics::kNone
+                   : sem == "acquire" ? semantics::kAcquire
+                   : sem == "release" ? semantics::kRelease
+                                      : semantics::kAcquireRelease;
+  // A failed compare-exchange only reads: no release part.
+  uint32_t failure = order == semantics::kAcquireRelease ? semantics::kAcquire
+                     : order == semantics::kRelease      ? semantics::kNone
+                                                         : order;
+  auto withStorage = [](uint32_t o) { return o ? o | semantics::kUniformMemory : o; };
+  return {t.u32(uint32_t(scope == "cta" ? Scope::Workgroup : Scope::Device)), t.u32(withStorage(order)),
+          t.u32(withStorage(failure))};
+}
+
+// An integer type of `element`'s width, and the capability 64-bit atomics need.
+uint32_t atomicIntType(Translator &t, Type element) {
+  if (element.bitWidth() == 64)
+    t.w.capability(Capability::Int64Atomics);
+  return t.w.intType(element.bitWidth());
+}
+
+uint32_t asInt(Translator &t, uint32_t intType, Type element, uint32_t v) {
+  return element.isFloat() ? t.emit(Spv::Bitcast, intType, {v}) : v;
+}
+uint32_t fromInt(Translator &t, Type element, uint32_t v) {
+  return element.isFloat() ? t.emit(Spv::Bitcast, t.valueType(element), {v}) : v;
+}
+
+// A float add as a compare-exchange loop on the bits.
+uint32_t casLoopAdd(Translator &t, uint32_t ptr, uint32_t intType, Type element, uint32_t value, const Ordering &o) {
+  uint32_t floatType = t.valueType(element);
+  uint32_t start = t.currentLabel();
+  uint32_t initial = t.emit(Spv::AtomicLoad, intType, {ptr, o.scope, o.failure});
+  uint32_t header = t.w.newId(), body = t.w.newId(), cont = t.w.newId(), merge = t.w.newId();
+  t.emitVoid(Spv::Branch, {header});
+  t.beginBlock(header);
+  Translator::PendingPhi expected = t.loopPhi(intType, initial, start);
+  t.emitVoid(Spv::LoopMerge, {merge, cont, 0});
+  t.emitVoid(Spv::Branch, {body});
+  t.beginBlock(body);
+  uint32_t sum = t.emit(Spv::FAdd, floatType, {t.emit(Spv::Bitcast, floatType, {expected.id}), value});
+  uint32_t desired = t.emit(Spv::Bitcast, intType, {sum});
+  uint32_t old = t.emit(Spv::AtomicCompareExchange, intType, {ptr, o.scope, o.semantics, o.failure, desired, expected.id});
+  uint32_t done = t.emit(Spv::IEqual, t.boolType(), {old, expected.id});
+  t.emitVoid(Spv::BranchConditional, {done, merge, cont});
+  t.beginBlock(cont);
+  t.emitVoid(Spv::Branch, {header});
+  t.patchPhi(expected, old, cont);
+  t.beginBlock(merge);
+  return t.emit(Spv::Bitcast, floatType, {old});
+}
+
+bool translateAtomicRMW(Translator &t, Op *op) {
+  Type element = op->result()->type();
+  const std::string &kind = op->stringAttr("kind");
+  if (element.bitWidth() < 32)
+    return t.error(op, "'" + kind + "' on " + element.str() + " is not supported by the SPIR-V backend (Vulkan atomics are 32 or 64 bits)");
+  Spv spv{};
+  bool floatAdd = kind == "fadd";
+  if (kind == "add") spv = Spv::AtomicIAdd;
+  else if (kind == "and") spv = Spv::AtomicAnd;
+  else if (kind == "or") spv = Spv::AtomicOr;
+  else if (kind == "xor") spv = Spv::AtomicXor;
+  else if (kind == "max") spv = Spv::AtomicSMax;
+  else if (kind == "min") spv = Spv::AtomicSMin;
+  else if (kind == "umax") spv = Spv::AtomicUMax;
+  else if (kind == "umin") spv = Spv::AtomicUMin;
+  else if (kind == "xchg") spv = Spv::AtomicExchange;
+  else if (!floatAdd) return t.error(op, "has an unknown kind '" + kind + "'");
+  Ordering o = orderingOf(t, op);
+  uint32_t address = t.scalar(op->operand(0)), value = t.scalar(op->operand(1));
+  uint32_t pred = op->numOperands() > 2 ? t.scalar(op->operand(2)) : 0;
+  uint32_t intType = atomicIntType(t, element);
+  uint32_t type = t.valueType(element);
+  uint64_t nativeFeature = element == Type::f64() ? kShaderBufferFloat64AtomicAdd : kShaderBufferFloat32AtomicAdd;
+  bool nativeFloatAdd = floatAdd && (t.device.features & nativeFeature);
+  Ids r = t.guarded(pred, {type}, {t.w.nullConstant(type)}, [&]() -> Ids {
+    if (nativeFloatAdd) {
+      t.w.extension("SPV_EXT_shader_atomic_float_add");
+      t.w.capability(element == Type::f64() ? Capability::AtomicFloat64AddEXT : Capability::AtomicFloat32AddEXT);
+      uint32_t ptr = t.emit(Spv::ConvertUToPtr, bufferPointer(t, type, element.bitWidth()), {address});
+      return {t.emit(Spv::AtomicFAddEXT, type, {ptr, o.scope, o.semantics, value})};
+    }
+    uint32_t ptr = t.emit(Spv::ConvertUToPtr, bufferPointer(t, intType, element.bitWidth()), {address});
+    if (floatAdd)
+      return {casLoopAdd(t, ptr, intType, element, value, o)};
+    uint32_t old = t.emit(spv, intType, {ptr, o.scope, o.semantics, asInt(t, intType, element, value)});
+    return {fromInt(t, element, old)};
+  });
+  t.set(op->result(), r);
+  return true;
+}
+
+bool translateAtomicCAS(Translator &t, Op *op) {
+  Type element = op->result()->type();
+  if (element.bitWidth() < 32)
+    return t.error(op, "on " + element.str() + " is not supported by the SPIR-V backend (Vulkan atomics are 32 or 64 bits)");
+  Ordering o = orderingOf(t, op);
+  uint32_t address = t.scalar(op->operand(0)), cmp = t.scalar(op->operand(1)), value = t.scalar(op->operand(2));
+  uint32_t pred = op->numOperands() > 3 ? t.scalar(op->operand(3)) : 0;
+  uint32_t intType = atomicIntType(t, element), type = t.valueType(element);
+  Ids r = t.guarded(pred, {type}, {t.w.nullConstant(type)}, [&]() -> Ids {
+    uint32_t ptr = t.emit(Spv::ConvertUToPtr, bufferPointer(t, intType, element.bitWidth()), {address});
+    uint32_t old = t.emit(Spv::AtomicCompareExchange, intType,
+                          {ptr, o.scope, o.semantics, o.failure, asInt(t, intType, element, value),
+                           asInt(t, intType, element, cmp)});
+    return {fromInt(t, element, old)};
+  });
+  t.set(op->result(), r);
+  return true;
+}
+
+// ---- shared memory ----
+
+bool translateSharedAlloc(Translator &t, Op *op) {
+  Type element = op->result()->type().pointee();
+  int64_t size = op->intAttr("size");
+  unsigned bytes = Translator::memoryBytes(element);
+  uint32_t array = t.w.arrayType(t.memoryType(element), uint32_t(size / bytes), 0);
+  uint32_t var = t.w.globalVariable(t.w.pointerType(StorageClass::Workgroup, array), StorageClass::Workgroup);
+  t.addInterface(var);
+  t.interface().sharedBytes += uint32_t(size);
+  t.set(op->result(), {var});
+  return true;
+}
+
+// A Workgroup pointer to element `index` + `k` of the array `alloc`.
+uint32_t sharedElement(Translator &t, Type element, uint32_t alloc, uint32_t index, unsigned k) {
+  if (k)
+    index = t.emit(Spv::IAdd, t.u32Type(), {index, t.u32(k)});
+  return t.emit(Spv::AccessChain, t.w.pointerType(StorageClass::Workgroup, t.memoryType(element)), {alloc, index});
+}
+
+bool translateSharedAccess(Translator &t, Op *op) {
+  Type element = op->operand(0)->type().pointee();
+  uint32_t alloc = t.scalar(op->operand(0)), index = t.scalar(op->operand(1));
+  if (op->is(OpCode::ThLoadShared)) {
+    Type r = op->result()->type();
+    Ids out;
+    for (unsigned k = 0; k < lengthOf(r); ++k)
+      out.push_back(fromMemory(t, element, t.emit(Spv::Load, t.memoryType(element), {sharedElement(t, element, alloc, index, k)})));
+    t.set(op->result(), out);
+    return true;
+  }
+  const Ids &values = t.get(op->operand(2));
+  uint32_t pred = op->numOperands() > 3 ? t.scalar(op->operand(3)) : 0;
+  t.guarded(pred, {}, {}, [&] {
+    for (unsigned k = 0; k < values.size(); ++k)
+      t.emitVoid(Spv::Store, {sharedElement(t, element, alloc, index, k), toMemory(t, element, values[k])});
+    return Ids{};
+  });
+  return true;
+}
+
+} // namespace
+
+bool translateMemory(Translator &t, Op *op) {
+  switch (op->code()) {
+  case OpCode::ThLoad: return translateLoad(t, op);
+  case OpCode::ThStore: return translateStore(t, op);
+  case OpCode::ThAtomicRMW: return translateAtomicRMW(t, op);
+  case OpCode::ThAtomicCAS: return translateAtomicCAS(t, op);
+  case OpCode::ThSharedAlloc: return translateSharedAlloc(t, op);
+  case OpCode::ThLoadShared:
+  case OpCode::ThStoreShared: return translateSharedAccess(t, op);
+  case OpCode::ThBarrier:
+    // Every thread of the program waits; shared and global memory written before are visible after.
+    t.emitVoid(Spv::ControlBarrier,
+               {t.u32(uint32_t(Scope::Workgroup)), t.u32(uint32_t(Scope::Workgroup)),
+                t.u32(semantics::kAcquireRelease | semantics::kWorkgroupMemory | semantics::kUniformMemory)});
+    return true;
+  default: return t.error(op, "cannot be translated");
+  }
+}
+
+} // namespace trident::spirv

@@ -1,0 +1,243 @@
+// The SPIR-V of hand-written thread-IR kernels is valid for Vulkan 1.2 (SPIRV-Tools'
+// validator), uses what it should, and constructs the backend cannot translate
+// give diagnostics.
+
+#include "KernelFiles.h"
+
+#include "trident/backends/spirv/CodeGen.h"
+#include "trident/backends/spirv/Tools.h"
+#include "trident/ir/Verifier.h"
+
+#include <doctest/doctest.h>
+
+using namespace trident;
+using namespace trident::spirv;
+
+namespace {
+
+DeviceInfo lavapipeLike() {
+  DeviceInfo d = genericDevice();
+  d.name = "vulkan:test (subgroups of 8)";
+  d.subgroupSize = 8;
+  d.sharedMemoryBytes = 32768;
+  d.features |= kShaderBufferFloat32AtomicAdd;
+  return d;
+}
+
+std::optional<SpirvKernel> compileFile(const std::string &file, const std::string &kernel, const DeviceInfo &device,
+                                       Diagnostics &diags, bool optimize = false) {
+  std::optional<Module> m = test::parseKernelFile(file, diags);
+  REQUIRE_MESSAGE(m, diags.str());
+  REQUIRE_MESSAGE(verify(*m, diags), diags.str());
+  SpirvOptions options;
+  options.optimize = optimize;
+  return compileToSpirv(*m, kernel, device, options, diags);
+}
+
+std::optional<SpirvKernel> compileText(const std::string &text, const DeviceInfo &device, Diagnostics &diags) {
+  std::optional<Module> m = parseModule(text, "<test>", diags);
+  REQUIRE_MESSAGE(m, diags.str());
+  REQUIRE_MESSAGE(verify(*m, diags), diags.str());
+  return compileToSpirv(*m, "k", device, SpirvOptions{}, diags);
+}
+
+bool contains(const std::string &text, const std::string &what) { return text.find(what) != std::string::npos; }
+
+} // namespace
+
+TEST_CASE("hand-written kernels give valid SPIR-V for every device description") {
+  const std::pair<const char *, const char *> kernels[] = {{"vector_add.tir", "vector_add"},
+                                                           {"vector_add4.tir", "vector_add4"},
+                                                           {"reduce.tir", "reduce"},
+                                                           {"loop.tir", "loop"},
+                                                           {"atomics.tir", "atomics"}};
+  for (const DeviceInfo &device : {lavapipeLike(), genericDevice()}) {
+    for (bool optimize : {false, true}) {
+      for (const auto &[file, kernel] : kernels) {
+        CAPTURE(file);
+        CAPTURE(device.name);
+        CAPTURE(optimize);
+        Diagnostics diags;
+        std::optional<SpirvKernel> k = compileFile(file, kernel, device, diags, optimize);
+        REQUIRE_MESSAGE(k, diags.str());
+        CHECK(validate(k->words) == "");
+        CHECK(k->words.at(0) == 0x07230203u);
+        CHECK(k->interface.name == kernel);
+        CHECK(k->interface.subgroupSize == device.subgroupSize);
+        CHECK(contains(disassemble(k->words), "OpEntryPoint GLCompute"));
+      }
+    }
+  }
+}
+
+TEST_CASE("vector add: addresses become PhysicalStorageBuffer pointers, arguments push constants") {
+  Diagnostics diags;
+  std::optional<SpirvKernel> k = compileFile("vector_add.tir", "vector_add", lavapipeLike(), diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  std::string text = disassemble(k->words);
+  CHECK(contains(text, "OpMemoryModel PhysicalStorageBuffer64 GLSL450"));
+  CHECK(contains(text, "OpConvertUToPtr"));
+  CHECK(contains(text, "Aligned 4"));
+  CHECK(contains(text, "LocalSize 64 1 1"));
+  CHECK(contains(text, "OpSelectionMerge")); // the masked accesses
+  CHECK_FALSE(contains(text, "Float16"));
+  const KernelInterface &i = k->interface;
+  CHECK(i.numThreads == 64);
+  CHECK_FALSE(i.argsInBuffer);
+  REQUIRE(i.args.size() == 4);
+  CHECK(i.args[0].kind == ArgKind::Pointer);
+  CHECK(i.args[0].offset == kHeaderBytes);
+  CHECK(i.args[2].offset == kHeaderBytes + 16);
+  CHECK(i.args[3].kind == ArgKind::I32);
+  CHECK(i.args[3].offset == kHeaderBytes + 24);
+  CHECK(i.pushConstantBytes == 56);
+  CHECK((i.requiredFeatures & kShaderInt64) != 0);
+  CHECK((i.requiredFeatures & (kShaderFloat16 | kShaderInt8 | kShaderFloat64)) == 0);
+}
+
+TEST_CASE("vector accesses of four floats are one 16-byte load") {
+  Diagnostics diags;
+  std::optional<SpirvKernel> k = compileFile("vector_add4.tir", "vector_add4", lavapipeLike(), diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  std::string text = disassemble(k->words);
+  CHECK(contains(text, "Aligned 16"));
+  CHECK(contains(text, "v4float"));
+}
+
+TEST_CASE("reduction: subgroup shuffles, workgroup memory, barrier, loops, float atomics") {
+  Diagnostics diags;
+  std::optional<SpirvKernel> k = compileFile("reduce.tir", "reduce", lavapipeLike(), diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  std::string text = disassemble(k->words);
+  CHECK(contains(text, "OpGroupNonUniformShuffleXor"));
+  CHECK(contains(text, "OpControlBarrier"));
+  CHECK(contains(text, "Workgroup"));
+  CHECK(contains(text, "OpLoopMerge"));
+  CHECK(contains(text, "OpAtomicFAddEXT"));
+  CHECK(k->interface.sharedBytes == 512);
+  CHECK((k->interface.requiredFeatures & kShaderBufferFloat32AtomicAdd) != 0);
+  CHECK((k->interface.requiredFeatures & kSubgroupShuffle) != 0);
+
+  // Without the float-atomic feature: a compare-exchange loop.
+  DeviceInfo plain = lavapipeLike();
+  plain.features &= ~uint64_t(kShaderBufferFloat32AtomicAdd);
+  k = compileFile("reduce.tir", "reduce", plain, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  text = disassemble(k->words);
+  CHECK_FALSE(contains(text, "OpAtomicFAddEXT"));
+  CHECK(contains(text, "OpAtomicCompareExchange"));
+  CHECK((k->interface.requiredFeatures & kShaderBufferFloat32AtomicAdd) == 0);
+}
+
+TEST_CASE("64-bit atomics need shaderBufferInt64Atomics") {
+  Diagnostics diags;
+  std::optional<SpirvKernel> k = compileFile("atomics.tir", "atomics", lavapipeLike(), diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  CHECK((k->interface.requiredFeatures & kShaderBufferInt64Atomics) != 0);
+  CHECK(featureNames(kShaderBufferInt64Atomics | kShaderFloat16) == "shaderFloat16, shaderBufferInt64Atomics");
+}
+
+TEST_CASE("arguments beyond the push-constant limit go to a buffer") {
+  std::string params, uses;
+  for (int i = 0; i < 20; ++i)
+    params += std::string(i ? ", " : "") + "%a" + std::to_string(i) + ": i64";
+  std::string text = "builtin.module ({\n tt.func {num_threads = 8, sym_name = \"k\"} ({\n ^(%p: ptr<i64>, " + params +
+                     "):\n  %s = arith.addi %a0, %a19 : i64\n  th.store %p, %s\n  tt.return\n })\n})\n";
+  Diagnostics diags;
+  DeviceInfo device = lavapipeLike();
+  std::optional<SpirvKernel> k = compileText(text, device, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  CHECK(k->interface.argsInBuffer);
+  CHECK(k->interface.pushConstantBytes == kArgBufferAddressOffset + 8);
+  CHECK(k->interface.argBufferBytes == 21 * 8);
+  CHECK(k->interface.args.at(20).offset == 160);
+  CHECK(validate(k->words) == "");
+  device.pushConstantBytes = 256;
+  k = compileText(text, device, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  CHECK_FALSE(k->interface.argsInBuffer);
+}
+
+TEST_CASE("narrow and wide types: capabilities follow use") {
+  const char *text = R"(builtin.module ({
+  tt.func {num_threads = 8, sym_name = "k"} ({
+  ^(%h: ptr<f16>, %b: ptr<bf16>, %q: ptr<i8>, %d: ptr<f64>, %x: f16, %y: bf16):
+    %v = th.load %h : vector<8xf16>
+    %w = th.load %b : vector<2xbf16>
+    %c = th.load %q : vector<16xi8>
+    %h0 = th.extract %v {index = 7} : f16
+    %w1 = th.extract %w {index = 1} : bf16
+    %c3 = th.extract %c {index = 3} : i8
+    %s = arith.addf %h0, %x : f16
+    %t = arith.mulf %w1, %y : bf16
+    %f = arith.extf %t : f32
+    %g = arith.extf %s : f32
+    %e = arith.sitofp %c3 : f32
+    %u = arith.addf %f, %g : f32
+    %z = arith.addf %u, %e : f32
+    %dd = arith.extf %z : f64
+    th.store %d, %dd
+    %hv = th.pack %s, %s, %s, %s, %s, %s, %s, %s : vector<8xf16>
+    th.store %h, %hv
+    tt.return
+  })
+})
+)";
+  Diagnostics diags;
+  std::optional<SpirvKernel> k = compileText(text, lavapipeLike(), diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  uint64_t f = k->interface.requiredFeatures;
+  CHECK((f & kShaderFloat16) != 0);
+  CHECK((f & kShaderFloat64) != 0);
+  CHECK((f & kShaderInt8) != 0);
+  CHECK((f & kStorageBuffer8BitAccess) != 0);
+  CHECK((f & kStorageBuffer16BitAccess) != 0);
+}
+
+TEST_CASE("what the backend cannot translate is a diagnostic") {
+  Diagnostics diags;
+  const char *mma = R"(builtin.module ({
+  tt.func {num_threads = 8, sym_name = "k"} ({
+  ^(%x: f32):
+    %a, %b = th.mma %x, %x {atom = "none"} : f32, f32
+    tt.return
+  })
+})
+)";
+  CHECK_FALSE(compileText(mma, lavapipeLike(), diags));
+  CHECK(contains(diags.str(), "'th.mma' op is not supported by the SPIR-V backend"));
+
+  diags.clear();
+  const char *f64exp = R"(builtin.module ({
+  tt.func {num_threads = 8, sym_name = "k"} ({
+  ^(%x: f64, %p: ptr<f64>):
+    %e = math.exp %x : f64
+    th.store %p, %e
+    tt.return
+  })
+})
+)";
+  CHECK_FALSE(compileText(f64exp, lavapipeLike(), diags));
+  CHECK(contains(diags.str(), "'math.exp' op on f64 is not supported"));
+
+  diags.clear();
+  const char *tooMuchShared = R"(builtin.module ({
+  tt.func {num_threads = 8, sym_name = "k"} ({
+    %s = th.shared_alloc {offset = 0, size = 65536} : ptr<f32, 3>
+    tt.return
+  })
+})
+)";
+  CHECK_FALSE(compileText(tooMuchShared, lavapipeLike(), diags));
+  CHECK(contains(diags.str(), "needs 65536 bytes of workgroup memory"));
+
+  diags.clear();
+  const char *oddThreads = R"(builtin.module ({
+  tt.func {num_threads = 12, sym_name = "k"} ({
+    tt.return
+  })
+})
+)";
+  CHECK_FALSE(compileText(oddThreads, lavapipeLike(), diags));
+  CHECK(contains(diags.str(), "not a multiple of the subgroup size 8"));
+}
