@@ -1,0 +1,89 @@
+#pragma once
+// Internal to the CUDA plugin: the handles behind the plugin ABI and the helpers
+// every entry point uses.
+
+#include "CudaDriver.h"
+
+#include <trident/plugin.h>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+struct trident_context_s;
+
+struct trident_device_s {
+  trident_context_s *ctx = nullptr;
+  uint32_t ordinal = 0;
+  trident::cuda::CUdevice device = 0;
+  trident::cuda::CUcontext context = nullptr; // the primary context while opened
+  int opens = 0;                              // guarded by the context's mutex
+  int computeMajor = 0, computeMinor = 0;
+  int maxSharedOptin = 0;
+};
+
+struct trident_context_s {
+  std::mutex mutex;
+  std::string reason; // why there are no devices
+  std::vector<std::unique_ptr<trident_device_s>> devices;
+};
+
+struct trident_stream_s {
+  trident_device_s *device = nullptr;
+  trident::cuda::CUstream stream = nullptr;
+  bool owned = true; // false for imported streams
+};
+
+struct trident_event_s {
+  trident_device_s *device = nullptr;
+  trident::cuda::CUevent event = nullptr;
+};
+
+struct trident_kernel_s {
+  trident::cuda::CUfunction function = nullptr;
+  std::string name;
+  uint32_t numThreads = 0;
+  uint32_t sharedBytes = 0;
+  uint32_t numParams = 0;
+  std::atomic<int> dynamicSharedLimit{48 * 1024}; // raised by cuFuncSetAttribute as launches need
+};
+
+struct trident_module_s {
+  trident_device_s *device = nullptr;
+  trident::cuda::CUmodule module = nullptr;
+  std::map<std::string, std::unique_ptr<trident_kernel_s>> kernels;
+};
+
+namespace trident::cuda {
+
+// Records `message` as this thread's last error and returns `status`.
+trident_status fail(trident_status status, std::string message);
+// SUCCESS, or DEVICE with the driver's message prefixed by `what`.
+trident_status check(CUresult r, const char *what);
+// Makes the device's context current on this thread (cached per thread).
+trident_status makeCurrent(trident_device_s *device);
+// Runs `f`, turning exceptions (e.g. out of host memory) into statuses.
+template <class F> trident_status guarded(F &&f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc &) {
+    return fail(TRIDENT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  } catch (const std::exception &e) {
+    return fail(TRIDENT_ERROR_INTERNAL, e.what());
+  }
+}
+
+// The compile/module/launch entry points (CudaModules.cpp).
+trident_status supportsTarget(trident_context ctx, const char *target);
+trident_status compile(trident_context ctx, const char *target, const char *ir, size_t size, const char *kernel,
+                       const trident_compile_options *options, trident_binary *out);
+trident_status binaryRelease(trident_context ctx, trident_binary *binary);
+trident_status moduleLoad(trident_device device, const void *binary, size_t size, trident_module *out);
+trident_status moduleUnload(trident_module module);
+trident_status moduleGetKernel(trident_module module, const char *name, trident_kernel *out);
+trident_status launch(trident_stream stream, trident_kernel kernel, const trident_launch_params *params);
+
+} // namespace trident::cuda

@@ -1,0 +1,141 @@
+#include "CodeObject.h"
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace trident::amdtest {
+
+namespace fs = std::filesystem;
+
+std::string llvmToolsDir() { return TRIDENT_LLVM_TOOLS_DIR; }
+
+int runCommand(const std::string &command, std::string &output) {
+  output.clear();
+  FILE *pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (!pipe)
+    return -1;
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    output.append(buffer.data(), n);
+  int status = ::pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+namespace {
+
+std::string trim(std::string s) {
+  size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+int64_t toInt(const std::string &s) {
+  try {
+    return std::stoll(s);
+  } catch (...) {
+    return -1;
+  }
+}
+
+} // namespace
+
+void parseMetadata(const std::string &notes, CodeObjectView &view) {
+  // The YAML is regular: "amdhsa.kernels:" then "  - .key: value" entries per kernel,
+  // whose ".args:" hold "      - .key: value" entries per argument.
+  std::istringstream in(notes);
+  std::string line;
+  MetadataKernel *kernel = nullptr;
+  MetadataArg *arg = nullptr;
+  bool inArgs = false;
+  while (std::getline(in, line)) {
+    std::string t = trim(line);
+    size_t indent = line.find_first_not_of(' ');
+    if (t.starts_with("amdhsa.target:")) {
+      view.target = trim(t.substr(14));
+      if (view.target.size() >= 2 && view.target.front() == '\'')
+        view.target = view.target.substr(1, view.target.size() - 2);
+      continue;
+    }
+    if (t.starts_with("amdhsa.")) {
+      kernel = nullptr;
+      continue;
+    }
+    bool item = t.starts_with("- ");
+    if (item)
+      t = trim(t.substr(2));
+    if (item && indent == 2) { // a new kernel
+      view.kernels.emplace_back();
+      kernel = &view.kernels.back();
+      arg = nullptr;
+      inArgs = false;
+    } else if (item && inArgs && kernel) { // a new argument
+      kernel->args.emplace_back();
+      arg = &kernel->args.back();
+    }
+    if (!kernel)
+      continue;
+    size_t colon = t.find(':');
+    if (colon == std::string::npos || !t.starts_with("."))
+      continue;
+    std::string key = t.substr(0, colon), value = trim(t.substr(colon + 1));
+    // Keys of the kernel sit at indent 4 (2 on the line of its "- "); argument keys deeper.
+    bool kernelKey = (item && indent == 2) || (!item && indent == 4);
+    if (kernelKey) {
+      inArgs = key == ".args";
+      arg = nullptr;
+      if (key == ".name") kernel->name = value;
+      else if (key == ".symbol") kernel->symbol = value;
+      else if (key == ".wavefront_size") kernel->wavefrontSize = toInt(value);
+      else if (key == ".group_segment_fixed_size") kernel->groupSegmentFixedSize = toInt(value);
+      else if (key == ".kernarg_segment_size") kernel->kernargSegmentSize = toInt(value);
+      else if (key == ".max_flat_workgroup_size") kernel->maxFlatWorkgroupSize = toInt(value);
+    } else if (inArgs && arg) {
+      if (key == ".offset") arg->offset = toInt(value);
+      else if (key == ".size") arg->size = toInt(value);
+      else if (key == ".value_kind") arg->valueKind = value;
+      else if (key == ".address_space") arg->addressSpace = value;
+    }
+  }
+}
+
+CodeObjectView inspect(const std::string &hsaco) {
+  static int counter = 0;
+  fs::path file = fs::temp_directory_path() /
+                  ("trident_amd_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".hsaco");
+  std::ofstream(file, std::ios::binary) << hsaco;
+  CodeObjectView view;
+  std::string bin = llvmToolsDir() + "/", path = file.string();
+  runCommand(bin + "llvm-readelf --file-header " + path, view.header);
+  runCommand(bin + "llvm-readelf --symbols " + path, view.symbols);
+  runCommand(bin + "llvm-readelf --notes " + path, view.notes);
+  runCommand(bin + "llvm-objdump -d " + path, view.disassembly);
+  fs::remove(file);
+  parseMetadata(view.notes, view);
+  return view;
+}
+
+std::vector<MetadataArg> expectedArgs(const Op *threadFunc) {
+  std::vector<MetadataArg> out;
+  int64_t end = 0;
+  for (Type t : func::argumentTypes(threadFunc)) {
+    MetadataArg a;
+    if (t.isPtr()) {
+      a.size = 8;
+      a.valueKind = "global_buffer";
+      a.addressSpace = "global";
+    } else {
+      a.size = std::max<int64_t>(1, t.bitWidth() / 8);
+      a.valueKind = "by_value";
+    }
+    a.offset = (end + a.size - 1) / a.size * a.size;
+    end = a.offset + a.size;
+    out.push_back(a);
+  }
+  return out;
+}
+
+} // namespace trident::amdtest

@@ -1,0 +1,52 @@
+#pragma once
+// Test helpers: look into an AMD code object with LLVM's own tools (llvm-readelf,
+// llvm-objdump), the way a person checks one without an AMD GPU.
+
+#include "trident/ir/IR.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace trident::amdtest {
+
+// One kernel argument as the AMDGPU metadata note lists it.
+struct MetadataArg {
+  int64_t offset = -1;
+  int64_t size = -1;
+  std::string valueKind;    // "global_buffer", "by_value", "hidden_..."
+  std::string addressSpace; // "global" for buffers, "" otherwise
+};
+
+// One entry of amdhsa.kernels.
+struct MetadataKernel {
+  std::string name, symbol;
+  int64_t wavefrontSize = -1;
+  int64_t groupSegmentFixedSize = -1; // static LDS bytes
+  int64_t kernargSegmentSize = -1;
+  int64_t maxFlatWorkgroupSize = -1;
+  std::vector<MetadataArg> args;
+};
+
+struct CodeObjectView {
+  std::string header;      // llvm-readelf --file-header
+  std::string symbols;     // llvm-readelf --symbols
+  std::string notes;       // llvm-readelf --notes (the metadata as YAML)
+  std::string disassembly; // llvm-objdump -d
+  std::string target;      // amdhsa.target
+  std::vector<MetadataKernel> kernels;
+};
+
+// The folder of LLVM's tools the tests use.
+std::string llvmToolsDir();
+// Runs `command` through the shell; returns its exit status, `output` its stdout+stderr.
+int runCommand(const std::string &command, std::string &output);
+// Writes `hsaco` to a temporary file and reads it back through the tools.
+CodeObjectView inspect(const std::string &hsaco);
+// Parses llvm-readelf's YAML rendering of the AMDGPU metadata note.
+void parseMetadata(const std::string &notes, CodeObjectView &view);
+// The layout a kernel's explicit arguments must have (natural alignment, in order),
+// from the thread-IR function's argument types.
+std::vector<MetadataArg> expectedArgs(const Op *threadFunc);
+
+} // namespace trident::amdtest
