@@ -8,6 +8,7 @@
 #include "trident/backends/nvptx/Target.h"
 #include "trident/ir/Printer.h"
 #include "trident/ir/Verifier.h"
+#include "trident/passes/Pipeline.h"
 #include "trident/simt/Lowering.h"
 #include "trident/simt/VerifyThreadIR.h"
 
@@ -105,9 +106,15 @@ std::optional<std::string> archOf(const TargetDesc &target, Diagnostics &diags) 
 
 std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
                                       Diagnostics &diags) {
+  Module optimized = blockIR.clone();
+  PassManager pm;
+  addDefaultPipeline(pm);
+  if (!pm.run(optimized, diags))
+    return std::nullopt;
   simt::LoweringOptions lowering;
   lowering.numWarps = options.numWarps;
-  std::optional<Module> threadIR = simt::lowerToThreadIR(blockIR, target, lowering, diags);
+  lowering.onlyFunction = options.kernel;
+  std::optional<Module> threadIR = simt::lowerToThreadIR(optimized, target, lowering, diags);
   if (!threadIR)
     return std::nullopt;
   if (!verify(*threadIR, diags) || !simt::verifyThreadIR(*threadIR, diags)) {
@@ -155,7 +162,8 @@ std::optional<PTXModule> compileModuleToPTX(const Module &blockIR, const TargetD
   PTXModule out;
   for (Op *f : threadIR->functions())
     out.kernels.push_back({std::string(func::name(f)), static_cast<unsigned>(f->intAttr("num_threads")),
-                           static_cast<uint64_t>(f->intAttr("shared_bytes"))});
+                           static_cast<uint64_t>(f->intAttr("shared_bytes")),
+                           static_cast<unsigned>(f->region()->numArguments())});
   std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(*arch, options.optLevel, diags);
   if (!tm)
     return std::nullopt;

@@ -371,7 +371,13 @@ unsigned defaultNumWarps(const Op *func, const TargetDesc &target) {
 std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target,
                                       const LoweringOptions &options, Diagnostics &diags) {
   Module out;
+  if (!options.onlyFunction.empty() && !blockIR.lookupFunction(options.onlyFunction)) {
+    diags.error(Location(), "the module has no tt.func named '" + options.onlyFunction + "'");
+    return std::nullopt;
+  }
   for (Op *f : blockIR.functions()) {
+    if (!options.onlyFunction.empty() && func::name(f) != options.onlyFunction)
+      continue;
     if (!func::resultTypes(f).empty())
       continue; // a device function: inlined into its callers already
     unsigned numWarps = options.numWarps ? options.numWarps : defaultNumWarps(f, target);

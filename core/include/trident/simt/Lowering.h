@@ -18,11 +18,13 @@
 #include "trident/support/Diagnostic.h"
 
 #include <optional>
+#include <string>
 
 namespace trident::simt {
 
 struct LoweringOptions {
   unsigned numWarps = 0; // warps per program; 0 picks Triton's default (see defaultNumWarps)
+  std::string onlyFunction; // when set, only this tt.func is lowered
 };
 
 // Lowers every tt.func without results of `blockIR` to thread IR for `target`.
