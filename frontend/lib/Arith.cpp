@@ -22,13 +22,19 @@ Object CodeGen::binary(BinOpKind op, const Object &a, const Object &b, const Spa
     auto [x, y] = binaryOperands(a, b, span, true, true);
     if (y.dtype.isPtr())
       std::swap(x, y);
-    if (x.dtype.isPtr())
+    if (x.dtype.isPtr()) {
+      // tt.addptr reads offsets as signed: widen unsigned ones first.
+      if (y.dtype.isUnsigned && y.dtype.bits() < 64)
+        y = cast(y, DType::u64(), span);
       return Object::ofTensor(b_.addPtr(x.value, y.value), x.dtype);
+    }
     return Object::ofTensor(b_.binary(x.dtype.isFloat() ? OpCode::AddF : OpCode::AddI, x.value, y.value), x.dtype);
   }
   case BinOpKind::Sub: {
     auto [x, y] = binaryOperands(a, b, span, true, false);
     if (x.dtype.isPtr()) {
+      if (y.dtype.isUnsigned && y.dtype.bits() < 64)
+        y = cast(y, DType::u64(), span);
       Tensor zero = constantInt(0, y.dtype, y.shape());
       Value *neg = b_.binary(OpCode::SubI, zero.value, y.value);
       return Object::ofTensor(b_.addPtr(x.value, neg), x.dtype);
@@ -82,6 +88,8 @@ Object CodeGen::binary(BinOpKind op, const Object &a, const Object &b, const Spa
   case BinOpKind::BitXor:
   case BinOpKind::LShift:
   case BinOpKind::RShift: {
+    // Triton picks the kind of right shift from the tensor operand's own signedness.
+    bool signedShift = a.isTensor() ? a.tensor.dtype.isSigned() : b.tensor.dtype.isSigned();
     auto [x, y] = binaryOperands(a, b, span, false, false, false);
     if (!x.dtype.isInt() || !y.dtype.isInt())
       error(span, std::string("bitwise operator ") + opName(op) + " needs integer operands, got " + x.dtype.name() +
@@ -93,8 +101,8 @@ Object CodeGen::binary(BinOpKind op, const Object &a, const Object &b, const Spa
                   : op == BinOpKind::BitOr  ? OpCode::OrI
                   : op == BinOpKind::BitXor ? OpCode::XOrI
                   : op == BinOpKind::LShift ? OpCode::ShLI
-                  : t.isUnsigned            ? OpCode::ShRUI
-                                            : OpCode::ShRSI;
+                  : signedShift             ? OpCode::ShRSI
+                                            : OpCode::ShRUI;
     return Object::ofTensor(b_.binary(code, x.value, y.value), t);
   }
   case BinOpKind::Pow:

@@ -22,8 +22,8 @@ AttributeList cacheAttrs(CodeGen &cg, const std::optional<Arg> &cache, const std
       cg.error(cache->span, std::string("cache_modifier must be one of ") +
                                 (isLoad ? "'', '.ca', '.cg' or '.cv'" : "'', '.wb', '.cg', '.cs' or '.wt'") +
                                 ", got '" + c + "'");
-    if (!c.empty())
-      attrs.set("cache", Attribute::string(c));
+    if (!c.empty()) // the block IR spells Triton's modifiers without the dot
+      attrs.set("cache", Attribute::string(c.substr(1)));
   }
   if (eviction) {
     std::string e = cg.stringArg(*eviction, "eviction_policy");

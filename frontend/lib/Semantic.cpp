@@ -57,7 +57,12 @@ Tensor CodeGen::constant(const Object &o, DType dtype, std::span<const int64_t> 
   }
   if (dtype.isBool())
     return Tensor{b_.constBool(v != 0, t), dtype};
-  // Wrap to the element width, keeping values that fit as written.
+  unsigned width = dtype.bits();
+  PyInt lo = dtype.isUnsigned ? 0 : -(PyInt(1) << (width - 1));
+  PyInt hi = dtype.isUnsigned ? (PyInt(1) << width) - 1 : (PyInt(1) << (width - 1)) - 1;
+  if (v < lo || v > hi)
+    error(span, "scalar " + pyIntStr(v) + " is out of range for type " + dtype.name());
+  // Store the bits, keeping values that fit as written.
   unsigned bits = dtype.bits();
   unsigned __int128 mask = bits >= 64 ? ~static_cast<uint64_t>(0) : ((static_cast<uint64_t>(1) << bits) - 1);
   uint64_t raw = static_cast<uint64_t>(static_cast<unsigned __int128>(v) & mask);
