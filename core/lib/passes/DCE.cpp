@@ -80,6 +80,26 @@ bool pruneForResults(Op *op) {
   return changed;
 }
 
+// Drops results of an scf.while that neither the code after it nor its after region
+// uses, with the values scf.condition forwards for them. The loop-carried values
+// (the before region's arguments) stay: they are what the loop computes with.
+bool pruneWhileResults(Op *op) {
+  bool changed = false;
+  Block *after = op->region(1);
+  Op *condition = op->region(0)->terminator();
+  if (!condition || !condition->is(OpCode::Condition))
+    return false;
+  for (unsigned i = op->numResults(); i-- > 0;) {
+    if (op->result(i)->hasUses() || after->argument(i)->hasUses())
+      continue;
+    condition->eraseOperand(1 + i);
+    after->eraseArgument(i);
+    op->eraseResult(i);
+    changed = true;
+  }
+  return changed;
+}
+
 // One sweep, last op first so a use is removed before its definition is examined.
 bool sweep(Block *block) {
   bool changed = false;
@@ -90,6 +110,8 @@ bool sweep(Block *block) {
       changed |= pruneIfResults(op);
     else if (op->is(OpCode::For))
       changed |= pruneForResults(op);
+    else if (op->is(OpCode::While))
+      changed |= pruneWhileResults(op);
     for (unsigned r = 0; r < op->numRegions(); ++r)
       changed |= sweep(op->region(r));
     if (!op->has(kTerminator) && hasNoUses(op) && isRemovableWhenUnused(op)) {

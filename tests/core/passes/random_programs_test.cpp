@@ -1,5 +1,5 @@
 // Differential test: random scalar programs (integer arithmetic, comparisons,
-// selects, scf.if, scf.for, calls of a private helper) run through random pass
+// selects, scf.if, scf.for, scf.while, calls of a private helper) run through random pass
 // pipelines must compute what they computed before, on random arguments. A small
 // evaluator written here is the reference; the verifier runs after every pass.
 
@@ -91,6 +91,31 @@ private:
           env[op->result(i)] = carried[i];
         break;
       }
+      case OpCode::While: {
+        std::vector<int32_t> carried;
+        for (unsigned i = 0; i < op->numOperands(); ++i)
+          carried.push_back(in(i));
+        const Block *before = op->region(0), *after = op->region(1);
+        for (int trips = 0;; ++trips) {
+          // The generator's loops end within 3 trips; a broken pass must not hang the test.
+          if (trips > 100) {
+            FAIL("scf.while runs on and on");
+            return {};
+          }
+          for (unsigned i = 0; i < carried.size(); ++i)
+            env[before->argument(i)] = carried[i];
+          std::vector<int32_t> forwarded = run(before, env); // the condition, then the values
+          if (!forwarded[0]) {
+            for (unsigned i = 0; i < op->numResults(); ++i)
+              env[op->result(i)] = forwarded[1 + i];
+            break;
+          }
+          for (unsigned i = 0; i < after->numArguments(); ++i)
+            env[after->argument(i)] = forwarded[1 + i];
+          carried = run(after, env);
+        }
+        break;
+      }
       case OpCode::Call: {
         std::vector<int32_t> args;
         for (unsigned i = 0; i < op->numOperands(); ++i)
@@ -101,6 +126,7 @@ private:
         break;
       }
       case OpCode::Yield:
+      case OpCode::Condition:
       case OpCode::Return: {
         std::vector<int32_t> out;
         for (unsigned i = 0; i < op->numOperands(); ++i)
@@ -173,7 +199,7 @@ private:
                                       OpCode::OrI,  OpCode::XOrI, OpCode::MinSI, OpCode::MaxUI};
     static const char *predicates[] = {"eq", "ne", "slt", "sge", "ult", "uge"};
     for (int i = 0; i < count; ++i) {
-      int64_t kind = pick(depth < 2 ? 12 : 9);
+      int64_t kind = pick(depth < 2 ? 13 : 9);
       if (kind <= 1) {
         s.ints.push_back(constant(b));
       } else if (kind <= 4) {
@@ -198,8 +224,10 @@ private:
         s.ints.push_back(call->result(1));
       } else if (kind <= 10) {
         buildIf(b, s, depth);
-      } else {
+      } else if (kind == 11) {
         buildFor(b, s, depth);
+      } else {
+        buildWhile(b, s, depth);
       }
     }
   }
@@ -244,6 +272,39 @@ private:
     for (int i = 0; i < carried; ++i)
       yielded.push_back(pickInt(body));
     inner.yield(yielded);
+    for (Value *v : loop->results())
+      s.ints.push_back(v);
+  }
+
+  // A counting scf.while (at most 3 trips) carrying one more value; it forwards the
+  // counter and a value computed in the before region.
+  void buildWhile(Builder &b, Scope &s, int depth) {
+    Type i32 = Type::i32();
+    Value *inits[] = {b.constInt(pick(3), i32), pickInt(s)};
+    Type types[] = {i32, i32};
+    Op *loop = b.create(OpCode::While, inits, types, {}, 2);
+    Block *before = loop->region(0), *after = loop->region(1);
+    Value *counter = before->addArgument(i32);
+    Value *carried = before->addArgument(i32);
+    Builder inner;
+    inner.setInsertionPointToEnd(before);
+    Scope head = s;
+    head.ints.push_back(counter);
+    head.ints.push_back(carried);
+    fill(inner, head, depth + 1, static_cast<int>(pick(3)));
+    Value *more = inner.cmpi("slt", counter, inner.constInt(3, i32));
+    Value *forwarded[] = {more, counter, pickInt(head)};
+    inner.create(OpCode::Condition, forwarded, std::span<const Type>{});
+
+    Value *count = after->addArgument(i32);
+    Value *value = after->addArgument(i32);
+    inner.setInsertionPointToEnd(after);
+    Scope body = s;
+    body.ints.push_back(count);
+    body.ints.push_back(value);
+    fill(inner, body, depth + 1, static_cast<int>(1 + pick(4)));
+    Value *next[] = {inner.binary(OpCode::AddI, count, inner.constInt(1, i32)), pickInt(body)};
+    inner.yield(next);
     for (Value *v : loop->results())
       s.ints.push_back(v);
   }

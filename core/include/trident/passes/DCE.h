@@ -25,7 +25,9 @@
 // `volatile = true`, and scf.if / scf.for whose regions hold only removable ops.
 // scf.while is kept (it might not terminate). An unused scf.if result is dropped
 // from both yields; an unused scf.for result is dropped with its loop-carried value
-// when that value only feeds removable ops that compute the same yielded value.
+// when that value only feeds removable ops that compute the same yielded value; an
+// scf.while result unused after the loop and in its after region is dropped from
+// scf.condition (its loop-carried values stay).
 
 #include "trident/ir/IR.h"
 #include "trident/support/Diagnostic.h"
