@@ -50,7 +50,7 @@ void parseMetadata(const std::string &notes, CodeObjectView &view) {
   std::string line;
   MetadataKernel *kernel = nullptr;
   MetadataArg *arg = nullptr;
-  bool inArgs = false;
+  bool inArgs = false, inKernels = false;
   while (std::getline(in, line)) {
     std::string t = trim(line);
     size_t indent = line.find_first_not_of(' ');
@@ -61,9 +61,12 @@ void parseMetadata(const std::string &notes, CodeObjectView &view) {
       continue;
     }
     if (t.starts_with("amdhsa.")) {
+      inKernels = t.starts_with("amdhsa.kernels:");
       kernel = nullptr;
       continue;
     }
+    if (!inKernels)
+      continue;
     bool item = t.starts_with("- ");
     if (item)
       t = trim(t.substr(2));

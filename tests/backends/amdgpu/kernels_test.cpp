@@ -37,10 +37,23 @@ std::vector<fs::path> kernelFiles() {
   return files;
 }
 
-std::string upper(std::string s) {
-  for (char &c : s)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
+// e_flags as llvm-readelf prints it ("Flags: 0x53F, gfx90a, xnack, sramecc").
+unsigned elfFlags(const std::string &header) {
+  size_t at = header.find("Flags:");
+  if (at == std::string::npos)
+    return 0;
+  return static_cast<unsigned>(std::strtoul(header.c_str() + header.find("0x", at), nullptr, 16));
+}
+
+// EF_AMDGPU_MACH_* of the ELF ABI (LLVM's AMDGPUUsage, "AMDGPU ELF Header"): the low byte of e_flags.
+unsigned machineNumber(const std::string &arch) {
+  if (arch == "gfx90a")
+    return 0x3f;
+  if (arch == "gfx942")
+    return 0x4c;
+  if (arch == "gfx1100")
+    return 0x41;
+  return 0;
 }
 
 } // namespace
@@ -66,7 +79,9 @@ void checkCodeObject(const Module &blockIR, const std::string &arch, const std::
   // The ELF header: an AMDGPU shared object whose flags name the architecture.
   CHECK(view.header.find("AMDGPU") != std::string::npos);
   CHECK(view.header.find("DYN (Shared object file)") != std::string::npos);
-  CHECK(view.header.find("EF_AMDGPU_MACH_AMDGCN_" + upper(arch)) != std::string::npos);
+  CHECK(view.header.find("Machine:                           EM_AMDGPU") != std::string::npos);
+  CHECK(view.header.find(", " + arch) != std::string::npos);
+  CHECK((elfFlags(view.header) & 0xff) == machineNumber(arch));
   CHECK(view.target.starts_with("amdgcn-amd-amdhsa--" + arch));
   std::vector<Op *> funcs = threadIR->functions();
   REQUIRE(view.kernels.size() == funcs.size());
