@@ -4,7 +4,7 @@
 #include "trident/ir/Parser.h"
 #include "trident/ir/Printer.h"
 #include "trident/passes/PassManager.h"
-#include "trident/passes/PassRegistry.h"
+#include "trident/passes/Pipeline.h"
 
 #if TRIDENT_RUNTIME_HAS_FRONTEND
 #include "trident/frontend/Frontend.h"
@@ -80,6 +80,7 @@ std::string sourceToBlockIR(const std::string &source, const std::string &fileNa
   CompileRequest request;
   request.kernel = kernel;
   request.args = std::move(*args);
+  request.debug = debug;
   std::optional<Module> m = compileKernel(source, fileName, request, diags);
   if (!m)
     throw Error(ErrorCode::Compile, "cannot compile '" + kernel + "' for (" + signature + "):\n" + diags.str());
@@ -90,8 +91,7 @@ std::string sourceToBlockIR(const std::string &source, const std::string &fileNa
   po.verifyEach = true;
 #endif
   PassManager pm(po);
-  for (const PassInfo &pass : allPasses())
-    pm.add(std::string(pass.name), pass.run);
+  addDefaultPipeline(pm);
   if (!pm.run(*m, diags))
     throw Error(ErrorCode::Compile, "optimizing '" + kernel + "' failed:\n" + diags.str());
   return print(*m);

@@ -38,6 +38,13 @@ public:
     b.copyFromHost(data);
     return b;
   }
+  // Allocates a buffer of `dtype` and fills it with host elements of the same size
+  // (e.g. fp16 data held as uint16_t bits).
+  template <class T> static Buffer fromHost(const Device &device, std::span<const T> data, DType dtype) {
+    Buffer b(device, data.size(), dtype);
+    b.copyFromHost(data);
+    return b;
+  }
   // Makes a native allocation of another library usable as a Buffer (not owned).
   static Buffer import(const Device &device, uint64_t nativeMemory, size_t size, DType dtype);
 

@@ -1,0 +1,115 @@
+// Runs every sample kernel (samples/*.py) on the default device, then on every
+// other device present, through the public runtime API, and prints for each
+// device and sample whether it matches its float64 reference, its time, and its
+// GB/s or TFLOP/s. Exits with 1 when any sample does not match.
+//
+//   run_samples [--device D] [--sample NAME] [--large | --small] [--repeat N] [--samples-dir DIR]
+//
+// Host devices get small problems (the interpreter is slow); GPUs large ones.
+
+#include "Samples.h"
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+using namespace samples;
+
+namespace {
+
+struct Entry {
+  const char *name;
+  Result (*run)(Context &);
+};
+
+const Entry kSamples[] = {
+    {"vector_add", runVectorAdd},   {"fused_softmax", runFusedSoftmax}, {"matmul", runMatmul},
+    {"layer_norm", runLayerNorm},   {"dropout", runDropout},            {"attention", runAttention},
+    {"reduce_custom", runReduceCustom}, {"scan", runScan},
+};
+
+int usage() {
+  std::fprintf(stderr, "usage: run_samples [--device D] [--sample NAME] [--large | --small] [--repeat N] "
+                       "[--samples-dir DIR]\n");
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string onlyDevice, onlySample, samplesDir = TRIDENT_SAMPLES_DIR;
+  int size = -1; // -1: by device class, 0: small, 1: large
+  int repeats = -1;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--device" && i + 1 < argc)
+      onlyDevice = argv[++i];
+    else if (a == "--sample" && i + 1 < argc)
+      onlySample = argv[++i];
+    else if (a == "--samples-dir" && i + 1 < argc)
+      samplesDir = argv[++i];
+    else if (a == "--repeat" && i + 1 < argc)
+      repeats = std::atoi(argv[++i]);
+    else if (a == "--large")
+      size = 1;
+    else if (a == "--small")
+      size = 0;
+    else
+      return usage();
+  }
+  try {
+    Runtime &rt = Runtime::get();
+    std::vector<Device> devices;
+    if (!onlyDevice.empty()) {
+      devices.push_back(rt.device(onlyDevice));
+    } else {
+      devices.push_back(rt.defaultDevice());
+      for (const Device &d : rt.devices())
+        if (d != devices.front())
+          devices.push_back(d);
+    }
+    bool allMatch = true;
+    int ran = 0;
+    std::printf("%-9s %-14s %-6s %10s %11s %9s %9s  %s\n", "device", "sample", "match", "max err", "time ms",
+                "GB/s", "TFLOP/s", "note");
+    for (const Device &dev : devices) {
+      for (const Entry &e : kSamples) {
+        if (!onlySample.empty() && onlySample != e.name)
+          continue;
+        Context ctx;
+        ctx.device = dev;
+        ctx.samplesDir = samplesDir;
+        ctx.large = size < 0 ? dev.info().isGpu : size == 1;
+        ctx.repeats = repeats > 0 ? repeats : (ctx.large ? 20 : 1);
+        Result r;
+        try {
+          r = e.run(ctx);
+        } catch (const std::exception &ex) {
+          r.sample = e.name;
+          r.match = false;
+          r.note = ex.what();
+          for (char &c : r.note)
+            if (c == '\n')
+              c = ' ';
+        }
+        ++ran;
+        allMatch &= r.match;
+        double gbs = r.ms > 0 && r.bytes > 0 ? r.bytes / (r.ms * 1e6) : 0;
+        double tflops = r.ms > 0 && r.flops > 0 ? r.flops / (r.ms * 1e9) : 0;
+        std::printf("%-9s %-14s %-6s %10.3g %11.3f %9.2f %9.4f  %s\n", dev.name().c_str(), r.sample.c_str(),
+                    r.match ? "yes" : "NO", r.maxError, r.ms, gbs, tflops, r.note.c_str());
+        std::fflush(stdout);
+      }
+    }
+    if (ran == 0) {
+      std::fprintf(stderr, "run_samples: no sample named '%s'\n", onlySample.c_str());
+      return 2;
+    }
+    std::printf("%s\n", allMatch ? "all samples match their float64 references"
+                                 : "SOME SAMPLES DO NOT MATCH their float64 references");
+    return allMatch ? 0 : 1;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "run_samples: %s\n", e.what());
+    return 1;
+  }
+}
