@@ -1,0 +1,199 @@
+#pragma once
+// The Vulkan plugin's objects behind the ABI handles.
+//
+// One VkInstance per context (made in init, so that devices can be listed
+// without creating any VkDevice); one VkDevice with one compute queue per opened
+// device. Work on every stream of a device goes to that queue; each submission
+// signals the device's timeline semaphore with the next value and begins with a
+// full memory barrier, so it runs after everything submitted before it.
+
+#include "VulkanLoader.h"
+
+#include "trident/backends/spirv/CodeGen.h"
+#include "trident/backends/spirv/Target.h"
+#include "trident/plugin.h"
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+struct trident_context_s;
+
+namespace trident::vulkan {
+
+// Sets this thread's last error and returns `status`.
+trident_status fail(trident_status status, std::string message);
+// A failed Vulkan call: out-of-memory results give OUT_OF_MEMORY, others DEVICE.
+trident_status failVk(VkResult result, const std::string &what);
+// Runs `body`, turning escaping exceptions into statuses (none may cross the ABI).
+template <class F> trident_status guarded(F &&body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc &) {
+    return fail(TRIDENT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  } catch (const std::exception &e) {
+    return fail(TRIDENT_ERROR_INTERNAL, std::string("internal error: ") + e.what());
+  }
+}
+
+
+
+// What init learns about a usable physical device.
+struct PhysicalDevice {
+  VkPhysicalDevice handle = VK_NULL_HANDLE;
+  VkPhysicalDeviceProperties properties{};
+  uint8_t uuid[16]{};
+  uint32_t queueFamily = 0;
+  uint32_t minSubgroupSize = 0, maxSubgroupSize = 0;
+  bool subgroupSizeControl = false; // can require a size for compute shaders
+  bool fullSubgroups = false;
+  bool subgroupSizeControlExtension = false; // VK_EXT_subgroup_size_control on a 1.2 device
+  bool atomicFloatExtension = false;         // VK_EXT_shader_atomic_float
+  uint32_t timestampValidBits = 0;
+  uint64_t globalMemory = 0;
+  uint32_t multiprocessors = 1;
+  spirv::DeviceInfo info; // what the compiler needs: limits and features
+};
+
+struct Allocation {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  uint64_t bufferAddress = 0; // the buffer's device address
+  uint64_t address = 0;       // what the user sees: bufferAddress rounded up to 256
+  size_t bytes = 0;           // the user's size
+  void *mapped = nullptr;     // host view of bufferAddress when host-visible
+};
+
+struct Device {
+  trident_context_s *context = nullptr;
+  const PhysicalDevice *physical = nullptr;
+  uint32_t ordinal = 0;
+  std::string name; // "vulkan:0" in messages
+
+  std::mutex mutex; // opening, allocations
+  int openCount = 0;
+  VkDevice device = VK_NULL_HANDLE;
+  DeviceFunctions fn;
+  VkQueue queue = VK_NULL_HANDLE;
+  std::mutex queueMutex; // the queue and the timeline's next value
+  VkSemaphore timeline = VK_NULL_HANDLE;
+  uint64_t submitted = 0; // the last value a submission signals
+  VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+  uint32_t deviceMemoryType = 0, hostMemoryType = 0;
+  bool deviceMemoryMappable = false;
+  std::map<uint64_t, Allocation> allocations; // by user address
+
+  // Opens the VkDevice on first use.
+  trident_status open();
+  void close();
+  // A buffer with device-address usage in device (or host-visible) memory.
+  trident_status createBuffer(size_t size, bool hostVisible, Allocation &out);
+  void destroyBuffer(Allocation &a);
+  // The allocation holding [address, address + bytes), or null.
+  Allocation *find(uint64_t address, size_t bytes);
+  // Waits until the timeline reaches `value`.
+  trident_status wait(uint64_t value);
+};
+
+// A command buffer sent to the queue, and what must live until it is done.
+struct Submission {
+  uint64_t value = 0;
+  VkCommandBuffer commands = VK_NULL_HANDLE;
+  std::vector<Allocation> temporaries;
+};
+
+} // namespace trident::vulkan
+
+struct trident_context_s {
+  trident::vulkan::Loader loader;
+  VkInstance instance = VK_NULL_HANDLE;
+  std::string reason; // why there are no devices
+  std::vector<std::unique_ptr<trident::vulkan::PhysicalDevice>> physical;
+  std::vector<std::unique_ptr<trident::vulkan::Device>> devices;
+  ~trident_context_s();
+};
+
+struct trident_device_s {}; // never instantiated: handles point at vulkan::Device
+
+struct trident_stream_s {
+  trident::vulkan::Device *device = nullptr;
+  std::mutex mutex;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  std::deque<trident::vulkan::Submission> inFlight;
+  std::vector<VkCommandBuffer> spare;
+  uint64_t last = 0; // the value of this stream's last submission
+
+  // A command buffer in the recording state, starting with a full barrier.
+  trident_status begin(VkCommandBuffer &out);
+  // Ends and submits `cmd`; `temporaries` are freed once it is done.
+  trident_status submit(VkCommandBuffer cmd, std::vector<trident::vulkan::Allocation> temporaries = {});
+  // Waits for everything submitted on this stream.
+  trident_status synchronize();
+  // Returns finished command buffers and temporaries (call with `mutex` held).
+  void recycle();
+  ~trident_stream_s();
+};
+
+struct trident_event_s {
+  trident::vulkan::Device *device = nullptr;
+  VkQueryPool queries = VK_NULL_HANDLE;
+  uint64_t value = 0; // the timeline value of the submission that records it
+  bool recorded = false;
+};
+
+struct trident_module_s;
+struct trident_kernel_s {
+  trident_module_s *module = nullptr;
+};
+
+struct trident_module_s {
+  trident::vulkan::Device *device = nullptr;
+  trident::spirv::KernelInterface interface;
+  VkShaderModule shader = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  trident_kernel_s kernel;
+};
+
+namespace trident::vulkan {
+inline Device *fromHandle(trident_device d) { return reinterpret_cast<Device *>(d); }
+inline trident_device toHandle(Device *d) { return reinterpret_cast<trident_device>(d); }
+
+// Device enumeration (VulkanDevices.cpp).
+void enumerateDevices(trident_context_s &ctx);
+
+// Memory (VulkanMemory.cpp).
+trident_status memAlloc(trident_device device, size_t bytes, trident_devptr *out);
+trident_status memFree(trident_device device, trident_devptr ptr);
+trident_status memcpyHtoD(trident_stream stream, trident_devptr dst, const void *src, size_t bytes);
+trident_status memcpyDtoH(trident_stream stream, void *dst, trident_devptr src, size_t bytes);
+trident_status memcpyDtoD(trident_stream stream, trident_devptr dst, trident_devptr src, size_t bytes);
+trident_status memFill(trident_stream stream, trident_devptr dst, uint32_t pattern, uint32_t patternSize, size_t count);
+
+// Streams and events (VulkanStream.cpp).
+trident_status streamCreate(trident_device device, trident_stream *out);
+trident_status streamDestroy(trident_stream stream);
+trident_status streamSynchronize(trident_stream stream);
+trident_status streamWaitEvent(trident_stream stream, trident_event event);
+trident_status eventCreate(trident_device device, trident_event *out);
+trident_status eventDestroy(trident_event event);
+trident_status eventRecord(trident_event event, trident_stream stream);
+trident_status eventSynchronize(trident_event event);
+trident_status eventElapsedMs(trident_event start, trident_event end, float *ms);
+
+// Compilation (VulkanCompile.cpp).
+trident_status supportsTarget(trident_context ctx, const char *target);
+trident_status compile(trident_context ctx, const char *target, const char *ir, size_t size, const char *kernel,
+                       const trident_compile_options *options, trident_binary *out);
+trident_status binaryRelease(trident_context ctx, trident_binary *binary);
+
+// Modules and launches (VulkanLaunch.cpp).
+trident_status moduleLoad(trident_device device, const void *binary, size_t size, trident_module *out);
+trident_status moduleUnload(trident_module module);
+trident_status moduleGetKernel(trident_module module, const char *name, trident_kernel *out);
+trident_status launch(trident_stream stream, trident_kernel kernel, const trident_launch_params *params);
+} // namespace trident::vulkan

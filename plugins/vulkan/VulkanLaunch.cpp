@@ -1,0 +1,211 @@
+// Modules (one compute pipeline per binary, run with exactly the subgroup size
+// the kernel was lowered for) and launches: the push-constant header, the
+// arguments (in push constants, or in a buffer past the device's limit), and
+// grids split into dispatches no larger than maxComputeWorkGroupCount, each
+// told its base program id through the header.
+
+#include "KernelBinary.h"
+#include "VulkanDevice.h"
+
+#include <cstring>
+
+namespace trident::vulkan {
+
+namespace {
+
+const char *kindName(spirv::ArgKind k) {
+  static const char *names[] = {"pointer", "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"};
+  return names[unsigned(k)];
+}
+
+std::optional<spirv::ArgKind> kindOf(uint32_t abiType) {
+  switch (abiType) {
+  case TRIDENT_ARG_POINTER: return spirv::ArgKind::Pointer;
+  case TRIDENT_ARG_I1: return spirv::ArgKind::I1;
+  case TRIDENT_ARG_I8: return spirv::ArgKind::I8;
+  case TRIDENT_ARG_I16: return spirv::ArgKind::I16;
+  case TRIDENT_ARG_I32: return spirv::ArgKind::I32;
+  case TRIDENT_ARG_I64: return spirv::ArgKind::I64;
+  case TRIDENT_ARG_F16: return spirv::ArgKind::F16;
+  case TRIDENT_ARG_BF16: return spirv::ArgKind::BF16;
+  case TRIDENT_ARG_F32: return spirv::ArgKind::F32;
+  case TRIDENT_ARG_F64: return spirv::ArgKind::F64;
+  default: return std::nullopt;
+  }
+}
+
+void destroyModule(trident_module_s &m) {
+  Device &d = *m.device;
+  if (m.pipeline)
+    d.fn.vkDestroyPipeline(d.device, m.pipeline, nullptr);
+  if (m.layout)
+    d.fn.vkDestroyPipelineLayout(d.device, m.layout, nullptr);
+  if (m.shader)
+    d.fn.vkDestroyShaderModule(d.device, m.shader, nullptr);
+}
+
+} // namespace
+
+trident_status moduleLoad(trident_device device, const void *binary, size_t size, trident_module *out) {
+  return guarded([&]() -> trident_status {
+    Device &d = *fromHandle(device);
+    const PhysicalDevice &p = *d.physical;
+    std::string error;
+    std::optional<spirv::SpirvKernel> k = decodeBinary(binary, size, error);
+    if (!k)
+      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, error);
+    const spirv::KernelInterface &i = k->interface;
+    std::string what = "kernel '" + i.name + "'";
+    if (uint64_t missing = i.requiredFeatures & ~p.info.features)
+      return fail(TRIDENT_ERROR_NOT_SUPPORTED,
+                  what + " needs " + spirv::featureNames(missing) + ", which " + d.name + " does not support");
+    if (i.subgroupSize != p.info.subgroupSize &&
+        !(p.subgroupSizeControl && i.subgroupSize >= p.minSubgroupSize && i.subgroupSize <= p.maxSubgroupSize))
+      return fail(TRIDENT_ERROR_NOT_SUPPORTED, what + " was compiled for subgroups of " +
+                                                   std::to_string(i.subgroupSize) + "; " + d.name + " runs " +
+                                                   std::to_string(p.info.subgroupSize) + " and cannot be asked otherwise");
+    if (i.numThreads > p.info.maxThreadsPerProgram || i.sharedBytes > p.info.sharedMemoryBytes ||
+        i.pushConstantBytes > p.info.pushConstantBytes)
+      return fail(TRIDENT_ERROR_NOT_SUPPORTED,
+                  what + " needs " + std::to_string(i.numThreads) + " threads, " + std::to_string(i.sharedBytes) +
+                      " bytes of workgroup memory and " + std::to_string(i.pushConstantBytes) +
+                      " bytes of push constants; " + d.name + " allows " + std::to_string(p.info.maxThreadsPerProgram) +
+                      ", " + std::to_string(p.info.sharedMemoryBytes) + " and " +
+                      std::to_string(p.info.pushConstantBytes));
+
+    auto m = std::make_unique<trident_module_s>();
+    m->device = &d;
+    m->interface = i;
+    m->kernel.module = m.get();
+    VkShaderModuleCreateInfo shaderInfo = vk<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+    shaderInfo.codeSize = k->words.size() * 4;
+    shaderInfo.pCode = k->words.data();
+    if (VkResult r = d.fn.vkCreateShaderModule(d.device, &shaderInfo, nullptr, &m->shader); r != VK_SUCCESS)
+      return failVk(r, "creating the shader module of " + what + " on " + d.name);
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, i.pushConstantBytes};
+    VkPipelineLayoutCreateInfo layoutInfo = vk<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+    layoutInfo.pushConstantRangeCount = 1;
+    layoutInfo.pPushConstantRanges = &range;
+    if (VkResult r = d.fn.vkCreatePipelineLayout(d.device, &layoutInfo, nullptr, &m->layout); r != VK_SUCCESS) {
+      destroyModule(*m);
+      return failVk(r, "creating the pipeline layout of " + what + " on " + d.name);
+    }
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfoEXT subgroupSize = vk<VkPipelineShaderStageRequiredSubgroupSizeCreateInfoEXT>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO_EXT);
+    subgroupSize.requiredSubgroupSize = i.subgroupSize;
+    VkComputePipelineCreateInfo pipelineInfo = vk<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+    VkPipelineShaderStageCreateInfo &stage = pipelineInfo.stage;
+    stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    stage.module = m->shader;
+    stage.pName = m->interface.name.c_str();
+    if (p.subgroupSizeControl)
+      stage.pNext = &subgroupSize;
+    if (p.fullSubgroups) // the lowering assumes every warp is whole
+      stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT;
+    pipelineInfo.layout = m->layout;
+    if (VkResult r = d.fn.vkCreateComputePipelines(d.device, d.pipelineCache, 1, &pipelineInfo, nullptr, &m->pipeline);
+        r != VK_SUCCESS) {
+      destroyModule(*m);
+      return failVk(r, "creating the compute pipeline of " + what + " on " + d.name);
+    }
+    *out = m.release();
+    return TRIDENT_SUCCESS;
+  });
+}
+
+trident_status moduleUnload(trident_module module) {
+  Device &d = *module->device;
+  uint64_t last;
+  {
+    std::lock_guard lock(d.queueMutex);
+    last = d.submitted;
+  }
+  trident_status s = d.wait(last); // launches may still use the pipeline
+  destroyModule(*module);
+  delete module;
+  return s;
+}
+
+trident_status moduleGetKernel(trident_module module, const char *name, trident_kernel *out) {
+  if (!name || module->interface.name != name)
+    return fail(TRIDENT_ERROR_NOT_FOUND, std::string("the module holds kernel '") + module->interface.name + "', not '" +
+                                             (name ? name : "") + "'");
+  *out = &module->kernel;
+  return TRIDENT_SUCCESS;
+}
+
+trident_status launch(trident_stream stream, trident_kernel kernel, const trident_launch_params *params) {
+  return guarded([&]() -> trident_status {
+    trident_module_s &m = *kernel->module;
+    Device &d = *stream->device;
+    const spirv::KernelInterface &k = m.interface;
+    if (m.device != &d)
+      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + k.name + "' was loaded on " + m.device->name +
+                                                      ", not on " + d.name);
+    if (params->version != TRIDENT_LAUNCH_ABI_VERSION)
+      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "launch parameters version " + std::to_string(params->version) +
+                                                      "; the vulkan plugin reads version " +
+                                                      std::to_string(TRIDENT_LAUNCH_ABI_VERSION));
+    if (params->num_args != k.args.size())
+      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + k.name + "' takes " + std::to_string(k.args.size()) +
+                                                      " arguments, got " + std::to_string(params->num_args));
+    if (params->dynamic_shared_memory)
+      return fail(TRIDENT_ERROR_NOT_SUPPORTED, "the vulkan plugin has no dynamic shared memory");
+    for (int i = 0; i < 3; ++i)
+      if (params->grid[i] == 0)
+        return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "grid dimension " + std::to_string(i) + " is 0");
+
+    // The argument block.
+    std::vector<uint8_t> block(k.argsInBuffer ? k.argBufferBytes : k.pushConstantBytes, 0);
+    for (size_t i = 0; i < k.args.size(); ++i) {
+      const trident_kernel_arg &a = params->args[i];
+      const spirv::ArgSlot &slot = k.args[i];
+      std::optional<spirv::ArgKind> kind = kindOf(a.type);
+      if (!kind || *kind != slot.kind)
+        return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "argument " + std::to_string(i) + " of kernel '" + k.name +
+                                                        "' must be " + kindName(slot.kind) +
+                                                        (kind ? std::string(", got ") + kindName(*kind) : std::string()));
+      uint64_t bits = slot.kind == spirv::ArgKind::I1 ? uint64_t(a.bits != 0) : a.bits;
+      std::memcpy(block.data() + slot.offset, &bits, slot.size); // little-endian: the low bytes
+    }
+    std::vector<uint8_t> push(k.pushConstantBytes, 0);
+    std::vector<Allocation> temporaries;
+    if (k.argsInBuffer) {
+      Allocation args;
+      if (trident_status s = d.createBuffer(block.size(), true, args); s != TRIDENT_SUCCESS)
+        return s;
+      std::memcpy(args.mapped, block.data(), block.size());
+      std::memcpy(push.data() + spirv::kArgBufferAddressOffset, &args.bufferAddress, 8);
+      temporaries.push_back(args);
+    } else {
+      push = block;
+    }
+
+    std::lock_guard lock(stream->mutex);
+    VkCommandBuffer cmd;
+    if (trident_status s = stream->begin(cmd); s != TRIDENT_SUCCESS) {
+      for (Allocation &a : temporaries)
+        d.destroyBuffer(a);
+      return s;
+    }
+    d.fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, m.pipeline);
+    const uint32_t *limit = d.physical->info.maxGrid;
+    const uint32_t *grid = params->grid;
+    uint32_t header[6] = {0, 0, 0, grid[0], grid[1], grid[2]};
+    for (uint64_t z = 0; z < grid[2]; z += limit[2])
+      for (uint64_t y = 0; y < grid[1]; y += limit[1])
+        for (uint64_t x = 0; x < grid[0]; x += limit[0]) {
+          header[0] = uint32_t(x);
+          header[1] = uint32_t(y);
+          header[2] = uint32_t(z);
+          std::memcpy(push.data(), header, sizeof header);
+          d.fn.vkCmdPushConstants(cmd, m.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, uint32_t(push.size()), push.data());
+          d.fn.vkCmdDispatch(cmd, uint32_t(std::min<uint64_t>(limit[0], grid[0] - x)),
+                             uint32_t(std::min<uint64_t>(limit[1], grid[1] - y)),
+                             uint32_t(std::min<uint64_t>(limit[2], grid[2] - z)));
+        }
+    return stream->submit(cmd, std::move(temporaries));
+  });
+}
+
+} // namespace trident::vulkan

@@ -1,0 +1,218 @@
+// Streams and events. A stream records each operation into its own command
+// buffer and submits it at once; the device's timeline semaphore numbers the
+// submissions, so waiting for a stream or an event is waiting for a value.
+// Events write a timestamp query for event_elapsed_ms.
+
+#include "VulkanDevice.h"
+
+#include <cstring>
+
+namespace trident::vulkan {
+
+trident_status streamCreate(trident_device device, trident_stream *out) {
+  return guarded([&]() -> trident_status {
+    Device *d = fromHandle(device);
+    auto s = std::make_unique<trident_stream_s>();
+    s->device = d;
+    VkCommandPoolCreateInfo info = vk<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+    info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    info.queueFamilyIndex = d->physical->queueFamily;
+    if (VkResult r = d->fn.vkCreateCommandPool(d->device, &info, nullptr, &s->pool); r != VK_SUCCESS)
+      return failVk(r, "creating a command pool on " + d->name);
+    *out = s.release();
+    return TRIDENT_SUCCESS;
+  });
+}
+
+trident_status streamDestroy(trident_stream stream) {
+  delete stream;
+  return TRIDENT_SUCCESS;
+}
+
+trident_status streamSynchronize(trident_stream stream) {
+  std::lock_guard lock(stream->mutex);
+  return stream->synchronize();
+}
+
+trident_status streamWaitEvent(trident_stream stream, trident_event event) {
+  if (!event->recorded)
+    return TRIDENT_SUCCESS;
+  // On one device every submission already runs after the ones before it.
+  if (event->device == stream->device)
+    return TRIDENT_SUCCESS;
+  return event->device->wait(event->value);
+}
+
+trident_status eventCreate(trident_device device, trident_event *out) {
+  return guarded([&]() -> trident_status {
+    Device *d = fromHandle(device);
+    auto e = std::make_unique<trident_event_s>();
+    e->device = d;
+    if (d->physical->timestampValidBits) {
+      VkQueryPoolCreateInfo info = vk<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+      info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+      info.queryCount = 1;
+      if (VkResult r = d->fn.vkCreateQueryPool(d->device, &info, nullptr, &e->queries); r != VK_SUCCESS)
+        return failVk(r, "creating a timestamp query on " + d->name);
+    }
+    *out = e.release();
+    return TRIDENT_SUCCESS;
+  });
+}
+
+trident_status eventDestroy(trident_event event) {
+  if (event->queries) {
+    Device *d = event->device;
+    d->wait(event->value); // the query may still be written
+    d->fn.vkDestroyQueryPool(d->device, event->queries, nullptr);
+  }
+  delete event;
+  return TRIDENT_SUCCESS;
+}
+
+trident_status eventRecord(trident_event event, trident_stream stream) {
+  if (event->device != stream->device)
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "an event of " + event->device->name + " cannot be recorded on a stream of " +
+                                                    stream->device->name);
+  std::lock_guard lock(stream->mutex);
+  VkCommandBuffer cmd;
+  if (trident_status s = stream->begin(cmd); s != TRIDENT_SUCCESS)
+    return s;
+  if (event->queries) {
+    const DeviceFunctions &fn = stream->device->fn;
+    fn.vkCmdResetQueryPool(cmd, event->queries, 0, 1);
+    fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, event->queries, 0);
+  }
+  if (trident_status s = stream->submit(cmd); s != TRIDENT_SUCCESS)
+    return s;
+  event->value = stream->last;
+  event->recorded = true;
+  return TRIDENT_SUCCESS;
+}
+
+trident_status eventSynchronize(trident_event event) { return event->device->wait(event->value); }
+
+trident_status eventElapsedMs(trident_event start, trident_event end, float *ms) {
+  if (!start->recorded || !end->recorded)
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "elapsed time of an event that was never recorded");
+  if (start->device != end->device)
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "elapsed time between events of two devices");
+  Device *d = start->device;
+  if (!start->queries)
+    return fail(TRIDENT_ERROR_NOT_SUPPORTED, d->name + " has no timestamps on its compute queue");
+  uint64_t ticks[2];
+  for (int i = 0; i < 2; ++i) {
+    trident_event e = i ? end : start;
+    if (trident_status s = d->wait(e->value); s != TRIDENT_SUCCESS)
+      return s;
+    if (VkResult r = d->fn.vkGetQueryPoolResults(d->device, e->queries, 0, 1, sizeof ticks[i], &ticks[i], sizeof ticks[i],
+                                                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        r != VK_SUCCESS)
+      return failVk(r, "reading a timestamp of " + d->name);
+  }
+  unsigned bits = d->physical->timestampValidBits;
+  uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+  uint64_t delta = (ticks[1] - ticks[0]) & mask;
+  *ms = float(double(delta) * double(d->physical->properties.limits.timestampPeriod) / 1e6);
+  return TRIDENT_SUCCESS;
+}
+
+} // namespace trident::vulkan
+
+using trident::vulkan::Allocation;
+using trident::vulkan::failVk;
+using trident::vulkan::vk;
+
+trident_status trident_stream_s::begin(VkCommandBuffer &out) {
+  const trident::vulkan::DeviceFunctions &fn = device->fn;
+  recycle();
+  if (!spare.empty()) {
+    out = spare.back();
+    spare.pop_back();
+  } else {
+    VkCommandBufferAllocateInfo info = vk<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+    info.commandPool = pool;
+    info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    info.commandBufferCount = 1;
+    if (VkResult r = fn.vkAllocateCommandBuffers(device->device, &info, &out); r != VK_SUCCESS)
+      return failVk(r, "allocating a command buffer on " + device->name);
+  }
+  VkCommandBufferBeginInfo begin = vk<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  if (VkResult r = fn.vkBeginCommandBuffer(out, &begin); r != VK_SUCCESS) {
+    spare.push_back(out);
+    return failVk(r, "recording a command buffer on " + device->name);
+  }
+  // Everything submitted before (on any stream of the device) finishes its writes first.
+  VkMemoryBarrier barrier = vk<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  barrier.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+  fn.vkCmdPipelineBarrier(out, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier,
+                          0, nullptr, 0, nullptr);
+  return TRIDENT_SUCCESS;
+}
+
+trident_status trident_stream_s::submit(VkCommandBuffer cmd, std::vector<Allocation> temporaries) {
+  const trident::vulkan::DeviceFunctions &fn = device->fn;
+  if (VkResult r = fn.vkEndCommandBuffer(cmd); r != VK_SUCCESS) {
+    spare.push_back(cmd);
+    for (Allocation &a : temporaries)
+      device->destroyBuffer(a);
+    return failVk(r, "recording a command buffer on " + device->name);
+  }
+  uint64_t value;
+  {
+    std::lock_guard lock(device->queueMutex);
+    value = device->submitted + 1;
+    VkTimelineSemaphoreSubmitInfo timelineInfo = vk<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+    timelineInfo.signalSemaphoreValueCount = 1;
+    timelineInfo.pSignalSemaphoreValues = &value;
+    VkSubmitInfo info = vk<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+    info.pNext = &timelineInfo;
+    info.commandBufferCount = 1;
+    info.pCommandBuffers = &cmd;
+    info.signalSemaphoreCount = 1;
+    info.pSignalSemaphores = &device->timeline;
+    if (VkResult r = fn.vkQueueSubmit(device->queue, 1, &info, VK_NULL_HANDLE); r != VK_SUCCESS) {
+      spare.push_back(cmd);
+      for (Allocation &a : temporaries)
+        device->destroyBuffer(a);
+      return failVk(r, "submitting work to " + device->name);
+    }
+    device->submitted = value;
+  }
+  inFlight.push_back({value, cmd, std::move(temporaries)});
+  last = value;
+  return TRIDENT_SUCCESS;
+}
+
+trident_status trident_stream_s::synchronize() {
+  if (trident_status s = device->wait(last); s != TRIDENT_SUCCESS)
+    return s;
+  recycle();
+  return TRIDENT_SUCCESS;
+}
+
+void trident_stream_s::recycle() {
+  if (inFlight.empty())
+    return;
+  uint64_t done = 0;
+  device->fn.vkGetSemaphoreCounterValue(device->device, device->timeline, &done);
+  while (!inFlight.empty() && inFlight.front().value <= done) {
+    for (Allocation &a : inFlight.front().temporaries)
+      device->destroyBuffer(a);
+    spare.push_back(inFlight.front().commands);
+    inFlight.pop_front();
+  }
+}
+
+trident_stream_s::~trident_stream_s() {
+  if (!device || !device->device)
+    return;
+  synchronize();
+  const trident::vulkan::DeviceFunctions &fn = device->fn;
+  if (!spare.empty())
+    fn.vkFreeCommandBuffers(device->device, pool, uint32_t(spare.size()), spare.data());
+  if (pool)
+    fn.vkDestroyCommandPool(device->device, pool, nullptr);
+}
