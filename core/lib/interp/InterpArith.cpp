@@ -27,17 +27,23 @@ void floatMap(Type elem, const std::array<const RtValue *, N> &ins, RtValue &out
   switch (elem.kind()) {
   case TypeKind::F64:
     for (size_t i = 0; i < n; ++i) {
-      if constexpr (N == 1) out.data[i] = doubleToSlot(f(arg(0, i)));
-      else if constexpr (N == 2) out.data[i] = doubleToSlot(f(arg(0, i), arg(1, i)));
-      else out.data[i] = doubleToSlot(f(arg(0, i), arg(1, i), arg(2, i)));
+      if constexpr (N == 1)
+        out.data[i] = doubleToSlot(f(arg(0, i)));
+      else if constexpr (N == 2)
+        out.data[i] = doubleToSlot(f(arg(0, i), arg(1, i)));
+      else
+        out.data[i] = doubleToSlot(f(arg(0, i), arg(1, i), arg(2, i)));
     }
     return;
   case TypeKind::F32:
     for (size_t i = 0; i < n; ++i) {
       float r;
-      if constexpr (N == 1) r = f(float(arg(0, i)));
-      else if constexpr (N == 2) r = f(float(arg(0, i)), float(arg(1, i)));
-      else r = f(float(arg(0, i)), float(arg(1, i)), float(arg(2, i)));
+      if constexpr (N == 1)
+        r = f(float(arg(0, i)));
+      else if constexpr (N == 2)
+        r = f(float(arg(0, i)), float(arg(1, i)));
+      else
+        r = f(float(arg(0, i)), float(arg(1, i)), float(arg(2, i)));
       out.data[i] = doubleToSlot(r);
     }
     return;
@@ -45,9 +51,12 @@ void floatMap(Type elem, const std::array<const RtValue *, N> &ins, RtValue &out
     FloatFormat format = narrowFormat(elem.kind());
     for (size_t i = 0; i < n; ++i) {
       float r;
-      if constexpr (N == 1) r = f(float(arg(0, i)));
-      else if constexpr (N == 2) r = f(float(arg(0, i)), float(arg(1, i)));
-      else r = f(float(arg(0, i)), float(arg(1, i)), float(arg(2, i)));
+      if constexpr (N == 1)
+        r = f(float(arg(0, i)));
+      else if constexpr (N == 2)
+        r = f(float(arg(0, i)), float(arg(1, i)));
+      else
+        r = f(float(arg(0, i)), float(arg(1, i)), float(arg(2, i)));
       out.data[i] = doubleToSlot(roundToFormat(r, format));
     }
     return;
@@ -218,7 +227,9 @@ bool floatArith(Exec &ex, const Op *op, Prepared &p) {
   case OpCode::MaximumF: floatMap(elem, two, p.out, [](auto x, auto y) { return maximum(x, y); }); break;
   case OpCode::MinNumF: floatMap(elem, two, p.out, [](auto x, auto y) { return minNum(x, y); }); break;
   case OpCode::MaxNumF: floatMap(elem, two, p.out, [](auto x, auto y) { return maxNum(x, y); }); break;
-  case OpCode::Fma: floatMap(elem, three, p.out, [](auto x, auto y, auto z) { return std::fma(x, y, z); }); break;
+  case OpCode::Fma:
+    floatMap(elem, three, p.out, [](auto x, auto y, auto z) { return std::fma(x, y, z); });
+    break;
   case OpCode::NegF: floatMap(elem, one, p.out, [](auto x) { return -x; }); break;
   case OpCode::Exp: floatMap(elem, one, p.out, [](auto x) { return std::exp(x); }); break;
   case OpCode::Exp2: floatMap(elem, one, p.out, [](auto x) { return std::exp2(x); }); break;
@@ -226,9 +237,7 @@ bool floatArith(Exec &ex, const Op *op, Prepared &p) {
   case OpCode::Log2: floatMap(elem, one, p.out, [](auto x) { return std::log2(x); }); break;
   case OpCode::Sqrt:
   case OpCode::PreciseSqrt: floatMap(elem, one, p.out, [](auto x) { return std::sqrt(x); }); break;
-  case OpCode::Rsqrt:
-    floatMap(elem, one, p.out, [](auto x) { return decltype(x)(1) / std::sqrt(x); });
-    break;
+  case OpCode::Rsqrt: floatMap(elem, one, p.out, [](auto x) { return decltype(x)(1) / std::sqrt(x); }); break;
   case OpCode::Sin: floatMap(elem, one, p.out, [](auto x) { return std::sin(x); }); break;
   case OpCode::Cos: floatMap(elem, one, p.out, [](auto x) { return std::cos(x); }); break;
   case OpCode::AbsF: floatMap(elem, one, p.out, [](auto x) { return std::fabs(x); }); break;
@@ -252,17 +261,28 @@ bool compare(Exec &ex, const Op *op, Prepared &p) {
   if (op->is(OpCode::CmpI)) {
     unsigned w = a.elem.bitWidth();
     auto sx = [w](uint64_t v) { return signExtend(v, w); };
-    if (pred == "eq") run([](uint64_t x, uint64_t y) { return x == y; });
-    else if (pred == "ne") run([](uint64_t x, uint64_t y) { return x != y; });
-    else if (pred == "slt") run([&](uint64_t x, uint64_t y) { return sx(x) < sx(y); });
-    else if (pred == "sle") run([&](uint64_t x, uint64_t y) { return sx(x) <= sx(y); });
-    else if (pred == "sgt") run([&](uint64_t x, uint64_t y) { return sx(x) > sx(y); });
-    else if (pred == "sge") run([&](uint64_t x, uint64_t y) { return sx(x) >= sx(y); });
-    else if (pred == "ult") run([](uint64_t x, uint64_t y) { return x < y; });
-    else if (pred == "ule") run([](uint64_t x, uint64_t y) { return x <= y; });
-    else if (pred == "ugt") run([](uint64_t x, uint64_t y) { return x > y; });
-    else if (pred == "uge") run([](uint64_t x, uint64_t y) { return x >= y; });
-    else return ex.fail(op, "'arith.cmpi' predicate \"" + pred + "\" is not supported");
+    if (pred == "eq")
+      run([](uint64_t x, uint64_t y) { return x == y; });
+    else if (pred == "ne")
+      run([](uint64_t x, uint64_t y) { return x != y; });
+    else if (pred == "slt")
+      run([&](uint64_t x, uint64_t y) { return sx(x) < sx(y); });
+    else if (pred == "sle")
+      run([&](uint64_t x, uint64_t y) { return sx(x) <= sx(y); });
+    else if (pred == "sgt")
+      run([&](uint64_t x, uint64_t y) { return sx(x) > sx(y); });
+    else if (pred == "sge")
+      run([&](uint64_t x, uint64_t y) { return sx(x) >= sx(y); });
+    else if (pred == "ult")
+      run([](uint64_t x, uint64_t y) { return x < y; });
+    else if (pred == "ule")
+      run([](uint64_t x, uint64_t y) { return x <= y; });
+    else if (pred == "ugt")
+      run([](uint64_t x, uint64_t y) { return x > y; });
+    else if (pred == "uge")
+      run([](uint64_t x, uint64_t y) { return x >= y; });
+    else
+      return ex.fail(op, "'arith.cmpi' predicate \"" + pred + "\" is not supported");
     return true;
   }
   auto runF = [&](auto f) {
@@ -272,21 +292,36 @@ bool compare(Exec &ex, const Op *op, Prepared &p) {
       return f(dx, dy, unordered);
     });
   };
-  if (pred == "oeq") runF([](double x, double y, bool u) { return !u && x == y; });
-  else if (pred == "one") runF([](double x, double y, bool u) { return !u && x != y; });
-  else if (pred == "olt") runF([](double x, double y, bool u) { return !u && x < y; });
-  else if (pred == "ole") runF([](double x, double y, bool u) { return !u && x <= y; });
-  else if (pred == "ogt") runF([](double x, double y, bool u) { return !u && x > y; });
-  else if (pred == "oge") runF([](double x, double y, bool u) { return !u && x >= y; });
-  else if (pred == "ord") runF([](double, double, bool u) { return !u; });
-  else if (pred == "ueq") runF([](double x, double y, bool u) { return u || x == y; });
-  else if (pred == "une") runF([](double x, double y, bool u) { return u || x != y; });
-  else if (pred == "ult") runF([](double x, double y, bool u) { return u || x < y; });
-  else if (pred == "ule") runF([](double x, double y, bool u) { return u || x <= y; });
-  else if (pred == "ugt") runF([](double x, double y, bool u) { return u || x > y; });
-  else if (pred == "uge") runF([](double x, double y, bool u) { return u || x >= y; });
-  else if (pred == "uno") runF([](double, double, bool u) { return u; });
-  else return ex.fail(op, "'arith.cmpf' predicate \"" + pred + "\" is not supported");
+  if (pred == "oeq")
+    runF([](double x, double y, bool u) { return !u && x == y; });
+  else if (pred == "one")
+    runF([](double x, double y, bool u) { return !u && x != y; });
+  else if (pred == "olt")
+    runF([](double x, double y, bool u) { return !u && x < y; });
+  else if (pred == "ole")
+    runF([](double x, double y, bool u) { return !u && x <= y; });
+  else if (pred == "ogt")
+    runF([](double x, double y, bool u) { return !u && x > y; });
+  else if (pred == "oge")
+    runF([](double x, double y, bool u) { return !u && x >= y; });
+  else if (pred == "ord")
+    runF([](double, double, bool u) { return !u; });
+  else if (pred == "ueq")
+    runF([](double x, double y, bool u) { return u || x == y; });
+  else if (pred == "une")
+    runF([](double x, double y, bool u) { return u || x != y; });
+  else if (pred == "ult")
+    runF([](double x, double y, bool u) { return u || x < y; });
+  else if (pred == "ule")
+    runF([](double x, double y, bool u) { return u || x <= y; });
+  else if (pred == "ugt")
+    runF([](double x, double y, bool u) { return u || x > y; });
+  else if (pred == "uge")
+    runF([](double x, double y, bool u) { return u || x >= y; });
+  else if (pred == "uno")
+    runF([](double, double, bool u) { return u; });
+  else
+    return ex.fail(op, "'arith.cmpf' predicate \"" + pred + "\" is not supported");
   return true;
 }
 
@@ -301,13 +336,17 @@ bool convert(Exec &ex, const Op *op, Prepared &p) {
       p.out.data[i] = f(a.data[i * sa]);
   };
   switch (op->code()) {
-  case OpCode::ExtSI: run([&](uint64_t x) { return static_cast<uint64_t>(signExtend(x, ws)) & widthMask(wd); }); break;
+  case OpCode::ExtSI:
+    run([&](uint64_t x) { return static_cast<uint64_t>(signExtend(x, ws)) & widthMask(wd); });
+    break;
   case OpCode::ExtUI:
   case OpCode::TruncI:
   case OpCode::PtrToInt:
   case OpCode::IntToPtr: run([&](uint64_t x) { return x & widthMask(wd); }); break;
   case OpCode::SIToFP:
-    run([&](uint64_t x) { return doubleToSlot(integerToFloat(dst, true, static_cast<uint64_t>(signExtend(x, ws)))); });
+    run([&](uint64_t x) {
+      return doubleToSlot(integerToFloat(dst, true, static_cast<uint64_t>(signExtend(x, ws))));
+    });
     break;
   case OpCode::UIToFP: run([&](uint64_t x) { return doubleToSlot(integerToFloat(dst, false, x)); }); break;
   case OpCode::FPToSI: run([&](uint64_t x) { return floatToInteger(slotToDouble(x), wd, true); }); break;
@@ -363,19 +402,41 @@ bool execArith(Exec &ex, const Op *op) {
     return false;
   bool ok;
   switch (op->code()) {
-  case OpCode::AddI: case OpCode::SubI: case OpCode::MulI: case OpCode::DivSI: case OpCode::DivUI:
-  case OpCode::RemSI: case OpCode::RemUI: case OpCode::AndI: case OpCode::OrI: case OpCode::XOrI:
-  case OpCode::ShLI: case OpCode::ShRSI: case OpCode::ShRUI: case OpCode::MinSI: case OpCode::MinUI:
-  case OpCode::MaxSI: case OpCode::MaxUI: case OpCode::UMulHi:
-    ok = integerBinary(ex, op, p);
-    break;
+  case OpCode::AddI:
+  case OpCode::SubI:
+  case OpCode::MulI:
+  case OpCode::DivSI:
+  case OpCode::DivUI:
+  case OpCode::RemSI:
+  case OpCode::RemUI:
+  case OpCode::AndI:
+  case OpCode::OrI:
+  case OpCode::XOrI:
+  case OpCode::ShLI:
+  case OpCode::ShRSI:
+  case OpCode::ShRUI:
+  case OpCode::MinSI:
+  case OpCode::MinUI:
+  case OpCode::MaxSI:
+  case OpCode::MaxUI:
+  case OpCode::UMulHi: ok = integerBinary(ex, op, p); break;
   case OpCode::CmpI:
   case OpCode::CmpF: ok = compare(ex, op, p); break;
-  case OpCode::ExtSI: case OpCode::ExtUI: case OpCode::TruncI: case OpCode::SIToFP: case OpCode::UIToFP:
-  case OpCode::FPToSI: case OpCode::FPToUI: case OpCode::ExtF: case OpCode::TruncF: case OpCode::Bitcast:
-  case OpCode::PtrToInt: case OpCode::IntToPtr: case OpCode::AbsI: case OpCode::AddPtr: case OpCode::Select:
-    ok = convert(ex, op, p);
-    break;
+  case OpCode::ExtSI:
+  case OpCode::ExtUI:
+  case OpCode::TruncI:
+  case OpCode::SIToFP:
+  case OpCode::UIToFP:
+  case OpCode::FPToSI:
+  case OpCode::FPToUI:
+  case OpCode::ExtF:
+  case OpCode::TruncF:
+  case OpCode::Bitcast:
+  case OpCode::PtrToInt:
+  case OpCode::IntToPtr:
+  case OpCode::AbsI:
+  case OpCode::AddPtr:
+  case OpCode::Select: ok = convert(ex, op, p); break;
   default:
     if (!p.out.elem.isFloat())
       return unsupported(ex, op);

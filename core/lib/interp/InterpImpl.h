@@ -25,9 +25,9 @@
 namespace trident::interp {
 
 struct RtValue {
-  Type elem;                   // scalar or pointer type of the elements
-  std::vector<int64_t> shape;  // empty: a scalar
-  std::vector<uint64_t> data;  // one slot per element, row-major
+  Type elem;                  // scalar or pointer type of the elements
+  std::vector<int64_t> shape; // empty: a scalar
+  std::vector<uint64_t> data; // one slot per element, row-major
 
   size_t size() const { return data.size(); }
 };
@@ -48,7 +48,8 @@ inline size_t strideOf(const RtValue &v) { return v.size() == 1 ? 0 : 1; }
 
 // The element count `n` and shape of an elementwise op over `operands`: each has n
 // elements or one (which broadcasts). False when their sizes disagree.
-bool elementwiseExtent(std::initializer_list<const RtValue *> operands, size_t &n, std::vector<int64_t> &shape);
+bool elementwiseExtent(std::initializer_list<const RtValue *> operands, size_t &n,
+                       std::vector<int64_t> &shape);
 
 // The narrow format of a float type other than f32/f64.
 FloatFormat narrowFormat(TypeKind kind);
@@ -126,12 +127,12 @@ private:
 
 // ---- op families: each runs one op, returning false after reporting an error --
 
-bool execArith(Exec &ex, const Op *op);   // integer/float ops, cmp, select, casts, math, pointers
-bool execShape(Exec &ex, const Op *op);   // constants, ranges, splat/broadcast/reshape/trans/...
-bool execMemory(Exec &ex, const Op *op);  // load, store, atomics
-bool execReduce(Exec &ex, const Op *op);  // tt.reduce
-bool execScan(Exec &ex, const Op *op);    // tt.scan
-bool execDot(Exec &ex, const Op *op);     // tt.dot
-bool execDebug(Exec &ex, const Op *op);   // tt.print, tt.assert
+bool execArith(Exec &ex, const Op *op);  // integer/float ops, cmp, select, casts, math, pointers
+bool execShape(Exec &ex, const Op *op);  // constants, ranges, splat/broadcast/reshape/trans/...
+bool execMemory(Exec &ex, const Op *op); // load, store, atomics
+bool execReduce(Exec &ex, const Op *op); // tt.reduce
+bool execScan(Exec &ex, const Op *op);   // tt.scan
+bool execDot(Exec &ex, const Op *op);    // tt.dot
+bool execDebug(Exec &ex, const Op *op);  // tt.print, tt.assert
 
 } // namespace trident::interp

@@ -65,8 +65,8 @@ bool Memory::contains(uint64_t addr, uint64_t bytes) const {
 
 std::string Memory::describeOutside(uint64_t addr, uint64_t bytes) const {
   auto name = [](const Buffer &b) {
-    return "buffer " + (b.name.empty() ? "at " + hexAddress(b.base) : "'" + b.name + "'") +
-           " (size " + std::to_string(b.size) + ")";
+    return "buffer " + (b.name.empty() ? "at " + hexAddress(b.base) : "'" + b.name + "'") + " (size " +
+           std::to_string(b.size) + ")";
   };
   const std::string address = "address " + hexAddress(addr);
   if (buffers_.empty())
@@ -198,15 +198,24 @@ bool combineAtomic(const std::string &kind, Type elem, uint64_t old, uint64_t va
   }
   unsigned w = elem.bitWidth();
   int64_t sa = signExtend(old, w), sb = signExtend(val, w);
-  if (kind == "add") result = old + val;
-  else if (kind == "and") result = old & val;
-  else if (kind == "or") result = old | val;
-  else if (kind == "xor") result = old ^ val;
-  else if (kind == "max") result = static_cast<uint64_t>(std::max(sa, sb));
-  else if (kind == "min") result = static_cast<uint64_t>(std::min(sa, sb));
-  else if (kind == "umax") result = std::max(old, val);
-  else if (kind == "umin") result = std::min(old, val);
-  else return false;
+  if (kind == "add")
+    result = old + val;
+  else if (kind == "and")
+    result = old & val;
+  else if (kind == "or")
+    result = old | val;
+  else if (kind == "xor")
+    result = old ^ val;
+  else if (kind == "max")
+    result = static_cast<uint64_t>(std::max(sa, sb));
+  else if (kind == "min")
+    result = static_cast<uint64_t>(std::min(sa, sb));
+  else if (kind == "umax")
+    result = std::max(old, val);
+  else if (kind == "umin")
+    result = std::min(old, val);
+  else
+    return false;
   result &= widthMask(w);
   return true;
 }

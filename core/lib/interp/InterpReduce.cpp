@@ -40,9 +40,12 @@ bool splitAroundAxis(Exec &ex, const Op *op, std::vector<const RtValue *> &input
     return ex.fail(op, "'" + std::string(op->name()) + "' axis is out of range for its input");
   for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
     size_t extent = static_cast<size_t>(shape[d]);
-    if (d < axis) s.outer *= extent;
-    else if (d == axis) s.length = extent;
-    else s.inner *= extent;
+    if (d < axis)
+      s.outer *= extent;
+    else if (d == axis)
+      s.length = extent;
+    else
+      s.inner *= extent;
   }
   return true;
 }
@@ -58,8 +61,8 @@ bool combine(Exec &ex, const Op *op, bool vectorized, const std::vector<Type> &e
   out.assign(n, std::vector<uint64_t>(count));
   auto collect = [&](size_t first, size_t width) {
     if (yielded.size() != n)
-      return ex.fail(op, "'" + std::string(op->name()) + "' combiner returns " + std::to_string(yielded.size()) +
-                             " values, expected " + std::to_string(n));
+      return ex.fail(op, "'" + std::string(op->name()) + "' combiner returns " +
+                             std::to_string(yielded.size()) + " values, expected " + std::to_string(n));
     for (size_t k = 0; k < n; ++k) {
       const RtValue &v = yielded[k];
       if (v.size() != width && v.size() != 1)
@@ -226,8 +229,8 @@ bool execDot(Exec &ex, const Op *op) {
   const size_t m = static_cast<size_t>(a.shape[rank - 2]), k = static_cast<size_t>(a.shape[rank - 1]),
                n = static_cast<size_t>(b.shape[rank - 1]);
   if (static_cast<size_t>(b.shape[rank - 2]) != k || static_cast<size_t>(acc.shape[rank - 2]) != m ||
-      static_cast<size_t>(acc.shape[rank - 1]) != n || (rank == 3 && (b.shape[0] != a.shape[0] ||
-                                                                      acc.shape[0] != a.shape[0])))
+      static_cast<size_t>(acc.shape[rank - 1]) != n ||
+      (rank == 3 && (b.shape[0] != a.shape[0] || acc.shape[0] != a.shape[0])))
     return ex.fail(op, "'tt.dot' operand shapes do not multiply");
   Type accType = acc.elem;
   if (accType.isInteger()) {

@@ -62,7 +62,8 @@ bool constant(Exec &ex, const Op *op) {
     slot = doubleToSlot(roundToType(elem, static_cast<double>(value.getInt())));
   else
     return ex.fail(op, "'arith.constant' value " + value.str() + " does not suit type " + type.str());
-  ex.set(op->result(), {elem, shapeOf(type), std::vector<uint64_t>(static_cast<size_t>(type.numElements()), slot)});
+  ex.set(op->result(),
+         {elem, shapeOf(type), std::vector<uint64_t>(static_cast<size_t>(type.numElements()), slot)});
   return true;
 }
 
@@ -94,9 +95,7 @@ bool execShape(Exec &ex, const Op *op) {
   std::vector<int64_t> shape = shapeOf(resultType);
   RtValue out{in.elem, shape, {}};
   switch (op->code()) {
-  case OpCode::Splat:
-    out.data.assign(static_cast<size_t>(resultType.numElements()), in.data[0]);
-    break;
+  case OpCode::Splat: out.data.assign(static_cast<size_t>(resultType.numElements()), in.data[0]); break;
 
   case OpCode::Broadcast: {
     std::vector<int64_t> strides(shape.size(), 0);

@@ -9,7 +9,8 @@
 
 namespace trident::interp {
 
-bool elementwiseExtent(std::initializer_list<const RtValue *> operands, size_t &n, std::vector<int64_t> &shape) {
+bool elementwiseExtent(std::initializer_list<const RtValue *> operands, size_t &n,
+                       std::vector<int64_t> &shape) {
   n = 1;
   shape.clear();
   for (const RtValue *v : operands)
@@ -103,10 +104,12 @@ std::string formatSlot(Type elem, uint64_t slot, bool hex) {
     return buf;
   }
   if (elem.isInteger())
-    return std::to_string(elem.bitWidth() == 1 ? static_cast<int64_t>(slot) : signExtend(slot, elem.bitWidth()));
+    return std::to_string(elem.bitWidth() == 1 ? static_cast<int64_t>(slot)
+                                               : signExtend(slot, elem.bitWidth()));
   double d = slotToDouble(slot);
-  std::to_chars_result r = elem.kind() == TypeKind::F64 ? std::to_chars(buf, buf + sizeof buf, d)
-                                                        : std::to_chars(buf, buf + sizeof buf, static_cast<float>(d));
+  std::to_chars_result r = elem.kind() == TypeKind::F64
+                               ? std::to_chars(buf, buf + sizeof buf, d)
+                               : std::to_chars(buf, buf + sizeof buf, static_cast<float>(d));
   return std::string(buf, r.ptr);
 }
 

@@ -41,7 +41,9 @@ void Interpreter::addBuffer(void *base, size_t bytes, std::string name) {
 void Interpreter::removeBuffer(void *base) { impl_->memory.remove(reinterpret_cast<uintptr_t>(base)); }
 void Interpreter::clearBuffers() { impl_->memory.clear(); }
 void Interpreter::setOutput(std::ostream &os) { impl_->out = &os; }
-uint64_t Interpreter::executionCount(OpCode code) const { return impl_->opCounts[static_cast<unsigned>(code)]; }
+uint64_t Interpreter::executionCount(OpCode code) const {
+  return impl_->opCounts[static_cast<unsigned>(code)];
+}
 
 bool Interpreter::run(const Module &m, std::string_view kernel, std::span<const KernelArg> args,
                       std::array<uint32_t, 3> grid, Diagnostics &diags) {
@@ -52,8 +54,9 @@ bool Interpreter::run(const Module &m, std::string_view kernel, std::span<const 
   }
   const Block *body = func->region();
   if (args.size() != body->numArguments()) {
-    diags.error(func->loc(), "kernel '" + std::string(kernel) + "' takes " + std::to_string(body->numArguments()) +
-                                 " arguments, got " + std::to_string(args.size()));
+    diags.error(func->loc(), "kernel '" + std::string(kernel) + "' takes " +
+                                 std::to_string(body->numArguments()) + " arguments, got " +
+                                 std::to_string(args.size()));
     return false;
   }
   std::vector<RtValue> values;
@@ -96,7 +99,8 @@ const RtValue &Exec::get(const Value *v) const {
 void Exec::set(const Value *v, RtValue value) { (*frame_)[v] = std::move(value); }
 
 std::string Exec::programName() const {
-  return "program (" + std::to_string(pid[0]) + ", " + std::to_string(pid[1]) + ", " + std::to_string(pid[2]) + ")";
+  return "program (" + std::to_string(pid[0]) + ", " + std::to_string(pid[1]) + ", " +
+         std::to_string(pid[2]) + ")";
 }
 
 bool Exec::fail(const Op *op, const std::string &message) {
@@ -227,7 +231,8 @@ bool Exec::exec(const Op *op) {
 
   default:
     if (op->name().starts_with("th."))
-      return fail(op, "'" + std::string(op->name()) + "' is a thread-IR op, which the interpreter does not run");
+      return fail(op,
+                  "'" + std::string(op->name()) + "' is a thread-IR op, which the interpreter does not run");
     return execArith(*this, op);
   }
 }
@@ -269,7 +274,8 @@ bool Exec::execControlFlow(const Op *op) {
     int64_t trips = span <= 0 ? 0 : static_cast<int64_t>((span + step - 1) / step);
     std::vector<RtValue> iters = operandValues(*this, op, 3), yielded;
     for (int64_t k = 0; k < trips; ++k) {
-      uint64_t iv = static_cast<uint64_t>(static_cast<__int128>(lb) + static_cast<__int128>(k) * step) & widthMask(width);
+      uint64_t iv = static_cast<uint64_t>(static_cast<__int128>(lb) + static_cast<__int128>(k) * step) &
+                    widthMask(width);
       std::vector<RtValue> args;
       args.reserve(iters.size() + 1);
       args.push_back({ivType, {}, {iv}});
@@ -317,8 +323,8 @@ bool Exec::execControlFlow(const Op *op) {
     if (!func)
       return fail(op, "'tt.call' callee is not a function of the module");
     if (func->region()->numArguments() != op->numOperands())
-      return fail(op, "'tt.call' passes " + std::to_string(op->numOperands()) + " arguments to a function of " +
-                          std::to_string(func->region()->numArguments()));
+      return fail(op, "'tt.call' passes " + std::to_string(op->numOperands()) +
+                          " arguments to a function of " + std::to_string(func->region()->numArguments()));
     std::vector<RtValue> results;
     if (!callFunction(func, operandValues(*this, op, 0), &results))
       return false;

@@ -41,7 +41,8 @@ uint32_t encodeFloat(double v, FloatFormat format, FloatRounding rounding) {
   const uint64_t vbits = std::bit_cast<uint64_t>(v);
   const uint64_t sign = (vbits >> 63) ? signBit : 0;
   // The largest finite pattern: below the infinity, or below the fn-format NaN.
-  const uint64_t maxFinite = d.hasInfinity ? (expAllOnes << m) - 1 : (expAllOnes << m) | ((uint64_t(1) << m) - 2);
+  const uint64_t maxFinite =
+      d.hasInfinity ? (expAllOnes << m) - 1 : (expAllOnes << m) | ((uint64_t(1) << m) - 2);
 
   if (std::isnan(v)) {
     if (!d.hasInfinity)
@@ -120,9 +121,13 @@ double roundToFormat(double v, FloatFormat format, FloatRounding rounding) {
   return decodeFloat(encodeFloat(v, format, rounding), format);
 }
 
-uint16_t floatToF16(float v, FloatRounding r) { return static_cast<uint16_t>(encodeFloat(v, FloatFormat::F16, r)); }
+uint16_t floatToF16(float v, FloatRounding r) {
+  return static_cast<uint16_t>(encodeFloat(v, FloatFormat::F16, r));
+}
 float f16ToFloat(uint16_t bits) { return static_cast<float>(decodeFloat(bits, FloatFormat::F16)); }
-uint16_t floatToBF16(float v, FloatRounding r) { return static_cast<uint16_t>(encodeFloat(v, FloatFormat::BF16, r)); }
+uint16_t floatToBF16(float v, FloatRounding r) {
+  return static_cast<uint16_t>(encodeFloat(v, FloatFormat::BF16, r));
+}
 float bf16ToFloat(uint16_t bits) { return static_cast<float>(decodeFloat(bits, FloatFormat::BF16)); }
 uint8_t floatToF8E4M3(float v, FloatRounding r) {
   return static_cast<uint8_t>(encodeFloat(v, FloatFormat::F8E4M3, r));

@@ -78,13 +78,15 @@ struct Runner {
     interp.addBuffer(v.data(), v.size() * sizeof(T), std::move(name));
   }
 
-  bool run(std::string_view kernel, const std::vector<KernelArg> &args, std::array<uint32_t, 3> grid = {1, 1, 1}) {
+  bool run(std::string_view kernel, const std::vector<KernelArg> &args,
+           std::array<uint32_t, 3> grid = {1, 1, 1}) {
     diags.clear();
     return interp.run(*module, kernel, args, grid, diags);
   }
 
   // Runs and requires success, showing the diagnostics otherwise.
-  void runOk(std::string_view kernel, const std::vector<KernelArg> &args, std::array<uint32_t, 3> grid = {1, 1, 1}) {
+  void runOk(std::string_view kernel, const std::vector<KernelArg> &args,
+             std::array<uint32_t, 3> grid = {1, 1, 1}) {
     bool ok = run(kernel, args, grid);
     INFO("diagnostics:\n" << diags.str());
     REQUIRE(ok);
@@ -113,7 +115,8 @@ inline unsigned bytesOf(Type t) { return t.isPtr() ? 8 : t.bitWidth() < 8 ? 1 : 
 // A kernel "k" with one pointer parameter per input type and one for the output:
 // it loads inputs %x0, %x1, ... (blocks of n), runs `body`, which must define %y of
 // type block<n x out>, and stores %y.
-inline std::string elementwiseKernel(const std::string &body, const std::vector<Type> &ins, Type out, int64_t n) {
+inline std::string elementwiseKernel(const std::string &body, const std::vector<Type> &ins, Type out,
+                                     int64_t n) {
   std::string params, loads;
   std::string range = "%r";
   for (size_t i = 0; i < ins.size(); ++i) {
@@ -125,10 +128,10 @@ inline std::string elementwiseKernel(const std::string &body, const std::vector<
   }
   params += "%out: ptr<" + out.str() + ">";
   return "builtin.module ({\n  tt.func {sym_name = \"k\"} ({\n  ^(" + params + "):\n" +
-         "    %r = tt.make_range {end = " + std::to_string(n) + ", start = 0} : " + blockOf(n, Type::i32()) + "\n" +
-         loads + "    " + body + "\n" + "    %so = tt.splat %out : " + blockOf(n, Type::ptr(out)) + "\n" +
-         "    %po = tt.addptr %so, %r : " + blockOf(n, Type::ptr(out)) + "\n" + "    tt.store %po, %y\n" +
-         "    tt.return\n  })\n})\n";
+         "    %r = tt.make_range {end = " + std::to_string(n) + ", start = 0} : " + blockOf(n, Type::i32()) +
+         "\n" + loads + "    " + body + "\n" + "    %so = tt.splat %out : " + blockOf(n, Type::ptr(out)) +
+         "\n" + "    %po = tt.addptr %so, %r : " + blockOf(n, Type::ptr(out)) + "\n" +
+         "    tt.store %po, %y\n" + "    tt.return\n  })\n})\n";
 }
 
 // IR lines that load the m x n row-major block at pointer %<ptr> (elements of e) into
@@ -136,16 +139,17 @@ inline std::string elementwiseKernel(const std::string &body, const std::vector<
 inline std::string load2d(const std::string &name, const std::string &ptr, Type e, int64_t m, int64_t n) {
   const std::string M = std::to_string(m), N = std::to_string(n), p = "%" + name + "_";
   const std::string mn = "block<" + M + "x" + N + "x";
-  return "    " + p + "rm = tt.make_range {end = " + M + ", start = 0} : block<" + M + "xi32>\n" + "    " + p +
-         "rn = tt.make_range {end = " + N + ", start = 0} : block<" + N + "xi32>\n" + "    " + p +
+  return "    " + p + "rm = tt.make_range {end = " + M + ", start = 0} : block<" + M + "xi32>\n" + "    " +
+         p + "rn = tt.make_range {end = " + N + ", start = 0} : block<" + N + "xi32>\n" + "    " + p +
          "em = tt.expand_dims " + p + "rm {axis = 1} : block<" + M + "x1xi32>\n" + "    " + p +
          "en = tt.expand_dims " + p + "rn {axis = 0} : block<1x" + N + "xi32>\n" + "    " + p +
-         "cn = arith.constant {value = " + N + "} : block<" + M + "x1xi32>\n" + "    " + p + "rows = arith.muli " + p +
-         "em, " + p + "cn : block<" + M + "x1xi32>\n" + "    " + p + "bm = tt.broadcast " + p + "rows : " + mn +
-         "i32>\n" + "    " + p + "bn = tt.broadcast " + p + "en : " + mn + "i32>\n" + "    " + p +
-         "offs = arith.addi " + p + "bm, " + p + "bn : " + mn + "i32>\n" + "    " + p + "base = tt.splat %" + ptr +
-         " : " + mn + "ptr<" + e.str() + ">>\n" + "    " + p + "ptrs = tt.addptr " + p + "base, " + p + "offs : " + mn +
-         "ptr<" + e.str() + ">>\n" + "    %" + name + " = tt.load " + p + "ptrs : " + mn + e.str() + ">\n";
+         "cn = arith.constant {value = " + N + "} : block<" + M + "x1xi32>\n" + "    " + p +
+         "rows = arith.muli " + p + "em, " + p + "cn : block<" + M + "x1xi32>\n" + "    " + p +
+         "bm = tt.broadcast " + p + "rows : " + mn + "i32>\n" + "    " + p + "bn = tt.broadcast " + p +
+         "en : " + mn + "i32>\n" + "    " + p + "offs = arith.addi " + p + "bm, " + p + "bn : " + mn +
+         "i32>\n" + "    " + p + "base = tt.splat %" + ptr + " : " + mn + "ptr<" + e.str() + ">>\n" + "    " +
+         p + "ptrs = tt.addptr " + p + "base, " + p + "offs : " + mn + "ptr<" + e.str() + ">>\n" + "    %" +
+         name + " = tt.load " + p + "ptrs : " + mn + e.str() + ">\n";
 }
 
 // A kernel "k"(%in: ptr<E>, %out: ptr<R>) that loads in[0..m*n) as an m x n block %x
@@ -155,12 +159,13 @@ inline std::string blockKernel(Type e, int m, int n, const std::string &body, Ty
   const std::string T = std::to_string(total);
   std::string store = total == 0 ? "    tt.store %out, %y\n"
                                  : "    %flat = tt.reshape %y : " + blockOf(total, r) + "\n" +
-                                       "    %rt = tt.make_range {end = " + T + ", start = 0} : " +
-                                       blockOf(total, Type::i32()) + "\n" + "    %pout = tt.splat %out : " +
-                                       blockOf(total, Type::ptr(r)) + "\n" + "    %pout2 = tt.addptr %pout, %rt : " +
-                                       blockOf(total, Type::ptr(r)) + "\n" + "    tt.store %pout2, %flat\n";
-  return "builtin.module ({\n  tt.func {sym_name = \"k\"} ({\n  ^(%in: ptr<" + e.str() + ">, %out: ptr<" + r.str() +
-         ">):\n" + load2d("x", "in", e, m, n) + body + "\n" + store + "    tt.return\n  })\n})\n";
+                                       "    %rt = tt.make_range {end = " + T +
+                                       ", start = 0} : " + blockOf(total, Type::i32()) + "\n" +
+                                       "    %pout = tt.splat %out : " + blockOf(total, Type::ptr(r)) + "\n" +
+                                       "    %pout2 = tt.addptr %pout, %rt : " + blockOf(total, Type::ptr(r)) +
+                                       "\n" + "    tt.store %pout2, %flat\n";
+  return "builtin.module ({\n  tt.func {sym_name = \"k\"} ({\n  ^(%in: ptr<" + e.str() + ">, %out: ptr<" +
+         r.str() + ">):\n" + load2d("x", "in", e, m, n) + body + "\n" + store + "    tt.return\n  })\n})\n";
 }
 
 // Raw element bits (as memory holds them) packed into bytes and back.

@@ -100,21 +100,22 @@ TEST_CASE("sitofp and uitofp round once to the nearest value") {
 
 TEST_CASE("fptosi and fptoui truncate, saturate, and turn NaN into 0") {
   const double nan = std::nan("");
-  std::vector<double> xs = {1.9, -1.9, 0.0, -0.0, 1e20, -1e20, nan, 2147483647.0, 2147483648.0, -2147483649.0,
-                            INFINITY, -INFINITY, 255.5, -0.5, 3e9, 100.0};
+  std::vector<double> xs = {1.9,          -1.9,          0.0,      -0.0,      1e20,  -1e20, nan, 2147483647.0,
+                            2147483648.0, -2147483649.0, INFINITY, -INFINITY, 255.5, -0.5,  3e9, 100.0};
   Type f64 = Type::f64(), i32 = Type::i32(), i8 = Type::i8();
   std::vector<uint64_t> a;
   for (double x : xs)
     a.push_back(f64Bits(x));
   Runner r1, r2, r3;
   CHECK(runElementwise(r1, cast("arith.fptosi", i32, 16), {f64}, {a}, i32) ==
-        std::vector<uint64_t>{1, 0xffffffff, 0, 0, 0x7fffffff, 0x80000000, 0, 0x7fffffff, 0x7fffffff, 0x80000000,
-                              0x7fffffff, 0x80000000, 255, 0, 0x7fffffff, 100});
+        std::vector<uint64_t>{1, 0xffffffff, 0, 0, 0x7fffffff, 0x80000000, 0, 0x7fffffff, 0x7fffffff,
+                              0x80000000, 0x7fffffff, 0x80000000, 255, 0, 0x7fffffff, 100});
   CHECK(runElementwise(r2, cast("arith.fptoui", i32, 16), {f64}, {a}, i32) ==
         std::vector<uint64_t>{1, 0, 0, 0, 0xffffffff, 0, 0, 0x7fffffff, 0x80000000, 0, 0xffffffff, 0, 255, 0,
                               3000000000u, 100});
-  CHECK(runElementwise(r3, cast("arith.fptosi", i8, 16), {f64}, {a}, i8) ==
-        std::vector<uint64_t>{1, 0xff, 0, 0, 0x7f, 0x80, 0, 0x7f, 0x7f, 0x80, 0x7f, 0x80, 0x7f, 0, 0x7f, 100});
+  CHECK(
+      runElementwise(r3, cast("arith.fptosi", i8, 16), {f64}, {a}, i8) ==
+      std::vector<uint64_t>{1, 0xff, 0, 0, 0x7f, 0x80, 0, 0x7f, 0x7f, 0x80, 0x7f, 0x80, 0x7f, 0, 0x7f, 100});
   CHECK(r1.executed("arith.fptosi"));
   CHECK(r2.executed("arith.fptoui"));
   // From f16, to i64.
@@ -129,8 +130,11 @@ TEST_CASE("fptosi and fptoui truncate, saturate, and turn NaN into 0") {
 TEST_CASE("extf is exact for every f16, bf16 and f8 pattern") {
   struct {
     Type from, to;
-  } cases[] = {{Type::f16(), Type::f32()}, {Type::bf16(), Type::f64()}, {Type::f8e4m3(), Type::f16()},
-               {Type::f8e5m2(), Type::f32()}, {Type::f32(), Type::f64()}};
+  } cases[] = {{Type::f16(), Type::f32()},
+               {Type::bf16(), Type::f64()},
+               {Type::f8e4m3(), Type::f16()},
+               {Type::f8e5m2(), Type::f32()},
+               {Type::f32(), Type::f64()}};
   for (auto &c : cases) {
     INFO(c.from.str() << " to " << c.to.str());
     const unsigned w = c.from.bitWidth();
@@ -171,9 +175,11 @@ TEST_CASE("truncf rounds to nearest even by default and toward zero on request")
         INFO(c.from.str() << " to " << c.to.str() << " rounding '" << std::string(rounding) << "'");
         std::string attrs = *rounding ? " {rounding = \"" + std::string(rounding) + "\"}" : "";
         Runner r;
-        std::vector<uint64_t> y = runElementwise(r, cast("arith.truncf", c.to, n, attrs), {c.from}, {a}, c.to);
+        std::vector<uint64_t> y =
+            runElementwise(r, cast("arith.truncf", c.to, n, attrs), {c.from}, {a}, c.to);
         CHECK(r.executed("arith.truncf"));
-        FloatRounding mode = std::string(rounding) == "rtz" ? FloatRounding::TowardZero : FloatRounding::NearestEven;
+        FloatRounding mode =
+            std::string(rounding) == "rtz" ? FloatRounding::TowardZero : FloatRounding::NearestEven;
         for (int64_t i = 0; i < n; ++i) {
           double x = floatValue(c.from, a[i]);
           INFO("input " << x);
@@ -193,7 +199,8 @@ TEST_CASE("truncf rounds to nearest even by default and toward zero on request")
 
 TEST_CASE("tt.bitcast keeps every bit, NaN payloads included") {
   Type f32 = Type::f32(), i32 = Type::i32(), f16 = Type::f16(), i16 = Type::i16();
-  std::vector<uint64_t> bits = {0x7f800001, 0xffc00000, 0x3f800000, 0x80000000, 0x00000001, 0x7fbfffff, 0, 0x7f7fffff};
+  std::vector<uint64_t> bits = {0x7f800001, 0xffc00000, 0x3f800000, 0x80000000,
+                                0x00000001, 0x7fbfffff, 0,          0x7f7fffff};
   Runner r1, r2, r3;
   CHECK(runElementwise(r1, cast("tt.bitcast", f32, 8), {i32}, {bits}, f32) == bits);
   CHECK(runElementwise(r2, cast("tt.bitcast", i32, 8), {f32}, {bits}, i32) == bits);

@@ -7,9 +7,10 @@ using namespace interp_test;
 
 namespace {
 
-const bool kCovered = cover({"builtin.module", "tt.func", "tt.return", "tt.call", "scf.for", "scf.if", "scf.while",
-                             "scf.yield", "scf.condition", "tt.get_program_id", "tt.get_num_programs",
-                             "tt.multiple_of", "tt.max_contiguous", "tt.assume", "tt.print", "tt.assert"});
+const bool kCovered =
+    cover({"builtin.module", "tt.func", "tt.return", "tt.call", "scf.for", "scf.if", "scf.while", "scf.yield",
+           "scf.condition", "tt.get_program_id", "tt.get_num_programs", "tt.multiple_of", "tt.max_contiguous",
+           "tt.assume", "tt.print", "tt.assert"});
 
 } // namespace
 
@@ -53,8 +54,9 @@ TEST_CASE("a 3-D grid runs every program once, axis 0 fastest") {
   r.buffer(ids, "ids");
   r.buffer(order, "order");
   r.buffer(counter, "counter");
-  r.runOk("grid", {KernelArg::pointer(ids.data(), Type::i32()), KernelArg::pointer(order.data(), Type::i32()),
-                   KernelArg::pointer(counter.data(), Type::i32())},
+  r.runOk("grid",
+          {KernelArg::pointer(ids.data(), Type::i32()), KernelArg::pointer(order.data(), Type::i32()),
+           KernelArg::pointer(counter.data(), Type::i32())},
           {3, 2, 2});
   for (int z = 0; z < 2; ++z)
     for (int y = 0; y < 2; ++y)
@@ -64,11 +66,13 @@ TEST_CASE("a 3-D grid runs every program once, axis 0 fastest") {
         CHECK(order[linear] == linear);
       }
   CHECK(counter[0] == 12);
-  for (const char *op : {"builtin.module", "tt.func", "tt.return", "tt.get_program_id", "tt.get_num_programs"})
+  for (const char *op :
+       {"builtin.module", "tt.func", "tt.return", "tt.get_program_id", "tt.get_num_programs"})
     CHECK(r.executed(op));
   // An empty grid runs nothing.
-  r.runOk("grid", {KernelArg::pointer(ids.data(), Type::i32()), KernelArg::pointer(order.data(), Type::i32()),
-                   KernelArg::pointer(counter.data(), Type::i32())},
+  r.runOk("grid",
+          {KernelArg::pointer(ids.data(), Type::i32()), KernelArg::pointer(order.data(), Type::i32()),
+           KernelArg::pointer(counter.data(), Type::i32())},
           {0, 1, 1});
   CHECK(counter[0] == 12);
 }

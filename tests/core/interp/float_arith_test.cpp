@@ -12,17 +12,20 @@ using namespace interp_test;
 
 namespace {
 
-const bool kCovered = cover({"arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.negf",
-                             "arith.minimumf", "arith.maximumf", "arith.minnumf", "arith.maxnumf",
-                             "tt.precise_divf", "arith.cmpf", "math.exp", "math.exp2", "math.log", "math.log2",
-                             "math.sqrt", "tt.precise_sqrt", "math.rsqrt", "math.sin", "math.cos", "math.absf",
-                             "math.floor", "math.ceil", "math.erf", "math.fma"});
+const bool kCovered =
+    cover({"arith.addf",      "arith.subf",     "arith.mulf",      "arith.divf",    "arith.remf",
+           "arith.negf",      "arith.minimumf", "arith.maximumf",  "arith.minnumf", "arith.maxnumf",
+           "tt.precise_divf", "arith.cmpf",     "math.exp",        "math.exp2",     "math.log",
+           "math.log2",       "math.sqrt",      "tt.precise_sqrt", "math.rsqrt",    "math.sin",
+           "math.cos",        "math.absf",      "math.floor",      "math.ceil",     "math.erf",
+           "math.fma"});
 
 const Type kFloatTypes[] = {Type::f64(), Type::f32(), Type::f16(), Type::bf16()};
 
 // Random raw values of float type t: special values, any bit pattern, and ordinary
 // numbers in [lo, hi].
-std::vector<uint64_t> randomFloats(std::mt19937_64 &rng, Type t, size_t n, double lo, double hi, bool specials) {
+std::vector<uint64_t> randomFloats(std::mt19937_64 &rng, Type t, size_t n, double lo, double hi,
+                                   bool specials) {
   std::uniform_real_distribution<double> ordinary(lo, hi);
   const double inf = std::numeric_limits<double>::infinity();
   std::vector<double> edges = {0.0, -0.0, inf, -inf, std::nan(""), 1.0, -1.0, 0.5};
@@ -78,8 +81,12 @@ const BinaryCase kBinary[] = {
     {"arith.remf", [](double a, double b) { return std::fmod(a, b); }},
     {"arith.minimumf", [](double a, double b) { return refMinimum(a, b); }},
     {"arith.maximumf", [](double a, double b) { return refMaximum(a, b); }},
-    {"arith.minnumf", [](double a, double b) { return a != a ? b : b != b ? a : refMinimum(a, b); }},
-    {"arith.maxnumf", [](double a, double b) { return a != a ? b : b != b ? a : refMaximum(a, b); }},
+    {"arith.minnumf", [](double a, double b) { return a != a   ? b
+                                                      : b != b ? a
+                                                               : refMinimum(a, b); }},
+    {"arith.maxnumf", [](double a, double b) { return a != a   ? b
+                                                      : b != b ? a
+                                                               : refMaximum(a, b); }},
 };
 
 } // namespace
@@ -93,10 +100,11 @@ TEST_CASE("float binary ops are correctly rounded to their type") {
     for (Type t : kFloatTypes) {
       for (const BinaryCase &c : kBinary) {
         INFO(std::string(c.op) << " on " << t.str());
-        std::vector<uint64_t> a = randomFloats(rng, t, n, -100, 100, true), b = randomFloats(rng, t, n, -3, 3, true);
+        std::vector<uint64_t> a = randomFloats(rng, t, n, -100, 100, true),
+                              b = randomFloats(rng, t, n, -3, 3, true);
         Runner r;
-        std::vector<uint64_t> y =
-            runElementwise(r, "%y = " + std::string(c.op) + " %x0, %x1 : " + blockOf(n, t), {t, t}, {a, b}, t);
+        std::vector<uint64_t> y = runElementwise(
+            r, "%y = " + std::string(c.op) + " %x0, %x1 : " + blockOf(n, t), {t, t}, {a, b}, t);
         CHECK(r.executed(c.op));
         for (size_t i = 0; i < n; ++i) {
           double x0 = floatValue(t, a[i]), x1 = floatValue(t, b[i]);
@@ -164,7 +172,8 @@ TEST_CASE("math.fma rounds once in f32/f64 and within one ulp in f16/bf16") {
     std::mt19937_64 rng(seed);
     for (Type t : kFloatTypes) {
       INFO(t.str());
-      std::vector<uint64_t> a = randomFloats(rng, t, n, -10, 10, false), b = randomFloats(rng, t, n, -10, 10, false),
+      std::vector<uint64_t> a = randomFloats(rng, t, n, -10, 10, false),
+                            b = randomFloats(rng, t, n, -10, 10, false),
                             c = randomFloats(rng, t, n, -100, 100, false);
       Runner r;
       std::vector<uint64_t> y =
@@ -187,11 +196,13 @@ TEST_CASE("math.fma rounds once in f32/f64 and within one ulp in f16/bf16") {
 TEST_CASE("f16 and bf16 arithmetic rounds after every op") {
   // 1 + 2^-11 is a tie in f16 (to even: 1), 1 + 3 * 2^-11 rounds up to 1 + 2^-9.
   Type f16 = Type::f16();
-  std::vector<uint64_t> a = {floatRaw(f16, 1.0), floatRaw(f16, 1.0), floatRaw(f16, 60000.0), floatRaw(f16, 2048.0)};
+  std::vector<uint64_t> a = {floatRaw(f16, 1.0), floatRaw(f16, 1.0), floatRaw(f16, 60000.0),
+                             floatRaw(f16, 2048.0)};
   std::vector<uint64_t> b = {floatRaw(f16, std::ldexp(1.0, -11)), floatRaw(f16, 3 * std::ldexp(1.0, -11)),
                              floatRaw(f16, 10000.0), floatRaw(f16, 1.0)};
   Runner r;
-  std::vector<uint64_t> y = runElementwise(r, "%y = arith.addf %x0, %x1 : block<4xf16>", {f16, f16}, {a, b}, f16);
+  std::vector<uint64_t> y =
+      runElementwise(r, "%y = arith.addf %x0, %x1 : block<4xf16>", {f16, f16}, {a, b}, f16);
   CHECK(floatValue(f16, y[0]) == 1.0);
   CHECK(floatValue(f16, y[1]) == 1.0 + std::ldexp(1.0, -9));
   CHECK(floatValue(f16, y[2]) == INFINITY); // overflows f16
@@ -199,7 +210,8 @@ TEST_CASE("f16 and bf16 arithmetic rounds after every op") {
 }
 
 TEST_CASE("arith.cmpf: every predicate with NaNs, zeros and infinities") {
-  const char *preds[] = {"oeq", "one", "olt", "ole", "ogt", "oge", "ord", "ueq", "une", "ult", "ule", "ugt", "uge", "uno"};
+  const char *preds[] = {"oeq", "one", "olt", "ole", "ogt", "oge", "ord",
+                         "ueq", "une", "ult", "ule", "ugt", "uge", "uno"};
   const double nan = std::nan(""), inf = INFINITY;
   std::vector<double> xs = {1, 1, 2, nan, 1, nan, -0.0, -inf, 3, 5, inf, 0.5, 7, -2, nan, 0};
   std::vector<double> ys = {1, 2, 1, 1, nan, nan, 0.0, -inf, 3, -5, 1, 0.5, 8, -2, 0, nan};
@@ -213,8 +225,8 @@ TEST_CASE("arith.cmpf: every predicate with NaNs, zeros and infinities") {
       INFO("cmpf " << std::string(p) << " on " << t.str());
       Runner r;
       std::vector<uint64_t> y = runElementwise(
-          r, "%y = arith.cmpf %x0, %x1 {predicate = \"" + std::string(p) + "\"} : " + blockOf(16, Type::i1()), {t, t},
-          {a, b}, Type::i1());
+          r, "%y = arith.cmpf %x0, %x1 {predicate = \"" + std::string(p) + "\"} : " + blockOf(16, Type::i1()),
+          {t, t}, {a, b}, Type::i1());
       CHECK(r.executed("arith.cmpf"));
       std::string ps = p;
       for (size_t i = 0; i < xs.size(); ++i) {

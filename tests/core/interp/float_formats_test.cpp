@@ -9,10 +9,10 @@
 using namespace trident;
 
 // CHECK(a == b) that costs nothing when it passes: these loops make millions of checks.
-#define CHECK_EQ_FAST(a, b)                                                                                          \
-  do {                                                                                                               \
-    if (!((a) == (b)))                                                                                               \
-      CHECK((a) == (b));                                                                                             \
+#define CHECK_EQ_FAST(a, b)                                                                                  \
+  do {                                                                                                       \
+    if (!((a) == (b)))                                                                                       \
+      CHECK((a) == (b));                                                                                     \
   } while (0)
 
 namespace {
@@ -84,10 +84,10 @@ TEST_CASE("float formats: known values") {
   CHECK(encodeFloat(65519.99, FloatFormat::F16) == 0x7bff);
   CHECK(encodeFloat(1e9, FloatFormat::F16, FloatRounding::TowardZero) == 0x7bff);
   CHECK(encodeFloat(-1e9, FloatFormat::F16) == 0xfc00);
-  CHECK(encodeFloat(std::ldexp(1.0, -25), FloatFormat::F16) == 0x0000);       // tie to even (0)
-  CHECK(encodeFloat(std::ldexp(1.5, -25), FloatFormat::F16) == 0x0001);       // above the tie
-  CHECK(encodeFloat(std::ldexp(3.0, -25), FloatFormat::F16) == 0x0002);       // tie to even (2)
-  CHECK(encodeFloat(-std::ldexp(1.0, -30), FloatFormat::F16) == 0x8000);      // underflow keeps the sign
+  CHECK(encodeFloat(std::ldexp(1.0, -25), FloatFormat::F16) == 0x0000);  // tie to even (0)
+  CHECK(encodeFloat(std::ldexp(1.5, -25), FloatFormat::F16) == 0x0001);  // above the tie
+  CHECK(encodeFloat(std::ldexp(3.0, -25), FloatFormat::F16) == 0x0002);  // tie to even (2)
+  CHECK(encodeFloat(-std::ldexp(1.0, -30), FloatFormat::F16) == 0x8000); // underflow keeps the sign
   CHECK(encodeFloat(NAN, FloatFormat::F16) == 0x7e00);
 
   CHECK(decodeFloat(0x3f80, FloatFormat::BF16) == 1.0);
@@ -143,7 +143,9 @@ TEST_CASE("float formats: rounding between every pair of neighbours") {
       if (std::isinf(lo) || std::isinf(hi) || lo == hi) // lo == hi: -0 and +0
         continue;
       // The bits of `v`, the rounded value of x (a zero takes x's sign).
-      auto bitsOf = [&](double v, double x) { return encodeFloat(v == 0 ? std::copysign(0.0, x) : v, f.format); };
+      auto bitsOf = [&](double v, double x) {
+        return encodeFloat(v == 0 ? std::copysign(0.0, x) : v, f.format);
+      };
       double mid = lo + (hi - lo) / 2; // exact in double
       bool loEven = (encodeFloat(lo, f.format) & 1) == 0;
       double below = std::nextafter(mid, lo), above = std::nextafter(mid, hi);

@@ -36,21 +36,26 @@ const IntCase kBinary[] = {
     {"arith.ori", [](uint64_t a, uint64_t b, unsigned) { return u128(a | b); }, false},
     {"arith.xori", [](uint64_t a, uint64_t b, unsigned) { return u128(a ^ b); }, false},
     {"arith.shli", [](uint64_t a, uint64_t b, unsigned w) { return b >= w ? u128(0) : u128(a) << b; }, false},
-    {"arith.shrui", [](uint64_t a, uint64_t b, unsigned w) { return b >= w ? u128(0) : u128(a) >> b; }, false},
-    {"arith.shrsi",
-     [](uint64_t a, uint64_t b, unsigned w) { return u128(b >= w ? (sx(a, w) < 0 ? -1 : 0) : sx(a, w) >> b); },
+    {"arith.shrui", [](uint64_t a, uint64_t b, unsigned w) { return b >= w ? u128(0) : u128(a) >> b; },
      false},
-    {"arith.minsi", [](uint64_t a, uint64_t b, unsigned w) { return u128(sx(a, w) < sx(b, w) ? a : b); }, false},
-    {"arith.maxsi", [](uint64_t a, uint64_t b, unsigned w) { return u128(sx(a, w) > sx(b, w) ? a : b); }, false},
+    {"arith.shrsi",
+     [](uint64_t a, uint64_t b, unsigned w) {
+       return u128(b >= w ? (sx(a, w) < 0 ? -1 : 0) : sx(a, w) >> b);
+     },
+     false},
+    {"arith.minsi", [](uint64_t a, uint64_t b, unsigned w) { return u128(sx(a, w) < sx(b, w) ? a : b); },
+     false},
+    {"arith.maxsi", [](uint64_t a, uint64_t b, unsigned w) { return u128(sx(a, w) > sx(b, w) ? a : b); },
+     false},
     {"arith.minui", [](uint64_t a, uint64_t b, unsigned) { return u128(a < b ? a : b); }, false},
     {"arith.maxui", [](uint64_t a, uint64_t b, unsigned) { return u128(a > b ? a : b); }, false},
     {"tt.umulhi", [](uint64_t a, uint64_t b, unsigned w) { return (u128(a) * b) >> w; }, false},
 };
 
-const bool kCovered = cover({"arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.divui", "arith.remsi",
-                             "arith.remui", "arith.andi", "arith.ori", "arith.xori", "arith.shli", "arith.shrui",
-                             "arith.shrsi", "arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui", "tt.umulhi",
-                             "arith.cmpi", "math.absi"});
+const bool kCovered = cover({"arith.addi",  "arith.subi",  "arith.muli",  "arith.divsi", "arith.divui",
+                             "arith.remsi", "arith.remui", "arith.andi",  "arith.ori",   "arith.xori",
+                             "arith.shli",  "arith.shrui", "arith.shrsi", "arith.minsi", "arith.maxsi",
+                             "arith.minui", "arith.maxui", "tt.umulhi",   "arith.cmpi",  "math.absi"});
 
 // Random values of width w (zero-extended), with the edge values mixed in.
 std::vector<uint64_t> randomInts(std::mt19937_64 &rng, unsigned w, size_t n, bool shiftAmounts) {
@@ -111,15 +116,15 @@ TEST_CASE("integer ops on i1 wrap to one bit") {
     const char *op;
     std::vector<uint64_t> expected;
   } cases[] = {
-      {"arith.addi", {0, 1, 1, 0}},  {"arith.muli", {0, 0, 0, 1}}, {"arith.xori", {0, 1, 1, 0}},
-      {"arith.maxsi", {0, 0, 0, 1}}, // as signed, 1 is -1
+      {"arith.addi", {0, 1, 1, 0}},  {"arith.muli", {0, 0, 0, 1}},
+      {"arith.xori", {0, 1, 1, 0}},  {"arith.maxsi", {0, 0, 0, 1}}, // as signed, 1 is -1
       {"arith.maxui", {0, 1, 1, 1}},
   };
   for (auto &c : cases) {
     INFO(std::string(c.op));
     Runner r;
-    CHECK(runElementwise(r, "%y = " + std::string(c.op) + " %x0, %x1 : " + blockOf(4, i1), {i1, i1}, {a, b}, i1) ==
-          c.expected);
+    CHECK(runElementwise(r, "%y = " + std::string(c.op) + " %x0, %x1 : " + blockOf(4, i1), {i1, i1}, {a, b},
+                         i1) == c.expected);
   }
 }
 
@@ -182,8 +187,9 @@ TEST_CASE("integer division by zero is an error at the op, never a crash") {
     r.buffer(a, "a");
     r.buffer(b, "b");
     r.buffer(out, "out");
-    CHECK_FALSE(r.run("k", {KernelArg::pointer(a.data(), Type::i32()), KernelArg::pointer(b.data(), Type::i32()),
-                            KernelArg::pointer(out.data(), Type::i32())}));
+    CHECK_FALSE(
+        r.run("k", {KernelArg::pointer(a.data(), Type::i32()), KernelArg::pointer(b.data(), Type::i32()),
+                    KernelArg::pointer(out.data(), Type::i32())}));
     CHECK(r.error() == "integer division by zero in '" + std::string(op) + "' in program (0, 0, 0)");
     CHECK(r.diags.list()[0].loc.str() == "div.py:3:7");
     CHECK(out == std::vector<int32_t>{0, 0, 0, 0}); // the run stopped before the store

@@ -78,8 +78,9 @@ TEST_CASE("kernel: vector add over a 1-D grid with a masked tail") {
     r.buffer(y, "y");
     r.buffer(out, "out");
     auto t0 = std::chrono::steady_clock::now();
-    r.runOk("add_kernel", {KernelArg::pointer(x.data()), KernelArg::pointer(y.data()), KernelArg::pointer(out.data()),
-                           KernelArg::i32(n)},
+    r.runOk("add_kernel",
+            {KernelArg::pointer(x.data()), KernelArg::pointer(y.data()), KernelArg::pointer(out.data()),
+             KernelArg::i32(n)},
             {uint32_t((n + 1023) / 1024), 1, 1});
     if (large())
       std::printf("vector add of %d elements: %.3f s\n", n, seconds(t0));
@@ -140,8 +141,9 @@ TEST_CASE("kernel: row-wise softmax with -inf padding") {
     r.load(kSoftmax);
     r.buffer(x, "x");
     r.buffer(y, "y");
-    r.runOk("softmax", {KernelArg::pointer(x.data()), KernelArg::pointer(y.data()), KernelArg::i32(cols),
-                        KernelArg::i32(stride)},
+    r.runOk("softmax",
+            {KernelArg::pointer(x.data()), KernelArg::pointer(y.data()), KernelArg::i32(cols),
+             KernelArg::i32(stride)},
             {rows, 1, 1});
     for (int i = 0; i < rows; ++i) {
       double mx = -INFINITY, sum = 0;
@@ -246,7 +248,8 @@ TEST_CASE("kernel: tiled matmul with tt.dot over a 2-D grid and a K loop") {
     Type t;
     int m, n, k, bm, bn, bk;
   };
-  std::vector<Config> configs = {{Type::f32(), 48, 40, 72, 16, 16, 16}, {Type::f16(), 33, 64, 50, 32, 16, 32}};
+  std::vector<Config> configs = {{Type::f32(), 48, 40, 72, 16, 16, 16},
+                                 {Type::f16(), 33, 64, 50, 32, 16, 32}};
   if (large())
     configs = {{Type::f32(), 256, 256, 256, 64, 64, 32}};
   for (uint32_t seed : seeds()) {
@@ -272,8 +275,8 @@ TEST_CASE("kernel: tiled matmul with tt.dot over a 2-D grid and a K loop") {
       r.buffer(out, "c");
       auto t0 = std::chrono::steady_clock::now();
       r.runOk("matmul",
-              {KernelArg::pointer(ba.data(), c.t), KernelArg::pointer(bb.data(), c.t), KernelArg::pointer(out.data()),
-               KernelArg::i32(c.m), KernelArg::i32(c.n), KernelArg::i32(c.k)},
+              {KernelArg::pointer(ba.data(), c.t), KernelArg::pointer(bb.data(), c.t),
+               KernelArg::pointer(out.data()), KernelArg::i32(c.m), KernelArg::i32(c.n), KernelArg::i32(c.k)},
               {uint32_t((c.m + c.bm - 1) / c.bm), uint32_t((c.n + c.bn - 1) / c.bn), 1});
       if (large())
         std::printf("matmul %dx%dx%d: %.3f s\n", c.m, c.n, c.k, seconds(t0));
@@ -333,7 +336,8 @@ TEST_CASE("kernel: argmax per row through a two-input reduction (first index win
     r.load(kArgmax);
     r.buffer(x, "x");
     r.buffer(out, "out");
-    r.runOk("argmax", {KernelArg::pointer(x.data()), KernelArg::pointer(out.data(), Type::i32()), KernelArg::i32(cols)},
+    r.runOk("argmax",
+            {KernelArg::pointer(x.data()), KernelArg::pointer(out.data(), Type::i32()), KernelArg::i32(cols)},
             {rows, 1, 1});
     for (int i = 0; i < rows; ++i) {
       auto first = x.begin() + i * cols;
@@ -427,7 +431,8 @@ TEST_CASE("kernel: histogram with masked atomic adds") {
     r.buffer(x, "x");
     r.buffer(hist, "hist");
     r.runOk("histogram",
-            {KernelArg::pointer(x.data(), Type::i32()), KernelArg::pointer(hist.data(), Type::i32()), KernelArg::i32(n)},
+            {KernelArg::pointer(x.data(), Type::i32()), KernelArg::pointer(hist.data(), Type::i32()),
+             KernelArg::i32(n)},
             {(n + 255) / 256, 1, 1});
     CHECK(hist == expected);
   }

@@ -14,8 +14,9 @@ const bool kCovered = cover({"tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_
 
 std::string hex(const void *p, ptrdiff_t offset = 0) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx",
-                static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(offset)));
+  std::snprintf(
+      buf, sizeof buf, "0x%llx",
+      static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(offset)));
   return buf;
 }
 
@@ -48,7 +49,8 @@ TEST_CASE("masked loads give 'other', masked stores write nothing") {
   std::vector<float> in = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, out(8, 42.f);
   r.buffer(in, "in");
   r.buffer(out, "out");
-  r.runOk("k", {KernelArg::pointer(in.data()), KernelArg::pointer(out.data()), KernelArg::i32(2), KernelArg::i32(5)});
+  r.runOk("k", {KernelArg::pointer(in.data()), KernelArg::pointer(out.data()), KernelArg::i32(2),
+                KernelArg::i32(5)});
   CHECK(out == std::vector<float>{2, 3, 4, 5, 6, 42, 42, 42});
   CHECK(r.executed("tt.load"));
   CHECK(r.executed("tt.store"));
@@ -75,7 +77,8 @@ TEST_CASE("masked loads give 'other', masked stores write nothing") {
   std::vector<int64_t> in64 = {-5, 6, -7, 8}, out64(4, 99);
   r2.buffer(in64, "in");
   r2.buffer(out64, "out");
-  r2.runOk("k", {KernelArg::pointer(in64.data(), Type::i64()), KernelArg::pointer(out64.data(), Type::i64())});
+  r2.runOk("k",
+           {KernelArg::pointer(in64.data(), Type::i64()), KernelArg::pointer(out64.data(), Type::i64())});
   CHECK(out64 == std::vector<int64_t>{-5, 0, -7, 8}); // element 0 rewritten by the scalar store
 }
 
@@ -134,7 +137,8 @@ TEST_CASE("atomic_rmw: every kind, duplicates applied in element order, old valu
     %val = arith.addi %r, %one : block<8xi32>
     %seven = arith.constant {value = 7} : block<8xi32>
     %mask = arith.cmpi %r, %seven {predicate = "slt"} : block<8xi1>
-    %o = tt.atomic_rmw %pm2, %val, %mask {kind = ")") + c.kind + R"(", scope = "gpu", sem = "acq_rel"} : block<8xi32>
+    %o = tt.atomic_rmw %pm2, %val, %mask {kind = ")") +
+           c.kind + R"(", scope = "gpu", sem = "acq_rel"} : block<8xi32>
     %po = tt.splat %old : block<8xptr<i32>>
     %po2 = tt.addptr %po, %r : block<8xptr<i32>>
     tt.store %po2, %o, %mask
@@ -154,10 +158,15 @@ TEST_CASE("atomic_rmw: every kind, duplicates applied in element order, old valu
       CHECK(old[i] == sim[cells[i]]);
       int32_t v = i + 1, &m = sim[cells[i]];
       std::string k = c.kind;
-      m = k == "add" ? m + v : k == "and" ? m & v : k == "or" ? m | v : k == "xor" ? m ^ v
-        : k == "max" ? std::max(m, v) : k == "min" ? std::min(m, v)
-        : k == "umax" ? int32_t(std::max(uint32_t(m), uint32_t(v)))
-        : k == "umin" ? int32_t(std::min(uint32_t(m), uint32_t(v))) : v;
+      m = k == "add"    ? m + v
+          : k == "and"  ? m & v
+          : k == "or"   ? m | v
+          : k == "xor"  ? m ^ v
+          : k == "max"  ? std::max(m, v)
+          : k == "min"  ? std::min(m, v)
+          : k == "umax" ? int32_t(std::max(uint32_t(m), uint32_t(v)))
+          : k == "umin" ? int32_t(std::min(uint32_t(m), uint32_t(v)))
+                        : v;
     }
     CHECK(old[7] == 777);
     CHECK(r.executed("tt.atomic_rmw"));
@@ -229,8 +238,8 @@ TEST_CASE("out-of-bounds loads are errors with the op's location") {
   std::vector<float> in(4, 1.f), out(8, 0.f);
   r.buffer(in, "in");
   r.buffer(out, "out");
-  std::vector<KernelArg> args = {KernelArg::pointer(in.data()), KernelArg::pointer(out.data()), KernelArg::i32(0),
-                                 KernelArg::i32(5)};
+  std::vector<KernelArg> args = {KernelArg::pointer(in.data()), KernelArg::pointer(out.data()),
+                                 KernelArg::i32(0), KernelArg::i32(5)};
   CHECK_FALSE(r.run("k", args));
   CHECK(r.error() == "out-of-bounds load of element 4: address " + hex(in.data(), 16) +
                          " is 4 bytes past the end of buffer 'in' (size 16) in program (0, 0, 0)");
@@ -305,11 +314,13 @@ TEST_CASE("accesses that straddle a buffer's end, and unregistered memory") {
   std::vector<double> storage(4, 2.5);
   r.interp.addBuffer(storage.data(), 28, "short"); // the last double sticks out by 4 bytes
   double *last = storage.data() + 3;
-  CHECK_FALSE(r.run("k", {KernelArg::pointer(last, Type::f64()), KernelArg::pointer(storage.data(), Type::f64())}));
+  CHECK_FALSE(
+      r.run("k", {KernelArg::pointer(last, Type::f64()), KernelArg::pointer(storage.data(), Type::f64())}));
   CHECK(r.error() == "out-of-bounds load of element 0: the 8-byte access at address " + hex(last) +
                          " runs 4 bytes past the end of buffer 'short' (size 28) in program (0, 0, 0)");
   r.interp.clearBuffers();
-  CHECK_FALSE(r.run("k", {KernelArg::pointer(storage.data(), Type::f64()), KernelArg::pointer(last, Type::f64())}));
+  CHECK_FALSE(
+      r.run("k", {KernelArg::pointer(storage.data(), Type::f64()), KernelArg::pointer(last, Type::f64())}));
   CHECK(r.error() == "out-of-bounds load of element 0: address " + hex(storage.data()) +
                          " is not in any registered buffer in program (0, 0, 0)");
   // A null pointer with some buffer registered.
@@ -319,5 +330,6 @@ TEST_CASE("accesses that straddle a buffer's end, and unregistered memory") {
   r.runOk("k", {KernelArg::pointer(storage.data(), Type::f64()), KernelArg::pointer(last, Type::f64())});
   CHECK(storage[3] == 2.5);
   r.interp.removeBuffer(storage.data());
-  CHECK_FALSE(r.run("k", {KernelArg::pointer(storage.data(), Type::f64()), KernelArg::pointer(last, Type::f64())}));
+  CHECK_FALSE(
+      r.run("k", {KernelArg::pointer(storage.data(), Type::f64()), KernelArg::pointer(last, Type::f64())}));
 }

@@ -13,8 +13,9 @@ namespace {
 
 const bool kCovered = cover({"tt.reduce", "tt.reduce.return", "tt.scan", "tt.scan.return", "tt.dot"});
 
-template <class T> std::vector<T> runBlock(Runner &r, Type e, int m, int n, std::vector<T> in, const std::string &body,
-                                           Type out, int total) {
+template <class T>
+std::vector<T> runBlock(Runner &r, Type e, int m, int n, std::vector<T> in, const std::string &body, Type out,
+                        int total) {
   r.load(blockKernel(e, m, n, body, out, total));
   std::vector<T> result(static_cast<size_t>(std::max(total, 1)), T(-999));
   r.buffer(in, "in");
@@ -156,14 +157,15 @@ TEST_CASE("tt.scan: cumulative sums forward and reversed, sequential in f32") {
       for (int axis : {0, 1}) {
         INFO("reverse " << reverse << " axis " << axis);
         Runner r;
-        std::vector<float> y = runBlock(r, Type::f32(), 4, 16, x,
-                                        "    %y = tt.scan %x {axis = " + std::to_string(axis) + ", reverse = " +
-                                            (reverse ? "true" : "false") + R"(} : block<4x16xf32> ({
+        std::vector<float> y =
+            runBlock(r, Type::f32(), 4, 16, x,
+                     "    %y = tt.scan %x {axis = " + std::to_string(axis) +
+                         ", reverse = " + (reverse ? "true" : "false") + R"(} : block<4x16xf32> ({
     ^(%a: f32, %b: f32):
       %s = arith.addf %a, %b : f32
       tt.scan.return %s
     }))",
-                                        Type::f32(), 64);
+                     Type::f32(), 64);
         CHECK(r.executed("tt.scan"));
         CHECK(r.executed("tt.scan.return"));
         const int len = axis == 1 ? 16 : 4, lanes = axis == 1 ? 4 : 16;
@@ -222,21 +224,23 @@ std::vector<uint64_t> runDot(Runner &r, const DotCase &c, int batch, int m, int 
                              const std::vector<uint64_t> &a, const std::vector<uint64_t> &b,
                              const std::vector<uint64_t> &acc) {
   auto shape3 = [&](int x, int y, Type t) {
-    return batch ? "block<" + std::to_string(batch) + "x" + std::to_string(x) + "x" + std::to_string(y) + "x" +
-                       t.str() + ">"
+    return batch ? "block<" + std::to_string(batch) + "x" + std::to_string(x) + "x" + std::to_string(y) +
+                       "x" + t.str() + ">"
                  : "block<" + std::to_string(x) + "x" + std::to_string(y) + "x" + t.str() + ">";
   };
   const int rows = std::max(batch, 1);
   // Loaded as 2-D (batches stacked along rows), then viewed as the dot's operands.
-  std::string reshape = "    %a3 = tt.reshape %a : " + shape3(m, k, c.a) + "\n    %b3 = tt.reshape %b : " +
-                        shape3(k, n, c.b) + "\n    %c3 = tt.reshape %c : " + shape3(m, n, c.acc) + "\n";
-  std::string text = "builtin.module ({\n  tt.func {sym_name = \"k\"} ({\n  ^(%pa: ptr<" + c.a.str() + ">, %pb: ptr<" +
-                     c.b.str() + ">, %pc: ptr<" + c.acc.str() + ">, %out: ptr<" + c.acc.str() + ">):\n" +
-                     load2d("a", "pa", c.a, rows * m, k) + load2d("b", "pb", c.b, rows * k, n) +
-                     load2d("c", "pc", c.acc, rows * m, n) + reshape + "    %d = tt.dot %a3, %b3, %c3 {input_precision = \"" +
-                     c.precision + "\"} : " + shape3(m, n, c.acc) + "\n" +
-                     "    %y = tt.reshape %d : " + "block<" + std::to_string(rows * m) + "x" + std::to_string(n) + "x" +
-                     c.acc.str() + ">\n" + load2d("o", "out", c.acc, rows * m, n) +
+  std::string reshape = "    %a3 = tt.reshape %a : " + shape3(m, k, c.a) +
+                        "\n    %b3 = tt.reshape %b : " + shape3(k, n, c.b) +
+                        "\n    %c3 = tt.reshape %c : " + shape3(m, n, c.acc) + "\n";
+  std::string text = "builtin.module ({\n  tt.func {sym_name = \"k\"} ({\n  ^(%pa: ptr<" + c.a.str() +
+                     ">, %pb: ptr<" + c.b.str() + ">, %pc: ptr<" + c.acc.str() + ">, %out: ptr<" +
+                     c.acc.str() + ">):\n" + load2d("a", "pa", c.a, rows * m, k) +
+                     load2d("b", "pb", c.b, rows * k, n) + load2d("c", "pc", c.acc, rows * m, n) + reshape +
+                     "    %d = tt.dot %a3, %b3, %c3 {input_precision = \"" + c.precision +
+                     "\"} : " + shape3(m, n, c.acc) + "\n" + "    %y = tt.reshape %d : " + "block<" +
+                     std::to_string(rows * m) + "x" + std::to_string(n) + "x" + c.acc.str() + ">\n" +
+                     load2d("o", "out", c.acc, rows * m, n) +
                      "    tt.store %o_ptrs, %y\n    tt.return\n  })\n})\n";
   r.load(text);
   std::vector<unsigned char> ba = pack(a, c.a), bb = pack(b, c.b), bc = pack(acc, c.acc),
@@ -254,10 +258,14 @@ std::vector<uint64_t> runDot(Runner &r, const DotCase &c, int batch, int m, int 
 
 TEST_CASE("tt.dot: acc + a @ b for every allowed type combination") {
   const DotCase cases[] = {
-      {Type::f32(), Type::f32(), Type::f32(), "ieee"},     {Type::f32(), Type::f32(), Type::f32(), "tf32"},
-      {Type::f16(), Type::f16(), Type::f32(), "ieee"},     {Type::f16(), Type::f16(), Type::f16(), "ieee"},
-      {Type::bf16(), Type::bf16(), Type::f32(), "ieee"},   {Type::f64(), Type::f64(), Type::f64(), "ieee"},
-      {Type::f8e4m3(), Type::f8e5m2(), Type::f32(), "ieee"}, {Type::f8e5m2(), Type::f8e5m2(), Type::f16(), "ieee"},
+      {Type::f32(), Type::f32(), Type::f32(), "ieee"},
+      {Type::f32(), Type::f32(), Type::f32(), "tf32"},
+      {Type::f16(), Type::f16(), Type::f32(), "ieee"},
+      {Type::f16(), Type::f16(), Type::f16(), "ieee"},
+      {Type::bf16(), Type::bf16(), Type::f32(), "ieee"},
+      {Type::f64(), Type::f64(), Type::f64(), "ieee"},
+      {Type::f8e4m3(), Type::f8e5m2(), Type::f32(), "ieee"},
+      {Type::f8e5m2(), Type::f8e5m2(), Type::f16(), "ieee"},
       {Type::i8(), Type::i8(), Type::i32(), "ieee"},
   };
   for (uint32_t seed : seeds()) {
@@ -279,8 +287,9 @@ TEST_CASE("tt.dot: acc + a @ b for every allowed type combination") {
         std::vector<uint64_t> a = gen(c.a, size_t(rows * m * k)), b = gen(c.b, size_t(rows * k * n));
         std::vector<uint64_t> acc(size_t(rows * m * n));
         for (uint64_t &x : acc)
-          x = c.acc.isInteger() ? static_cast<uint64_t>(static_cast<int64_t>(rng() % 2001) - 1000) & 0xffffffffu
-                                : floatRaw(c.acc, dist(rng));
+          x = c.acc.isInteger()
+                  ? static_cast<uint64_t>(static_cast<int64_t>(rng() % 2001) - 1000) & 0xffffffffu
+                  : floatRaw(c.acc, dist(rng));
         Runner r;
         std::vector<uint64_t> y = runDot(r, c, batch, m, n, k, a, b, acc);
         CHECK(r.executed("tt.dot"));
@@ -291,7 +300,8 @@ TEST_CASE("tt.dot: acc + a @ b for every allowed type combination") {
               if (c.acc.isInteger()) {
                 int64_t sum = static_cast<int32_t>(acc[o]);
                 for (int kk = 0; kk < k; ++kk)
-                  sum += int64_t(int8_t(a[size_t((p * m + i) * k + kk)])) * int8_t(b[size_t((p * k + kk) * n + j)]);
+                  sum += int64_t(int8_t(a[size_t((p * m + i) * k + kk)])) *
+                         int8_t(b[size_t((p * k + kk) * n + j)]);
                 CHECK(static_cast<int32_t>(y[o]) == sum);
                 continue;
               }

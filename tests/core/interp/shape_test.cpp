@@ -29,7 +29,8 @@ TEST_CASE("2-D offsets from expand_dims and broadcast load row-major") {
   std::vector<int32_t> out = run2d(r, 4, 8, "    %y = arith.addi %x, %x : block<4x8xi32>", 32);
   for (int i = 0; i < 32; ++i)
     CHECK(out[i] == 2 * (100 + i));
-  for (const char *op : {"tt.expand_dims", "tt.broadcast", "tt.reshape", "tt.make_range", "arith.constant", "tt.splat"})
+  for (const char *op :
+       {"tt.expand_dims", "tt.broadcast", "tt.reshape", "tt.make_range", "arith.constant", "tt.splat"})
     CHECK(r.executed(op));
 }
 
