@@ -284,7 +284,8 @@ std::vector<Value *> CodeGen::buildCombiner(const Object &combine, std::span<Val
   std::vector<Object> items = r.is(Object::Kind::Tuple) ? r.items : std::vector<Object>{r};
   if (items.size() != dtypes.size())
     error(span, "the combine function '" + combine.function->name + "' returns " + std::to_string(items.size()) +
-                    " values for " + std::to_string(dtypes.size()) + " inputs");
+                    (items.size() == 1 ? " value" : " values") + ", but the operation has " +
+                    std::to_string(dtypes.size()) + (dtypes.size() == 1 ? " input" : " inputs"));
   std::vector<Value *> values;
   for (size_t i = 0; i < items.size(); ++i) {
     Tensor t = items[i].isPyNumber() ? constant(items[i], dtypes[i], {}, span) : toTensor(items[i], span);

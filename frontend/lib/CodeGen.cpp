@@ -16,6 +16,8 @@ namespace {
 constexpr uint64_t kWorkLimit = 2000000;
 constexpr size_t kMaxCallDepth = 64;
 
+std::string plural(size_t n, const char *noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+
 } // namespace
 
 CodeGen::CodeGen(Module &module, const ModuleEnv &mainModule, const ModuleEnv &prelude, bool debug)
@@ -403,8 +405,8 @@ void CodeGen::compileKernel(const FunctionDef &kernel, const std::vector<ArgSpec
   frame().isKernel = true;
   const std::vector<Param> &params = kernel.params;
   if (args.size() > params.size())
-    error(kernel.span, "kernel '" + kernel.name + "' takes " + std::to_string(params.size()) +
-                           " parameters, but the signature gives " + std::to_string(args.size()));
+    error(kernel.span, "kernel '" + kernel.name + "' takes " + plural(params.size(), "parameter") +
+                           ", but the signature gives " + std::to_string(args.size()));
   std::vector<Type> types;
   std::vector<int64_t> divisibility;
   std::vector<std::pair<size_t, DType>> runtime; // parameter index, dtype
@@ -417,8 +419,8 @@ void CodeGen::compileKernel(const FunctionDef &kernel, const std::vector<ArgSpec
                           info.doNotSpecialize.end();
     if (i >= args.size()) {
       if (!p.defaultValue)
-        error(kernel.span, "kernel '" + kernel.name + "' takes " + std::to_string(params.size()) +
-                               " parameters, but the signature gives " + std::to_string(args.size()));
+        error(kernel.span, "kernel '" + kernel.name + "' takes " + plural(params.size(), "parameter") +
+                               ", but the signature gives " + std::to_string(args.size()));
       frame().locals[p.name] = eval(*p.defaultValue);
       continue;
     }
