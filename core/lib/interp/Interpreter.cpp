@@ -195,7 +195,7 @@ bool Exec::exec(const Op *op) {
     if (axis < 0 || axis > 2)
       return fail(op, "'" + std::string(op->name()) + "' axis must be 0, 1 or 2");
     uint32_t v = op->is(OpCode::GetProgramId) ? pid[axis] : grid[axis];
-    set(op->result(), {Type::i32(), {}, {v}});
+    set(op->result(), {op->result()->type(), {}, {v}});
     return true;
   }
 
