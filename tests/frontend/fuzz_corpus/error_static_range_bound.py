@@ -1,0 +1,7 @@
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, n):
+    for i in tl.static_range(n):
+        pass
