@@ -1,0 +1,186 @@
+// Kernels from Triton-language source through the frontend: specialization,
+// constexprs, what is packed, errors that point at the source, the disk cache
+// across processes, and autotuning.
+
+#include "TestUtil.h"
+#include "trident/plugin.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+
+using namespace trident;
+
+namespace {
+
+const char *kScaleSource = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def scale_kernel(x_ptr, out_ptr, n, factor, BLOCK: tl.constexpr, SQUARE: tl.constexpr = False):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    if SQUARE:
+        x = x * x
+    tl.store(out_ptr + offs, x * factor, mask=mask)
+
+@triton.jit
+def broken_kernel(x_ptr):
+    tl.store(x_ptr, undefined_name)
+)";
+
+const char *kTunedSource = R"(
+import triton
+import triton.language as tl
+
+@triton.autotune(configs=[triton.Config({'BLOCK': 32}, num_warps=1), triton.Config({'BLOCK': 64}, num_warps=2)],
+                 key=['n'])
+@triton.jit
+def inc_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1.0, mask=mask)
+)";
+
+} // namespace
+
+TEST_CASE("a source kernel runs with constexprs, defaults and Triton's specializations") {
+  Runtime rt(test::testOptions());
+  Device dev = rt.device("host:0");
+  Kernel k = Kernel::fromSource(kScaleSource, "scale_kernel", "scale.py");
+  REQUIRE(k.numParams() == 6);
+  CHECK(k.paramName(4) == "BLOCK");
+  CHECK(k.paramIsConstexpr(4));
+  CHECK_FALSE(k.paramIsConstexpr(2));
+
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<float> dist(-2, 2);
+  const int n = 777;
+  std::vector<float> x(n);
+  for (float &v : x)
+    v = dist(rng);
+  Buffer bx = Buffer::fromHost(dev, std::span<const float>(x));
+  Buffer out(dev, n, DType::F32);
+  for (bool square : {false, true}) {
+    out.fillBytes(0xff);
+    k.launch(dev, Grid(cdiv(n, 128)), {bx, out, n, 0.5f},
+             {.constexprs = {{"BLOCK", 128}, {"SQUARE", square}}});
+    auto got = out.toHost<float>();
+    for (int i = 0; i < n; ++i) {
+      double v = x[size_t(i)];
+      double ref = (square ? v * v : v) * 0.5;
+      CHECK(std::abs(got[size_t(i)] - ref) <= 1e-6 * (1 + std::abs(ref)));
+    }
+  }
+  // The default of SQUARE (False) and a positional constexpr.
+  out.fillBytes(0xff);
+  k.launch(dev, Grid(cdiv(n, 64)), {bx, out, n, 2.0f, 64});
+  auto got = out.toHost<float>();
+  for (int i = 0; i < n; ++i)
+    CHECK(got[size_t(i)] == x[size_t(i)] * 2.0f);
+
+  // n == 1 is specialized as a constant, like Triton.
+  out.fillBytes(0);
+  k.launch(dev, Grid(1), {bx, out, 1, 3.0f, 16});
+  CHECK(out.toHost<float>()[0] == x[0] * 3.0f);
+  CHECK(out.toHost<float>()[1] == 0.0f);
+  CHECK(k.blockIR(dev, std::vector<Arg>{bx, out, 1, 3.0f, 16}).find("ptr<f32>, %1: ptr<f32>, %2: f32)") !=
+        std::string::npos);
+  // Three specializations so far: SQUARE False/True, BLOCK 64, n == 1.
+  CHECK(rt.cacheStats().frontendCompiles == 4);
+}
+
+TEST_CASE("only runtime arguments are packed: constexprs and integers equal to 1 are not") {
+  Runtime rt(test::testOptions("", {TRIDENT_TEST_STUB_DIR}));
+  Device dev = rt.device("stub-recorder:0");
+  Kernel k = Kernel::fromSource(kScaleSource, "scale_kernel", "scale.py");
+  Buffer rec(dev, 512, DType::F32);
+  auto numArgs = [&] {
+    std::vector<uint32_t> words(8);
+    rec.copyToHost(words.data(), 32);
+    return words[5];
+  };
+  k.launch(dev, Grid(1), {rec, rec, 100, 1.5f}, {.constexprs = {{"BLOCK", 32}}});
+  CHECK(numArgs() == 4);
+  k.launch(dev, Grid(1), {rec, rec, 1, 1.5f}, {.constexprs = {{"BLOCK", 32}}});
+  CHECK(numArgs() == 3); // n == 1 became a constant
+}
+
+TEST_CASE("source errors point at the file and line, and bad calls name the parameter") {
+  Runtime rt(test::testOptions());
+  Device dev = rt.device("host:0");
+  Buffer b(dev, 16, DType::F32);
+  CHECK_THROWS_WITH_AS(Kernel::fromSource(kScaleSource, "scale", "scale.py"),
+                       doctest::Contains("no @triton.jit function named 'scale' in scale.py (it defines: "
+                                         "scale_kernel, broken_kernel)"),
+                       Error);
+  Kernel broken = Kernel::fromSource(kScaleSource, "broken_kernel", "scale.py");
+  try {
+    broken.launch(dev, Grid(1), {b});
+    FAIL("compiling broken_kernel should fail");
+  } catch (const Error &e) {
+    CHECK(e.code() == ErrorCode::Compile);
+    CHECK(std::string(e.what()).find("scale.py:16:") != std::string::npos);
+  }
+  Kernel k = Kernel::fromSource(kScaleSource, "scale_kernel", "scale.py");
+  CHECK_THROWS_WITH_AS(k.launch(dev, Grid(1), {b, b, 16, 1.0f}),
+                       doctest::Contains("missing a value for parameter 'BLOCK'"), Error);
+  CHECK_THROWS_WITH_AS(k.launch(dev, Grid(1), {b, b, 16, 1.0f, b}),
+                       doctest::Contains("argument 4 ('BLOCK') of kernel 'scale_kernel': the parameter is "
+                                         "tl.constexpr"),
+                       Error);
+  CHECK_THROWS_WITH_AS(k.launch(dev, Grid(1), {b, b, 16, 1.0f, 16}, {.constexprs = {{"BLOCK", 16}}}),
+                       doctest::Contains("given twice"), Error);
+}
+
+TEST_CASE("a second process compiles nothing for a source kernel the first compiled") {
+  test::TempDir cache;
+  std::string out1, out2;
+  REQUIRE(test::runChild({"--child-launch", cache.path(), "source"}, {}, out1) == 0);
+  CHECK(test::childValue(out1, "frontend") == 1);
+  CHECK(test::childValue(out1, "backend") == 1);
+  REQUIRE(test::runChild({"--child-launch", cache.path(), "source"}, {}, out2) == 0);
+  CHECK(test::childValue(out2, "ok") == 1);
+  CHECK(test::childValue(out2, "frontend") == 0);
+  CHECK(test::childValue(out2, "backend") == 0);
+  CHECK(test::childValue(out2, "diskhits") == 1);
+}
+
+TEST_CASE("autotuning picks a config per key, keeps results intact, and remembers the winner on disk") {
+  test::TempDir cache;
+  const int n = 300;
+  std::vector<float> x(n);
+  for (int i = 0; i < n; ++i)
+    x[size_t(i)] = float(i);
+  uint64_t compilesFirst = 0;
+  for (int round = 0; round < 2; ++round) {
+    Runtime rt(test::testOptions(cache.path()));
+    Device dev = rt.device("host:0");
+    Kernel k = Kernel::fromSource(kTunedSource, "inc_kernel", "tuned.py");
+    Buffer b = Buffer::fromHost(dev, std::span<const float>(x));
+    int64_t block = 0;
+    Grid grid([&](const Meta &m) -> Dim3 {
+      block = m["BLOCK"];
+      return {cdiv(n, m["BLOCK"])};
+    });
+    k.launch(dev, grid, {b, n});
+    // Tuning launched the kernel several times, but the buffer was restored
+    // each time: the launch incremented it exactly once.
+    auto got = b.toHost<float>();
+    for (int i = 0; i < n; ++i)
+      CHECK(got[size_t(i)] == float(i) + 1.0f);
+    CHECK((block == 32 || block == 64));
+    k.launch(dev, grid, {b, n}); // the winner is reused
+    CHECK(b.toHost<float>()[5] == 7.0f);
+    if (round == 0) {
+      compilesFirst = rt.cacheStats().backendCompiles;
+      CHECK(compilesFirst == 2); // both configs were compiled and timed
+    } else {
+      // The winner came from disk: no tuning, only its binary (also from disk).
+      CHECK(rt.cacheStats().backendCompiles == 0);
+      CHECK(rt.cacheStats().diskHits == 1);
+    }
+  }
+}
