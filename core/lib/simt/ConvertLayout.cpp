@@ -37,6 +37,42 @@ Lowered Lowering::convert(const Lowered &src, const LinearLayout &dst) {
   return convertThroughShared(src, dst);
 }
 
+bool Lowering::canRematerialize(const Value *v, int &budget) const {
+  if (!v->type().isBlock())
+    return true; // scalars are the same in every thread already
+  const Op *def = v->definingOp();
+  if (!def || --budget < 0 || def->numResults() != 1)
+    return false;
+  switch (def->code()) {
+  case OpCode::Constant:
+  case OpCode::Splat:
+  case OpCode::MakeRange: return true;
+  case OpCode::Broadcast:
+  case OpCode::ExpandDims:
+  case OpCode::Reshape:
+  case OpCode::Trans: return canRematerialize(def->operand(0), budget);
+  default: break;
+  }
+  if (!def->has(kElementwise) || !def->has(kPure))
+    return false;
+  for (const Value *o : def->operands())
+    if (!canRematerialize(o, budget))
+      return false;
+  return true;
+}
+
+Lowered Lowering::rematerialize(Value *v, const LinearLayout &layout) {
+  Lowered original = values_.at(v);
+  LinearLayout assignedBefore = layouts.layout(v);
+  layouts.set(v, layout);
+  [[maybe_unused]] bool ok = lowerOp(v->definingOp());
+  assert(ok && "an op lowered once lowers again");
+  Lowered again = values_.at(v);
+  values_[v] = std::move(original);
+  layouts.set(v, assignedBefore);
+  return again;
+}
+
 Lowered Lowering::convertThroughShared(const Lowered &src, const LinearLayout &dst) {
   Type element = src.regs[0]->type();
   Type storage = storageType(element);

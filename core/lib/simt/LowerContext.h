@@ -68,6 +68,11 @@ public:
   // write, every thread reads `dst`). The barrier pass orders the accesses.
   Lowered convert(const Lowered &src, const LinearLayout &dst);
   Lowered convertThroughShared(const Lowered &src, const LinearLayout &dst);
+  // True when `v` is cheaper to compute again in another layout than to convert:
+  // constants, splats, ranges and a few elementwise or shape ops over them.
+  bool canRematerialize(const Value *v, int &budget) const;
+  // Lowers `v`'s defining op again with its result in `layout`.
+  Lowered rematerialize(Value *v, const LinearLayout &layout);
   // A shared-memory array of `count` elements of `element`'s storage type.
   Value *sharedAlloc(Type element, int64_t count);
   // Shared memory holds numbers only: i1 as i8, pointers as i64.

@@ -52,7 +52,8 @@ Lowered Lowering::get(Value *v, const LinearLayout &layout) {
   auto it = conversions_.find(key);
   if (it != conversions_.end() && isInside(b.block(), it->second.block))
     return it->second.value;
-  Lowered converted = convert(own, layout);
+  int budget = 12;
+  Lowered converted = canRematerialize(v, budget) ? rematerialize(v, layout) : convert(own, layout);
   conversions_[key] = {converted, b.block()};
   return converted;
 }

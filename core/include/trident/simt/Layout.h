@@ -13,10 +13,12 @@
 // shuffles then follow from the bases alone.
 //
 //   block<8x64xf32>, 4 warps of 32 lanes, 4 contiguous f32 per thread:
-//     reg  = [1, 2, 256]        (cols 0-1 bits, then a repeat along rows)
-//     lane = [4, 8, 16, 32, 64] (cols bits 2-5, then row bit 0)
-//     warp = [128, ...]         (row bits 1, 2)
-//   printed "layout<8x64: reg [1, 2, 256] lane [4, 8, 16, 32, 64] warp [128, 0]>"
+//     reg  = [1, 2]             (column bits 0-1)
+//     lane = [4, 8, 16, 32, 64] (column bits 2-5, then row bit 0)
+//     warp = [128, 256]         (row bits 1-2)
+//   printed "layout<8x64: reg [1, 2] lane [4, 8, 16, 32, 64] warp [128, 256]>"
+//   block<4x8xf32> on the same threads: "layout<4x8: reg [] lane [1, 2, 4, 8, 16] warp [0, 0]>"
+//   (32 elements, one per lane; the four warps hold copies)
 
 #include <cstdint>
 #include <span>
