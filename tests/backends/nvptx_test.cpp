@@ -46,6 +46,8 @@ std::vector<std::pair<std::string, std::string>> kernels() {
   out.push_back({"atomics_16", atomicKernel(16)});
   out.push_back({"argmax_16x16", argmaxKernel(16, 16)});
   out.push_back({"join_split_cat_128", joinSplitCatKernel(128)});
+  out.push_back({"scan_32x64_axis1", scanKernel(32, 64, 1, false)});
+  out.push_back({"scan_64x32_axis0_reverse", scanKernel(64, 32, 0, true)});
   return out;
 }
 

@@ -246,4 +246,46 @@ inline std::string joinSplitCatKernel(int64_t n) {
                      {{"N", n}, {"2N", 2 * n}});
 }
 
+// Along `axis` of an MxN i32 tile (row stride %stride): sums[...] = the inclusive
+// prefix sum, lasts[...] = the last nonzero element so far (an associative combiner
+// that is not commutative); `reverse` scans from the last index down. Outputs are MxN
+// with row stride N.
+inline std::string scanKernel(int64_t m, int64_t n, int64_t axis, bool reverse) {
+  std::string text = std::string(R"(builtin.module ({
+  tt.func {arg_divisibility = [16, 16, 16, 16], sym_name = "scan"} ({
+  ^(%x: ptr<i32>, %sums: ptr<i32>, %lasts: ptr<i32>, %stride: i32):)") + kTileOffsets + R"(
+    %xs = tt.splat %x : block<@M@x@N@xptr<i32>>
+    %p = tt.addptr %xs, %off : block<@M@x@N@xptr<i32>>
+    %v = tt.load %p : block<@M@x@N@xi32>
+    %s = tt.scan %v {axis = @AXIS@, reverse = @REV@} : block<@M@x@N@xi32> ({
+    ^(%a: i32, %b: i32):
+      %r = arith.addi %a, %b : i32
+      tt.scan.return %r
+    })
+    %l = tt.scan %v {axis = @AXIS@, reverse = @REV@} : block<@M@x@N@xi32> ({
+    ^(%a: i32, %b: i32):
+      %z = arith.constant {value = 0} : i32
+      %nz = arith.cmpi %b, %z {predicate = "ne"} : i1
+      %r = arith.select %nz, %b, %a : i32
+      tt.scan.return %r
+    })
+    %ns = arith.constant {value = @N@} : block<@M@x1xi32>
+    %orow = arith.muli %r2, %ns : block<@M@x1xi32>
+    %orb = tt.broadcast %orow : block<@M@x@N@xi32>
+    %oo = arith.addi %orb, %cob : block<@M@x@N@xi32>
+    %ss = tt.splat %sums : block<@M@x@N@xptr<i32>>
+    %sp = tt.addptr %ss, %oo : block<@M@x@N@xptr<i32>>
+    tt.store %sp, %s
+    %ls = tt.splat %lasts : block<@M@x@N@xptr<i32>>
+    %lp = tt.addptr %ls, %oo : block<@M@x@N@xptr<i32>>
+    tt.store %lp, %l
+    tt.return
+  })
+})
+)";
+  for (size_t at = text.find("@REV@"); at != std::string::npos; at = text.find("@REV@"))
+    text.replace(at, 5, reverse ? "true" : "false");
+  return instantiate(text, {{"M", m}, {"N", n}, {"AXIS", axis}});
+}
+
 } // namespace trident::simt::test

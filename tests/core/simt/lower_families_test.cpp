@@ -150,3 +150,35 @@ TEST_CASE("join, split, cat and reshape") {
       CHECK(bad == 0);
     }
 }
+
+TEST_CASE("scan along each axis, forward and reverse, with a non-commutative combiner") {
+  for (auto [m, n] : kShapes)
+    for (int64_t axis : {0, 1})
+      for (bool reverse : {false, true})
+        for (unsigned warps : {1u, 4u}) {
+          INFO("tile " << m << "x" << n << ", axis " << axis << (reverse ? " reversed" : "") << ", " << warps
+                       << " warps");
+          Module mod = lowerOrFail(scanKernel(m, n, axis, reverse), warps);
+          int stride = static_cast<int>(n);
+          std::mt19937 gen(static_cast<uint32_t>(m * 131 + n * 7 + axis * 3 + reverse));
+          std::uniform_int_distribution<int32_t> dist(-3, 3);
+          std::vector<int32_t> x(m * n), sums(m * n, 12345), lasts(m * n, 12345);
+          for (int32_t &v : x)
+            v = dist(gen);
+          simulate(mod, "scan", {ptrArg(x.data()), ptrArg(sums.data()), ptrArg(lasts.data()), i32Arg(stride)},
+                   {1, 1, 1}, {{x.data(), x.size() * 4}, {sums.data(), sums.size() * 4}, {lasts.data(), lasts.size() * 4}});
+          int bad = 0;
+          int64_t len = axis == 0 ? m : n, other = axis == 0 ? n : m;
+          for (int64_t o = 0; o < other; ++o) {
+            int32_t sum = 0, last = 0;
+            for (int64_t t = 0; t < len; ++t) {
+              int64_t i = reverse ? len - 1 - t : t;
+              int64_t at = axis == 0 ? i * n + o : o * n + i;
+              sum += x[at];
+              last = x[at] != 0 ? x[at] : (t == 0 ? x[at] : last);
+              bad += sums[at] != sum || lasts[at] != last;
+            }
+          }
+          CHECK(bad == 0);
+        }
+}
