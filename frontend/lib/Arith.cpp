@@ -145,8 +145,8 @@ Object CodeGen::unary(UnaryOpKind op, const Object &a, const Span &span) {
   if (!a.isTensor())
     error(span, std::string("bad operand for unary ") + spelling(op) + ": " + a.describe());
   const Tensor &t = a.tensor;
-  if (t.dtype.isPtr())
-    error(span, std::string("unary ") + spelling(op) + " is not supported on pointers");
+  if (t.dtype.isPtr() || t.dtype.isFp8())
+    error(span, std::string("unary ") + spelling(op) + " is not supported on " + t.dtype.name());
   switch (op) {
   case UnaryOpKind::Pos: return a;
   case UnaryOpKind::Neg: {

@@ -39,9 +39,12 @@ std::vector<Tensor> combineAlong(CodeGen &cg, std::vector<Tensor> inputs, std::o
                                  bool reverse, bool keepDims, const Combine &combine, const Span &span,
                                  const std::string &name) {
   Builder &b = cg.builder();
-  for (Tensor &t : inputs)
+  for (Tensor &t : inputs) {
     if (!t.isBlock())
       cg.error(span, name + " needs a block, got a scalar " + t.dtype.name());
+    if (t.dtype.isFp8() || t.dtype.isPtr())
+      cg.error(span, name + " does not support " + t.dtype.name() + " blocks");
+  }
   for (const Tensor &t : inputs)
     if (!std::equal(t.shape().begin(), t.shape().end(), inputs[0].shape().begin(), inputs[0].shape().end()))
       cg.error(span, name + ": all inputs must have the same shape");

@@ -13,7 +13,8 @@ namespace trident::frontend {
 
 namespace {
 
-constexpr uint64_t kWorkLimit = 2000000;
+constexpr uint64_t kWorkLimit = 400000;
+constexpr int kMaxDepth = 600;
 constexpr size_t kMaxCallDepth = 64;
 
 std::string plural(size_t n, const char *noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
@@ -57,6 +58,14 @@ void CodeGen::staticPrint(const std::string &text) {
     staticPrint_(text);
   else
     std::fputs(text.c_str(), stderr);
+}
+
+CodeGen::DepthGuard::DepthGuard(CodeGen &cg, const Span &s) : cg_(cg) {
+  if (++cg_.depth_ > kMaxDepth) {
+    --cg_.depth_;
+    cg_.error(s, "the kernel nests too deeply: expressions, blocks and calls more than " + std::to_string(kMaxDepth) +
+                     " levels deep");
+  }
 }
 
 void CodeGen::tick(const Span &s) {

@@ -81,6 +81,17 @@ public:
   void setLoc(const Span &s);
   // Counts work done, so that unrolling and inlining cannot run away.
   void tick(const Span &s);
+  // Bounds the nesting of expressions, blocks and calls together (the C++ stack).
+  class DepthGuard {
+  public:
+    DepthGuard(CodeGen &cg, const Span &s);
+    ~DepthGuard() { --cg_.depth_; }
+    DepthGuard(const DepthGuard &) = delete;
+    DepthGuard &operator=(const DepthGuard &) = delete;
+
+  private:
+    CodeGen &cg_;
+  };
 
   // ---- expressions (GenExpr.cpp) ----
   Object eval(const Expr &e);
@@ -219,6 +230,7 @@ private:
   int preludeDepth_ = 0;   // > 0 while compiling prelude functions: their ops get callLoc_
   Location callLoc_;
   uint64_t work_ = 0;
+  int depth_ = 0;
   std::function<void(const std::string &)> staticPrint_;
 };
 

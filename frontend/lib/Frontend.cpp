@@ -14,10 +14,11 @@ using namespace frontend;
 
 std::optional<Module> compileKernel(std::string_view source, std::string_view fileName,
                                     const CompileRequest &request, Diagnostics &diags) {
-  std::unique_ptr<ModuleEnv> env, prelude;
+  // Declared outside the try: errors point into their sources.
+  auto env = std::make_unique<ModuleEnv>(), prelude = std::make_unique<ModuleEnv>();
   try {
-    env = loadModule(std::string(fileName), std::string(source));
-    prelude = loadModule("<triton.language>", preludeSource());
+    loadModule(*env, std::string(fileName), std::string(source));
+    loadModule(*prelude, "<triton.language>", preludeSource());
     const GlobalEntry *g = env->lookup(request.kernel);
     if (!g || g->kind != GlobalEntry::Kind::Function || !g->function->parsed)
       fail(SourcePos{env->source.get(), 1, 1}, "no @triton.jit function named '" + request.kernel + "' in " +
@@ -43,9 +44,9 @@ std::optional<Module> compileKernel(std::string_view source, std::string_view fi
 
 std::optional<std::vector<KernelInfo>> listKernels(std::string_view source, std::string_view fileName,
                                                    Diagnostics &diags) {
-  std::unique_ptr<ModuleEnv> env;
+  auto env = std::make_unique<ModuleEnv>();
   try {
-    env = loadModule(std::string(fileName), std::string(source));
+    loadModule(*env, std::string(fileName), std::string(source));
     std::vector<KernelInfo> result;
     for (const FunctionDef *fn : env->jitFunctions())
       result.push_back(kernelInfo(*fn, *env));

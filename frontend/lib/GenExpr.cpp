@@ -29,6 +29,7 @@ const char *const kTensorMethods[] = {
 } // namespace
 
 Object CodeGen::eval(const Expr &e) {
+  DepthGuard depth(*this, e.span);
   tick(e.span);
   setLoc(e.span);
   switch (e.kind) {

@@ -56,6 +56,7 @@ std::set<std::string> assignedNames(const StmtList &stmts) {
 bool containsReturn(const StmtList &stmts) { return hasReturn(stmts); }
 
 bool CodeGen::execSequence(const StmtList &stmts, size_t start, const Continuation *next) {
+  DepthGuard depth(*this, stmts.empty() ? Span{} : stmts[std::min(start, stmts.size() - 1)]->span);
   for (size_t i = start; i < stmts.size(); ++i) {
     const Stmt &s = *stmts[i];
     tick(s.span);

@@ -46,8 +46,8 @@ void bindTarget(ModuleEnv &env, const Expr &target, const Expr *value) {
 
 } // namespace
 
-std::unique_ptr<ModuleEnv> loadModule(std::string name, std::string text) {
-  auto env = std::make_unique<ModuleEnv>();
+void loadModule(ModuleEnv &envRef, std::string name, std::string text) {
+  ModuleEnv *env = &envRef;
   env->source = std::make_unique<SourceBuffer>(std::move(name), std::move(text));
   env->ast = parseModule(*env->source);
   for (const StmtPtr &s : env->ast.body) {
@@ -98,7 +98,6 @@ std::unique_ptr<ModuleEnv> loadModule(std::string name, std::string text) {
       break;
     }
   }
-  return env;
 }
 
 } // namespace trident::frontend

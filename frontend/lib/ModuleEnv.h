@@ -39,8 +39,9 @@ struct ModuleEnv {
   std::vector<const FunctionDef *> jitFunctions() const;
 };
 
-// Parses `text` and builds its global table. Lexical errors throw CompileError.
-std::unique_ptr<ModuleEnv> loadModule(std::string name, std::string text);
+// Parses `text` into `env` (which owns the source, so that errors, which point
+// into it, stay valid) and builds its global table. Lexical errors throw CompileError.
+void loadModule(ModuleEnv &env, std::string name, std::string text);
 
 // True when `e` names tl.constexpr (tl.constexpr, triton.language.constexpr, constexpr).
 bool isConstexprAnnotation(const Expr *e);

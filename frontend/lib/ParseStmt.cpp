@@ -110,7 +110,10 @@ void ParserImpl::parseStatement(StmtList &out) {
       st->value = parseExpr();
       st->body = parseBlock();
       if (atName("elif")) {
+        if (++elifDepth_ > 200)
+          error(tok(), "too many elif branches (more than 200)");
         parseStatement(st->orelse);
+        --elifDepth_;
       } else if (acceptName("else")) {
         st->orelse = parseBlock();
       }
@@ -342,6 +345,7 @@ std::unique_ptr<FunctionDef> ParserImpl::parseFunctionDef(std::vector<ExprPtr> d
   try {
     fn->body = parseBlock();
   } catch (CompileError &e) {
+    elifDepth_ = 0;
     fn->parseError = std::move(e);
     fn->body.clear();
     pos_ = bodyStart;
@@ -391,6 +395,7 @@ ModuleAST ParserImpl::parseModule() {
         st->function = parseFunctionDef(std::move(decorators), jit);
         m.body.push_back(std::move(st));
       } catch (CompileError &) {
+        elifDepth_ = 0;
         // Skip the decorators and the definition they decorate.
         pos_ = start;
         while (atOp("@"))
@@ -420,6 +425,7 @@ ModuleAST ParserImpl::parseModule() {
         next();
       m.body.push_back(std::move(st));
     } catch (CompileError &) {
+      elifDepth_ = 0;
       skipped();
     }
   }

@@ -67,6 +67,7 @@ public:
   std::vector<Token> toks_;
   size_t pos_ = 0;
   unsigned nesting_ = 0; // recursion depth of the expression grammar
+  unsigned elifDepth_ = 0;
 };
 
 // Bounds recursion of the expression grammar (deeply nested brackets).

@@ -330,6 +330,9 @@ std::pair<Tensor, Tensor> CodeGen::binaryOperands(const Object &a, const Object 
   Tensor x, y;
   if (arithmeticCheck && !ta.isPtr() && !tb.isPtr()) {
     DType ret = computationType(ta, aPy, tb, bPy, divOrMod, span);
+    if (ret.isFp8())
+      error(span, "arithmetic on " + ret.name() + " is not supported: fp8 types are for storage and tl.dot; "
+                  "convert to tl.float16 or tl.float32 first");
     auto negative = [](const Object &o) {
       return (o.kind == Object::Kind::Int && o.intValue < 0) || (o.kind == Object::Kind::Float && o.floatValue < 0);
     };
