@@ -6,6 +6,21 @@ namespace trident {
 
 // ---- Value -------------------------------------------------------------------
 
+namespace {
+
+// Removes one use; use order carries no meaning, so the last use fills the hole.
+void removeUse(std::vector<Use> &uses, Use u) {
+  for (size_t i = uses.size(); i-- > 0;) {
+    if (uses[i] == u) {
+      uses[i] = uses.back();
+      uses.pop_back();
+      return;
+    }
+  }
+}
+
+} // namespace
+
 void Value::replaceAllUsesWith(Value *v) {
   if (v == this)
     return;
@@ -143,14 +158,14 @@ Op::~Op() {
 void Op::dropOperandUses() {
   for (unsigned i = 0; i < operands_.size(); ++i) {
     if (Value *v = operands_[i])
-      std::erase(v->uses_, Use{this, i});
+      removeUse(v->uses_, Use{this, i});
     operands_[i] = nullptr;
   }
 }
 
 void Op::setOperand(unsigned i, Value *v) {
   if (Value *old = operands_[i])
-    std::erase(old->uses_, Use{this, i});
+    removeUse(old->uses_, Use{this, i});
   operands_[i] = v;
   if (v)
     v->uses_.push_back(Use{this, i});
