@@ -48,6 +48,12 @@ std::vector<std::pair<std::string, std::string>> kernels() {
   out.push_back({"join_split_cat_128", joinSplitCatKernel(128)});
   out.push_back({"scan_32x64_axis1", scanKernel(32, 64, 1, false)});
   out.push_back({"scan_64x32_axis0_reverse", scanKernel(64, 32, 0, true)});
+  out.push_back({"dot_f32_64x64x32", dotKernel(64, 64, 32, "f32", "f32")});
+  out.push_back({"dot_f16_f32_32x32x32", dotKernel(32, 32, 32, "f16", "f32")});
+  out.push_back({"dot_f16_f16_32x32x16", dotKernel(32, 32, 16, "f16", "f16")});
+  out.push_back({"dot_bf16_f32_32x32x16", dotKernel(32, 32, 16, "bf16", "f32")});
+  out.push_back({"dot_i8_i32_32x32x32", dotKernel(32, 32, 32, "i8", "i32")});
+  out.push_back({"dot_f64_16x16x16", dotKernel(16, 16, 16, "f64", "f64")});
   return out;
 }
 

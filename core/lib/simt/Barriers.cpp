@@ -41,9 +41,28 @@ void merge(State &into, const State &from) {
       into.push_back(a);
 }
 
+// True when an access anywhere inside `op` races with `state`.
+bool racesInside(Op *op, const State &state) {
+  bool found = false;
+  op->walk([&](Op *inner) {
+    if (!found && (inner->is(OpCode::ThLoadShared) || inner->is(OpCode::ThStoreShared)))
+      found = races(accessOf(inner), state);
+  });
+  return found;
+}
+
 class Placer {
 public:
   explicit Placer(bool insert) : insert_(insert) {}
+
+  void barrierBefore(Op *op) {
+    if (!insert_)
+      return;
+    Builder b;
+    b.setLoc(op->loc());
+    b.setInsertionPoint(op);
+    b.create(OpCode::ThBarrier, {}, {});
+  }
 
   State walk(Block *block, State state) {
     for (Op *op : block->ops()) {
@@ -53,12 +72,7 @@ public:
       case OpCode::ThStoreShared: {
         Access a = accessOf(op);
         if (races(a, state)) {
-          if (insert_) {
-            Builder b;
-            b.setLoc(op->loc());
-            b.setInsertionPoint(op);
-            b.create(OpCode::ThBarrier, {}, {});
-          }
+          barrierBefore(op);
           state.clear();
         }
         state.push_back(a);
@@ -66,6 +80,12 @@ public:
       }
       case OpCode::For:
       case OpCode::While: {
+        // What races with the accesses before the loop waits once, before it, not in
+        // every iteration (conditions are uniform, so every thread reaches it).
+        if (racesInside(op, state)) {
+          barrierBefore(op);
+          state.clear();
+        }
         // Around the back edge: the body starts with what reaches the loop plus what
         // is left at the end of an iteration (found by a dry run).
         State end = Placer(false).iteration(op, state);
@@ -76,6 +96,10 @@ public:
         break;
       }
       case OpCode::If: {
+        if (racesInside(op, state)) {
+          barrierBefore(op);
+          state.clear();
+        }
         State thenState = walk(op->region(0), state);
         State elseState = walk(op->region(1), state);
         state = thenState;

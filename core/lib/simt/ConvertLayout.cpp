@@ -73,45 +73,52 @@ Lowered Lowering::rematerialize(Value *v, const LinearLayout &layout) {
   return again;
 }
 
-Lowered Lowering::convertThroughShared(const Lowered &src, const LinearLayout &dst) {
+Value *Lowering::writeShared(const Lowered &src) {
   Type element = src.regs[0]->type();
   Type storage = storageType(element);
   int64_t maxWidth = std::max<int64_t>(1, target.maxVectorBytes / (storage.bitWidth() / 8));
   Value *buffer = sharedAlloc(element, src.layout.numElements());
-
-  int64_t srcWidth = std::min(src.layout.contiguousFlatRegisters(), maxWidth);
-  int64_t srcDups = src.layout.registerReplicationMask();
+  int64_t width = std::min(src.layout.contiguousFlatRegisters(), maxWidth);
+  int64_t dups = src.layout.registerReplicationMask();
   Value *owner = ownerPredicate(src.layout);
-  for (int64_t r = 0; r < src.layout.numRegisters(); r += srcWidth) {
-    if (r & srcDups)
+  for (int64_t r = 0; r < src.layout.numRegisters(); r += width) {
+    if (r & dups)
       continue;
     std::vector<Value *> stored;
-    for (int64_t i = 0; i < srcWidth; ++i)
+    for (int64_t i = 0; i < width; ++i)
       stored.push_back(toStorage(src.regs[r + i]));
-    std::vector<Value *> operands{buffer, elementIndex(src.layout, r), packRegisters(*this, stored, 0, srcWidth)};
+    std::vector<Value *> operands{buffer, elementIndex(src.layout, r), packRegisters(*this, stored, 0, width)};
     if (owner)
       operands.push_back(owner);
     b.create(OpCode::ThStoreShared, operands, std::span<const Type>{});
   }
+  return buffer;
+}
 
-  int64_t dstWidth = std::min(dst.contiguousFlatRegisters(), maxWidth);
-  int64_t dstDups = dst.registerReplicationMask();
+Lowered Lowering::readShared(Value *buffer, Type element, const LinearLayout &dst) {
+  Type storage = storageType(element);
+  int64_t maxWidth = std::max<int64_t>(1, target.maxVectorBytes / (storage.bitWidth() / 8));
+  int64_t width = std::min(dst.contiguousFlatRegisters(), maxWidth);
+  int64_t dups = dst.registerReplicationMask();
   Lowered out{dst, std::vector<Value *>(dst.numRegisters(), nullptr)};
-  for (int64_t r = 0; r < dst.numRegisters(); r += dstWidth) {
-    if (r & dstDups)
+  for (int64_t r = 0; r < dst.numRegisters(); r += width) {
+    if (r & dups)
       continue;
-    Type type = dstWidth > 1 ? Type::vector(dstWidth, storage) : storage;
     Value *operands[] = {buffer, elementIndex(dst, r)};
-    Type types[] = {type};
+    Type types[] = {width > 1 ? Type::vector(width, storage) : storage};
     Value *v = b.create(OpCode::ThLoadShared, operands, types)->result();
-    unpackInto(*this, v, dstWidth, out.regs, r);
-    for (int64_t i = 0; i < dstWidth; ++i)
+    unpackInto(*this, v, width, out.regs, r);
+    for (int64_t i = 0; i < width; ++i)
       out.regs[r + i] = fromStorage(out.regs[r + i], element);
   }
   for (int64_t r = 0; r < dst.numRegisters(); ++r)
-    if (r & dstDups)
-      out.regs[r] = out.regs[r & ~dstDups];
+    if (r & dups)
+      out.regs[r] = out.regs[r & ~dups];
   return out;
+}
+
+Lowered Lowering::convertThroughShared(const Lowered &src, const LinearLayout &dst) {
+  return readShared(writeShared(src), src.regs[0]->type(), dst);
 }
 
 } // namespace trident::simt

@@ -68,6 +68,10 @@ public:
   // write, every thread reads `dst`). The barrier pass orders the accesses.
   Lowered convert(const Lowered &src, const LinearLayout &dst);
   Lowered convertThroughShared(const Lowered &src, const LinearLayout &dst);
+  // The two halves: writes `src` at row-major flat indices into a new shared array
+  // (one thread of each group of replicas per element), and reads one back in `dst`.
+  Value *writeShared(const Lowered &src);
+  Lowered readShared(Value *buffer, Type element, const LinearLayout &dst);
   // True when `v` is cheaper to compute again in another layout than to convert:
   // constants, splats, ranges and a few elementwise or shape ops over them.
   bool canRematerialize(const Value *v, int &budget) const;

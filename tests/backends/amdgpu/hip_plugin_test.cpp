@@ -37,7 +37,7 @@ struct Plugin {
     handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     REQUIRE_MESSAGE(handle != nullptr, dlerror());
     auto entry = reinterpret_cast<trident_plugin_entry_fn>(dlsym(handle, TRIDENT_PLUGIN_ENTRY_SYMBOL));
-    REQUIRE(entry != nullptr);
+    REQUIRE(reinterpret_cast<void *>(entry) != nullptr);
     info = entry(TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR);
     REQUIRE(info != nullptr);
     api = info->api;
@@ -195,8 +195,8 @@ TEST_CASE("the HIP plugin drives a device through the HIP module API (stand-in r
     auto setArgCount = reinterpret_cast<void (*)(size_t)>(dlsym(fake, "fakeHipSetArgCount"));
     auto lastLaunch = reinterpret_cast<int (*)(char *, size_t, unsigned *, unsigned *, unsigned *, uint64_t *, size_t *)>(
         dlsym(fake, "fakeHipLastLaunch"));
-    REQUIRE(setArgCount != nullptr);
-    REQUIRE(lastLaunch != nullptr);
+    REQUIRE(reinterpret_cast<void *>(setArgCount) != nullptr);
+    REQUIRE(reinterpret_cast<void *>(lastLaunch) != nullptr);
     setArgCount(4);
     trident_kernel_arg args[4] = {{TRIDENT_ARG_POINTER, 0, bufs[0]},
                                   {TRIDENT_ARG_POINTER, 0, bufs[1]},

@@ -288,4 +288,56 @@ inline std::string scanKernel(int64_t m, int64_t n, int64_t axis, bool reverse) 
   return instantiate(text, {{"M", m}, {"N", n}, {"AXIS", axis}});
 }
 
+// c = a (MxK, row-major) @ b (KxN) + c0 (MxN); a and b hold `in` elements, c `acc` ones.
+inline std::string dotKernel(int64_t m, int64_t n, int64_t k, const std::string &in, const std::string &acc) {
+  std::string text = R"(builtin.module ({
+  tt.func {arg_divisibility = [16, 16, 16, 16], sym_name = "dot"} ({
+  ^(%a: ptr<@IN@>, %b: ptr<@IN@>, %c0: ptr<@ACC@>, %c: ptr<@ACC@>):
+    %rm = tt.make_range {end = @M@, start = 0} : block<@M@xi32>
+    %rn = tt.make_range {end = @N@, start = 0} : block<@N@xi32>
+    %rk = tt.make_range {end = @K@, start = 0} : block<@K@xi32>
+    %am = tt.expand_dims %rm {axis = 1} : block<@M@x1xi32>
+    %ak = tt.expand_dims %rk {axis = 0} : block<1x@K@xi32>
+    %kc = arith.constant {value = @K@} : block<@M@x1xi32>
+    %amk = arith.muli %am, %kc : block<@M@x1xi32>
+    %amb = tt.broadcast %amk : block<@M@x@K@xi32>
+    %akb = tt.broadcast %ak : block<@M@x@K@xi32>
+    %aoff = arith.addi %amb, %akb : block<@M@x@K@xi32>
+    %as = tt.splat %a : block<@M@x@K@xptr<@IN@>>
+    %ap = tt.addptr %as, %aoff : block<@M@x@K@xptr<@IN@>>
+    %av = tt.load %ap : block<@M@x@K@x@IN@>
+    %bk = tt.expand_dims %rk {axis = 1} : block<@K@x1xi32>
+    %bn = tt.expand_dims %rn {axis = 0} : block<1x@N@xi32>
+    %nc = arith.constant {value = @N@} : block<@K@x1xi32>
+    %bkn = arith.muli %bk, %nc : block<@K@x1xi32>
+    %bkb = tt.broadcast %bkn : block<@K@x@N@xi32>
+    %bnb = tt.broadcast %bn : block<@K@x@N@xi32>
+    %boff = arith.addi %bkb, %bnb : block<@K@x@N@xi32>
+    %bs = tt.splat %b : block<@K@x@N@xptr<@IN@>>
+    %bp = tt.addptr %bs, %boff : block<@K@x@N@xptr<@IN@>>
+    %bv = tt.load %bp : block<@K@x@N@x@IN@>
+    %cm = tt.expand_dims %rm {axis = 1} : block<@M@x1xi32>
+    %cn = tt.expand_dims %rn {axis = 0} : block<1x@N@xi32>
+    %ncc = arith.constant {value = @N@} : block<@M@x1xi32>
+    %cmn = arith.muli %cm, %ncc : block<@M@x1xi32>
+    %cmb = tt.broadcast %cmn : block<@M@x@N@xi32>
+    %cnb = tt.broadcast %cn : block<@M@x@N@xi32>
+    %coff = arith.addi %cmb, %cnb : block<@M@x@N@xi32>
+    %c0s = tt.splat %c0 : block<@M@x@N@xptr<@ACC@>>
+    %c0p = tt.addptr %c0s, %coff : block<@M@x@N@xptr<@ACC@>>
+    %c0v = tt.load %c0p : block<@M@x@N@x@ACC@>
+    %d = tt.dot %av, %bv, %c0v : block<@M@x@N@x@ACC@>
+    %cs = tt.splat %c : block<@M@x@N@xptr<@ACC@>>
+    %cp = tt.addptr %cs, %coff : block<@M@x@N@xptr<@ACC@>>
+    tt.store %cp, %d
+    tt.return
+  })
+})
+)";
+  for (auto [key, value] : {std::pair<std::string, std::string>{"@IN@", in}, {"@ACC@", acc}})
+    for (size_t at = text.find(key); at != std::string::npos; at = text.find(key))
+      text.replace(at, key.size(), value);
+  return instantiate(text, {{"M", m}, {"N", n}, {"K", k}});
+}
+
 } // namespace trident::simt::test

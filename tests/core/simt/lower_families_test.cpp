@@ -182,3 +182,51 @@ TEST_CASE("scan along each axis, forward and reverse, with a non-commutative com
           CHECK(bad == 0);
         }
 }
+
+TEST_CASE("dot with multiply-adds, f32 and i8 -> i32") {
+  struct Case {
+    int64_t m, n, k;
+    unsigned warps;
+  };
+  for (Case c : {Case{32, 32, 16, 4}, Case{16, 64, 32, 4}, Case{64, 16, 8, 2}, Case{8, 8, 4, 1}, Case{4, 4, 64, 4}}) {
+    INFO(c.m << "x" << c.n << "x" << c.k << ", " << c.warps << " warps");
+    {
+      Module mod = lowerOrFail(dotKernel(c.m, c.n, c.k, "f32", "f32"), c.warps);
+      std::vector<float> a = randomFloats(c.m * c.k, 21), b = randomFloats(c.k * c.n, 22),
+                         c0 = randomFloats(c.m * c.n, 23), out(c.m * c.n, NAN);
+      simulate(mod, "dot", {ptrArg(a.data()), ptrArg(b.data()), ptrArg(c0.data()), ptrArg(out.data())}, {1, 1, 1},
+               {{a.data(), a.size() * 4}, {b.data(), b.size() * 4}, {c0.data(), c0.size() * 4}, {out.data(), out.size() * 4}});
+      double worst = 0;
+      for (int64_t i = 0; i < c.m; ++i)
+        for (int64_t j = 0; j < c.n; ++j) {
+          double ref = c0[i * c.n + j];
+          for (int64_t t = 0; t < c.k; ++t)
+            ref += double(a[i * c.k + t]) * b[t * c.n + j];
+          worst = std::max(worst, std::abs(out[i * c.n + j] - ref));
+        }
+      CHECK(worst < 1e-4);
+    }
+    {
+      Module mod = lowerOrFail(dotKernel(c.m, c.n, c.k, "i8", "i32"), c.warps);
+      std::mt19937 gen(5);
+      std::uniform_int_distribution<int> dist(-128, 127);
+      std::vector<int8_t> a(c.m * c.k), b(c.k * c.n);
+      for (auto &v : a)
+        v = int8_t(dist(gen));
+      for (auto &v : b)
+        v = int8_t(dist(gen));
+      std::vector<int32_t> c0(c.m * c.n, 1000), out(c.m * c.n, 0);
+      simulate(mod, "dot", {ptrArg(a.data()), ptrArg(b.data()), ptrArg(c0.data()), ptrArg(out.data())}, {1, 1, 1},
+               {{a.data(), a.size()}, {b.data(), b.size()}, {c0.data(), c0.size() * 4}, {out.data(), out.size() * 4}});
+      int bad = 0;
+      for (int64_t i = 0; i < c.m; ++i)
+        for (int64_t j = 0; j < c.n; ++j) {
+          int32_t ref = 1000;
+          for (int64_t t = 0; t < c.k; ++t)
+            ref += int32_t(a[i * c.k + t]) * b[t * c.n + j];
+          bad += out[i * c.n + j] != ref;
+        }
+      CHECK(bad == 0);
+    }
+  }
+}

@@ -8,7 +8,9 @@
 // A barrier goes before a shared-memory access that another thread's earlier access
 // could race with: a read after a write to overlapping bytes, or a write after a
 // read of them or after a write of another allocation placed over them. Accesses
-// before a barrier no longer count. Loops are followed around their back edge;
+// before a barrier no longer count. An access inside a loop or scf.if that races with
+// what came before it gets one barrier before the loop or if, not one per iteration.
+// Loops are followed around their back edge;
 // both branches of an scf.if count (their conditions are uniform in thread IR
 // produced by the lowering, so a barrier inside one is reached by every thread).
 
