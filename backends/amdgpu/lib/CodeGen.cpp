@@ -9,6 +9,7 @@
 #include "trident/backends/llvm/CodeGen.h"
 #include "trident/ir/Printer.h"
 #include "trident/ir/Verifier.h"
+#include "trident/passes/Pipeline.h"
 #include "trident/simt/Lowering.h"
 #include "trident/simt/VerifyThreadIR.h"
 
@@ -153,7 +154,8 @@ std::optional<Built> build(const Module &blockIR, const TargetDesc &target, cons
   Built out;
   for (Op *f : threadIR->functions())
     out.kernels.push_back({std::string(func::name(f)), static_cast<unsigned>(f->intAttr("num_threads")),
-                           static_cast<uint64_t>(f->intAttr("shared_bytes"))});
+                           static_cast<uint64_t>(f->intAttr("shared_bytes")),
+                           static_cast<unsigned>(f->region()->numArguments())});
   out.tm = createTargetMachine(*arch, options.optLevel, diags);
   if (!out.tm)
     return std::nullopt;
@@ -180,9 +182,15 @@ std::optional<std::string> emitFile(Built &built, llvm::CodeGenFileType type, Di
 
 std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target, const HSACOOptions &options,
                                       Diagnostics &diags) {
+  Module optimized = blockIR.clone();
+  PassManager pm;
+  addDefaultPipeline(pm);
+  if (!pm.run(optimized, diags))
+    return std::nullopt;
   simt::LoweringOptions lowering;
   lowering.numWarps = options.numWarps;
-  std::optional<Module> threadIR = simt::lowerToThreadIR(blockIR, target, lowering, diags);
+  lowering.onlyFunction = options.kernel;
+  std::optional<Module> threadIR = simt::lowerToThreadIR(optimized, target, lowering, diags);
   if (!threadIR)
     return std::nullopt;
   if (!verify(*threadIR, diags) || !simt::verifyThreadIR(*threadIR, diags)) {

@@ -27,6 +27,7 @@ struct HSACOOptions {
   unsigned numWarps = 0;   // wavefronts per program; 0: Triton's default (simt::defaultNumWarps)
   unsigned optLevel = 3;   // LLVM optimization level, 0-3
   unsigned wavesPerEU = 0; // "amdgpu-waves-per-eu" occupancy hint; 0: LLVM's choice
+  std::string kernel;      // when set, only this tt.func is compiled
 };
 
 // What a launch needs to know about each kernel of a compiled module.
@@ -34,6 +35,7 @@ struct KernelInfo {
   std::string name;
   unsigned numThreads = 0;  // work-items per program (work-group size)
   uint64_t sharedBytes = 0; // LDS per program, fixed in the kernel descriptor
+  unsigned numParams = 0;   // kernel parameters, as the launch passes them
 };
 
 struct HSACOModule {
@@ -41,7 +43,8 @@ struct HSACOModule {
   std::vector<KernelInfo> kernels;
 };
 
-// Block IR (verified, inlined) to verified thread IR for `target`.
+// Block IR (verified) to verified thread IR for `target`, after the default block-IR
+// pipeline (inlining, folding, CSE, LICM, DCE) on a copy.
 std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target, const HSACOOptions &options,
                                       Diagnostics &diags);
 // The thread IR as text ("" after diagnostics).
