@@ -58,8 +58,7 @@ std::vector<SourceKernel> listKernelsInSource(const std::string &source, const s
       k.configs.push_back(std::move(config));
     }
     k.tuneKeys = info.autotuneKeys;
-    for (const auto &[name, lambda] : info.heuristics)
-      k.heuristics.push_back(name);
+    k.heuristics = info.heuristics;
     out.push_back(std::move(k));
   }
   return out;

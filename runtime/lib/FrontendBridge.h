@@ -15,7 +15,7 @@ struct SourceKernel {
   std::vector<Param> params;
   std::vector<TuneConfig> configs; // @triton.autotune
   std::vector<std::string> tuneKeys;
-  std::vector<std::string> heuristics; // parameters @triton.heuristics computes
+  std::vector<std::pair<std::string, std::string>> heuristics; // @triton.heuristics: parameter -> lambda
 };
 
 // The @triton.jit functions of a source file; throws Error(Compile).

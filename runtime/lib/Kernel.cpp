@@ -151,6 +151,19 @@ Kernel Kernel::fromSource(std::string source, const std::string &name, std::stri
                                           name + "'");
     impl->tuneKeyParams.push_back(j);
   }
+  std::vector<std::string> names;
+  for (const Param &p : impl->params)
+    names.push_back(p.name);
+  for (const auto &[param, lambda] : found->heuristics) {
+    size_t j = 0;
+    while (j < names.size() && names[j] != param)
+      ++j;
+    if (j == names.size())
+      throw Error(ErrorCode::Compile, fileName + ": @triton.heuristics sets '" + param + "', which is not a parameter of '" +
+                                          name + "'");
+    impl->heuristics.emplace_back(param, lambda, names);
+    impl->heuristicParams.push_back(j);
+  }
   // The whole file: it holds the kernel and every jit function it can call.
   impl->sourceHash = hashOf({"source", fileName, source});
   impl->source = std::move(source);

@@ -8,6 +8,7 @@
 // Specialization under a shared lock, packs the runtime arguments on the stack
 // and calls the plugin: no source hashing, no strings, no heap allocation.
 
+#include "Heuristics.h"
 #include "Impl.h"
 #include "trident/Kernel.h"
 
@@ -99,6 +100,10 @@ struct KernelImpl {
   std::vector<size_t> tuneKeyParams;
   mutable std::shared_mutex tuneMutex;
   std::vector<TuneWinner> winners;
+
+  // @triton.heuristics, applied in order on every launch.
+  std::vector<Heuristic> heuristics;
+  std::vector<size_t> heuristicParams;
 };
 
 // Options after applying the autotuned config and Triton's defaults.

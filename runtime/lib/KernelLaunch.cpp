@@ -108,6 +108,21 @@ void bindArg(const KernelImpl &k, size_t i, const Arg &a, const DeviceImpl &devi
   }
 }
 
+// A bound parameter as a heuristic sees it.
+HeuristicValue heuristicInput(const Resolved &r, bool bound) {
+  using K = HeuristicValue::Kind;
+  if (!bound)
+    return {};
+  switch (r.tag) {
+  case Resolved::Tag::ConstInt: case Resolved::Tag::Int: case Resolved::Tag::IntOne:
+    return {K::Int, int64_t(r.bits), 0};
+  case Resolved::Tag::ConstBool: case Resolved::Tag::Bool: return {K::Bool, int64_t(r.bits != 0), 0};
+  case Resolved::Tag::ConstFloat: return {K::Float, 0, std::bit_cast<double>(r.bits)};
+  case Resolved::Tag::Float: return {K::Float, 0, floatValue(r.dtype, r.bits)};
+  default: return {};
+  }
+}
+
 std::string paramList(const KernelImpl &k) {
   std::string s;
   for (const Param &p : k.params)
@@ -202,6 +217,25 @@ void resolveArguments(const KernelImpl &k, const DeviceImpl &device, std::span<c
       bindConstexpr(k, j, value, out[j]);
       bound[j] = true;
     }
+  }
+  bool computed[kMaxParams] = {};
+  for (size_t j : k.heuristicParams)
+    computed[j] = true;
+  for (size_t j = 0; j < n; ++j)
+    if (!bound[j] && !computed[j] && k.params[j].defaultValue) {
+      bindConstexpr(k, j, *k.params[j].defaultValue, out[j]);
+      bound[j] = true;
+    }
+  for (size_t h = 0; h < k.heuristics.size(); ++h) {
+    size_t j = k.heuristicParams[h];
+    if (bound[j])
+      badArgument(k, j, "@triton.heuristics computes it; do not pass it to the launch");
+    HeuristicValue v = k.heuristics[h].evaluate([&](uint32_t i) { return heuristicInput(out[i], bound[i]); });
+    Constexpr c = v.kind == HeuristicValue::Kind::Float  ? Constexpr(v.f)
+                  : v.kind == HeuristicValue::Kind::Bool ? Constexpr(v.i != 0)
+                                                         : Constexpr(v.i);
+    bindConstexpr(k, j, c, out[j]);
+    bound[j] = true;
   }
   for (size_t j = 0; j < n; ++j) {
     if (bound[j])

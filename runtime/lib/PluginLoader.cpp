@@ -120,7 +120,7 @@ std::string defaultPluginDir() {
   fs::path self = boost::dll::this_line_location(ec);
   if (ec)
     return {};
-  fs::path lib = self.parent_path();
+  fs::path lib = self.lexically_normal().parent_path();
   fs::path dir = lib / "trident" / "plugins";
   if (fs::is_directory(dir, ec))
     return dir.string();

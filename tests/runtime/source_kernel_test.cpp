@@ -184,3 +184,44 @@ TEST_CASE("autotuning picks a config per key, keeps results intact, and remember
     }
   }
 }
+
+TEST_CASE("@triton.heuristics values are computed from the launch's values") {
+  const char *source = R"(
+import triton
+import triton.language as tl
+
+@triton.heuristics({'BLOCK': lambda args: triton.next_power_of_2(args['n']) if args['n'] < 64 else 64,
+                    'EVEN': lambda args: args['n'] % args['BLOCK'] == 0 and not args['n'] == 0})
+@triton.jit
+def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if EVEN:
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs) * 2.0)
+    else:
+        mask = offs < n
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 3.0, mask=mask)
+)";
+  Runtime rt(test::testOptions());
+  Device dev = rt.device("host:0");
+  Kernel k = Kernel::fromSource(source, "copy_kernel", "heur.py");
+  for (int n : {128, 100, 20}) {
+    std::vector<float> x(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i)
+      x[size_t(i)] = float(i) - 7.5f;
+    Buffer bx = Buffer::fromHost(dev, std::span<const float>(x));
+    Buffer out(dev, size_t(n), DType::F32);
+    int64_t block = 0;
+    k.launch(dev, Grid([&](const Meta &m) -> Dim3 {
+               block = m["BLOCK"];
+               return {cdiv(n, m["BLOCK"])};
+             }),
+             {bx, out, n});
+    CHECK(block == (n < 64 ? 32 : 64));
+    const float factor = n % block == 0 ? 2.0f : 3.0f;
+    auto got = out.toHost<float>();
+    for (int i = 0; i < n; ++i)
+      CHECK(got[size_t(i)] == x[size_t(i)] * factor);
+  }
+  CHECK_THROWS_WITH_AS(k.launch(dev, Grid(1), {Buffer(dev, 4, DType::F32), Buffer(dev, 4, DType::F32), 4, 4}),
+                       doctest::Contains("@triton.heuristics computes it"), Error);
+}
