@@ -330,7 +330,16 @@ Object CodeGen::callPrelude(const std::string &name, const CallArgs &args) {
     int &depth;
     ~Exit() { --depth; }
   } exit{preludeDepth_};
-  return callJit(*g->function, prelude_, args);
+  try {
+    return callJit(*g->function, prelude_, args);
+  } catch (CompileError &e) {
+    // Errors inside the language's own functions are the caller's: report them there.
+    if (e.pos.buffer == prelude_.source.get()) {
+      e.pos = pos(args.span);
+      e.message = args.callee + ": " + e.message;
+    }
+    throw;
+  }
 }
 
 Object CodeGen::callNoinline(const FunctionDef &fn, const ModuleEnv &module, const CallArgs &args) {

@@ -79,6 +79,7 @@ def uint_to_uniform_float(x):
 @triton.jit
 def rand(seed, offset, n_rounds: tl.constexpr = 10):
     offset = tl.to_tensor(offset)
+    tl.static_assert(offset.dtype.primitive_bitwidth == 32, "Trident's random functions take 32-bit offsets")
     offset = offset.to(tl.uint32, bitcast=True)
     source = randint(seed, offset, n_rounds)
     return uint_to_uniform_float(source)
@@ -87,6 +88,7 @@ def rand(seed, offset, n_rounds: tl.constexpr = 10):
 @triton.jit
 def rand4x(seed, offsets, n_rounds: tl.constexpr = 10):
     offsets = tl.to_tensor(offsets)
+    tl.static_assert(offsets.dtype.primitive_bitwidth == 32, "Trident's random functions take 32-bit offsets")
     offsets = offsets.to(tl.uint32, bitcast=True)
     i1, i2, i3, i4 = randint4x(seed, offsets, n_rounds)
     return uint_to_uniform_float(i1), uint_to_uniform_float(i2), uint_to_uniform_float(i3), uint_to_uniform_float(i4)

@@ -839,6 +839,26 @@ const BadSource kBadSources[] = {
       "",
      "*fp32",
      "8:9: libdevice function 'tanh' is not supported by Trident"},
+    {"rand_float_seed",
+     "import triton\n"
+      "import triton.language as tl\n"
+      "\n"
+      "@triton.jit\n"
+      "def k(x_ptr):\n"
+      "    r = tl.rand(1.5, tl.arange(0, 16))\n"
+      "",
+     "*fp32",
+     "6:9: tl.rand: static_assert failed: the seed of the random functions must be an integer"},
+    {"rand_i64_offsets",
+     "import triton\n"
+      "import triton.language as tl\n"
+      "\n"
+      "@triton.jit\n"
+      "def k(x_ptr, n):\n"
+      "    r = tl.rand(7, tl.arange(0, 16).to(tl.int64) + n)\n"
+      "",
+     "*fp32, i64",
+     "6:9: tl.rand: static_assert failed: Trident's random functions take 32-bit offsets"},
 };
 
 } // namespace
