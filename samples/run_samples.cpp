@@ -3,15 +3,19 @@
 // device and sample whether it matches its float64 reference, its time, and its
 // GB/s or TFLOP/s. Exits with 1 when any sample does not match.
 //
-//   run_samples [--device D] [--sample NAME] [--large | --small] [--repeat N] [--samples-dir DIR]
+//   run_samples [--device D] [--sample NAME] [--large | --small] [--repeat N] [--seed S] [--samples-dir DIR]
 //
 // Host devices get small problems (the interpreter is slow); GPUs large ones.
+// Inputs are fresh random values each run; the seed is printed so a run can be
+// repeated with --seed. "err/tol" is the largest error divided by its tolerance
+// (a match has err/tol <= 1).
 
 #include "Samples.h"
 
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <random>
 
 using namespace samples;
 
@@ -30,7 +34,7 @@ const Entry kSamples[] = {
 
 int usage() {
   std::fprintf(stderr, "usage: run_samples [--device D] [--sample NAME] [--large | --small] [--repeat N] "
-                       "[--samples-dir DIR]\n");
+                       "[--seed S] [--samples-dir DIR]\n");
   return 2;
 }
 
@@ -40,6 +44,7 @@ int main(int argc, char **argv) {
   std::string onlyDevice, onlySample, samplesDir = TRIDENT_SAMPLES_DIR;
   int size = -1; // -1: by device class, 0: small, 1: large
   int repeats = -1;
+  uint64_t seed = std::random_device()();
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--device" && i + 1 < argc)
@@ -48,6 +53,8 @@ int main(int argc, char **argv) {
       onlySample = argv[++i];
     else if (a == "--samples-dir" && i + 1 < argc)
       samplesDir = argv[++i];
+    else if (a == "--seed" && i + 1 < argc)
+      seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--repeat" && i + 1 < argc)
       repeats = std::atoi(argv[++i]);
     else if (a == "--large")
@@ -70,7 +77,8 @@ int main(int argc, char **argv) {
     }
     bool allMatch = true;
     int ran = 0;
-    std::printf("%-9s %-14s %-6s %10s %11s %9s %9s  %s\n", "device", "sample", "match", "max err", "time ms",
+    std::printf("random seed %llu (repeat a run with --seed)\n", static_cast<unsigned long long>(seed));
+    std::printf("%-9s %-14s %-6s %10s %11s %9s %9s  %s\n", "device", "sample", "match", "err/tol", "time ms",
                 "GB/s", "TFLOP/s", "note");
     for (const Device &dev : devices) {
       for (const Entry &e : kSamples) {
@@ -79,6 +87,7 @@ int main(int argc, char **argv) {
         Context ctx;
         ctx.device = dev;
         ctx.samplesDir = samplesDir;
+        ctx.rng.seed(seed);
         ctx.large = size < 0 ? dev.info().isGpu : size == 1;
         ctx.repeats = repeats > 0 ? repeats : (ctx.large ? 20 : 1);
         Result r;
