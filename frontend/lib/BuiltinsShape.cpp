@@ -91,6 +91,8 @@ Tensor expandDims(CodeGen &cg, Tensor x, const Arg &axisArg) {
     axes.push_back(cg.intArg(axisArg, "axis"));
   }
   int64_t newRank = static_cast<int64_t>(x.shape().size() + axes.size());
+  if (newRank > 8)
+    cg.error(axisArg.span, "blocks may have at most 8 dimensions");
   for (int64_t &ax : axes) {
     if (ax < -newRank || ax >= newRank)
       cg.error(axisArg.span, "tl.expand_dims: axis " + std::to_string(ax) + " is out of range for the result rank " +

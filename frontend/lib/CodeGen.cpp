@@ -195,6 +195,8 @@ std::vector<int64_t> CodeGen::shapeArg(const Arg &a, const char *what) {
 }
 
 void CodeGen::checkBlockShape(std::span<const int64_t> shape, const Span &span) {
+  if (shape.size() > 8)
+    error(span, "blocks may have at most 8 dimensions, got " + std::to_string(shape.size()));
   int64_t numel = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
     int64_t d = shape[i];

@@ -140,8 +140,15 @@ std::optional<Object> CodeGen::foldBinary(BinOpKind op, const Object &a, const O
     case BinOpKind::LShift:
       if (y < 0)
         error(span, "negative shift count");
-      if (x != 0 && y > 64)
-        checkedInt(kIntLimit + 1, span);
+      if (x != 0) {
+        // The result needs bitLength(|x|) + y bits.
+        unsigned __int128 ax = x < 0 ? -static_cast<unsigned __int128>(x) : static_cast<unsigned __int128>(x);
+        int bits = 0;
+        while (bits < 128 && (ax >> bits) != 0)
+          ++bits;
+        if (y > 128 || bits + static_cast<int>(y) > 65)
+          checkedInt(kIntLimit + 1, span);
+      }
       return Object::integer(checkedInt(x == 0 ? 0 : static_cast<PyInt>(static_cast<unsigned __int128>(x) << y), span));
     case BinOpKind::RShift:
       if (y < 0)

@@ -427,6 +427,8 @@ Object CodeGen::subscript(const Object &obj, const Object &index, const Span &sp
     size_t dim = 0;
     for (const Object &p : parts) {
       if (p.is(Object::Kind::None)) {
+        if (t.shape().size() >= 8)
+          error(span, "blocks may have at most 8 dimensions");
         if (!t.isBlock()) {
           int64_t one[] = {1};
           t = Tensor{b_.splat(t.value, one), t.dtype};
