@@ -150,3 +150,25 @@ TEST_CASE("objects keep their plugin loaded after the runtime is gone") {
   b.copyFromHost(std::span<const int32_t>(v));
   CHECK(b.toHost<int32_t>() == v);
 }
+
+TEST_CASE("the environment: TRIDENT_PLUGIN_PATH, TRIDENT_PLUGINS, TRIDENT_DEVICE, TRIDENT_CACHE") {
+  ::setenv("TRIDENT_PLUGIN_PATH", (std::string("/nonexistent:") + TRIDENT_TEST_STUB_DIR).c_str(), 1);
+  ::setenv("TRIDENT_PLUGINS", "host, stub-recorder", 1);
+  ::setenv("TRIDENT_CACHE", "0", 1);
+  RuntimeOptions o = RuntimeOptions::fromEnvironment();
+  ::unsetenv("TRIDENT_PLUGIN_PATH");
+  ::unsetenv("TRIDENT_PLUGINS");
+  ::unsetenv("TRIDENT_CACHE");
+  CHECK_FALSE(o.diskCache);
+  Runtime rt(o);
+  REQUIRE(rt.plugins().size() == 2); // found beside the runtime library and on the path
+  CHECK(rt.plugins()[0].name == "host");
+  CHECK(rt.plugins()[1].name == "stub-recorder");
+  CHECK(rt.cacheDir().empty());
+  CHECK(rt.defaultDevice().name() == "host:0"); // the stub is not a GPU
+  ::setenv("TRIDENT_DEVICE", "stub-recorder:0", 1);
+  CHECK(rt.defaultDevice().name() == "stub-recorder:0");
+  ::setenv("TRIDENT_DEVICE", "cuda:3", 1);
+  CHECK_THROWS_WITH_AS(rt.defaultDevice(), doctest::Contains("unknown device 'cuda:3'"), Error);
+  ::unsetenv("TRIDENT_DEVICE");
+}
