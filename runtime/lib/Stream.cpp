@@ -1,0 +1,56 @@
+#include "trident/Stream.h"
+
+#include "Impl.h"
+#include "trident/Event.h"
+
+namespace trident {
+
+using namespace detail;
+
+Stream::Stream(const Device &device) {
+  requireHandle(bool(device), "Device");
+  auto s = std::make_shared<StreamImpl>();
+  s->device = device.impl();
+  s->deviceHandle = device;
+  TRIDENT_CALL(*s->device->plugin, stream_create, "creating a stream on " + device.name(),
+               s->device->handle(), &s->stream);
+  impl_ = std::move(s);
+}
+
+Stream Stream::import(const Device &device, void *nativeStream) {
+  requireHandle(bool(device), "Device");
+  auto s = std::make_shared<StreamImpl>();
+  s->device = device.impl();
+  s->deviceHandle = device;
+  TRIDENT_CALL(*s->device->plugin, stream_import, "importing a native stream on " + device.name(),
+               s->device->handle(), nativeStream, &s->stream);
+  return Stream(std::move(s));
+}
+
+const Device &Stream::device() const {
+  requireHandle(impl_ != nullptr, "Stream");
+  return impl_->deviceHandle;
+}
+
+void Stream::synchronize() const {
+  requireHandle(impl_ != nullptr, "Stream");
+  TRIDENT_CALL(*impl_->device->plugin, stream_synchronize, "synchronizing a stream of " + impl_->device->name,
+               impl_->stream);
+}
+
+void Stream::wait(const Event &event) const {
+  requireHandle(impl_ != nullptr, "Stream");
+  requireHandle(bool(event), "Event");
+  const auto &ev = event.impl();
+  if (ev->device->plugin == impl_->device->plugin &&
+      impl_->device->plugin->has(&trident_plugin_api::stream_wait_event)) {
+    TRIDENT_CALL(*impl_->device->plugin, stream_wait_event,
+                 "making a stream of " + impl_->device->name + " wait for an event of " + ev->device->name,
+                 impl_->stream, ev->event);
+    return;
+  }
+  // Another plugin (or none offers device-side waits): wait on the host.
+  event.synchronize();
+}
+
+} // namespace trident
