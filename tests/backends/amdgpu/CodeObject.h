@@ -48,5 +48,10 @@ void parseMetadata(const std::string &notes, CodeObjectView &view);
 // The layout a kernel's explicit arguments must have (natural alignment, in order),
 // from the thread-IR function's argument types.
 std::vector<MetadataArg> expectedArgs(const Op *threadFunc);
+// Compiles `blockIR` for `arch` and checks the code object with the tools (doctest
+// checks): ELF flags, kernel symbols and descriptors, metadata against the thread IR.
+// Returns what the tools saw, for further checks. `what` names it in messages and
+// in $TRIDENT_DUMP_DIR, where the code object is written when that is set.
+CodeObjectView checkCodeObject(const Module &blockIR, const std::string &arch, const std::string &what);
 
 } // namespace trident::amdtest
