@@ -54,7 +54,7 @@ bool Driver::load(std::string &reason) {
   for (const char *n : {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so"})
     names.push_back(n);
   void *lib = nullptr;
-  std::string errors;
+  std::string tried, firstError;
   for (const std::string &n : names) {
     lib = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (lib) {
@@ -62,10 +62,13 @@ bool Driver::load(std::string &reason) {
       break;
     }
     const char *e = dlerror();
-    errors += std::string(errors.empty() ? "" : "; ") + (e ? e : n + ": unknown error");
+    tried += (tried.empty() ? "" : ", ") + n;
+    if (firstError.empty())
+      firstError = e ? e : n + ": unknown error";
   }
   if (!lib) {
-    failure_ = "the HIP runtime (libamdhip64.so.6, .so.5 or .so, from ROCm) cannot be opened: " + errors;
+    // The first error says most: a bad $TRIDENT_HIP_LIBRARY, or ROCm 6 missing.
+    failure_ = "the HIP runtime cannot be opened (is ROCm installed? tried " + tried + "): " + firstError;
     reason = failure_;
     return false;
   }
