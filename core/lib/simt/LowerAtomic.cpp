@@ -26,6 +26,12 @@ bool lowerAtomic(Lowering &l, Op *op) {
   for (const char *name : {"kind", "sem", "scope"})
     if (op->attrs().has(name))
       attrs.set(name, op->attr(name));
+  // When only some threads issue the atomics, a release must also publish what the
+  // other threads of the program wrote before it (a lock's release after a critical
+  // section): they all wait at a barrier first.
+  std::string sem = op->attr("sem").isString() ? op->stringAttr("sem") : "acq_rel";
+  if (owner && (sem == "release" || sem == "acq_rel"))
+    l.b.create(OpCode::ThBarrier, {}, {});
   Lowered out{layout, std::vector<Value *>(layout.numRegisters(), nullptr)};
   for (int64_t r = 0; r < layout.numRegisters(); ++r) {
     if (r & dupMask) {
