@@ -8,12 +8,16 @@
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 
 // Counts heap allocations of the current thread, for the no-allocation tests.
-namespace trident::test {
-thread_local long allocationCount = 0;
+namespace {
+thread_local long allocations = 0;
 }
 
+namespace trident::test {
+long allocationCount() { return allocations; }
+} // namespace trident::test
+
 void *operator new(std::size_t n) {
-  ++trident::test::allocationCount;
+  ++allocations;
   if (void *p = std::malloc(n ? n : 1))
     return p;
   throw std::bad_alloc();

@@ -41,7 +41,7 @@ std::vector<int> runChildrenAtOnce(const std::vector<std::vector<std::string>> &
                                    const std::vector<std::string> &env, std::vector<std::string> &outputs);
 
 // Heap allocations made by this thread so far (operator new is counted in main.cpp).
-extern thread_local long allocationCount;
+long allocationCount();
 
 // Parses "key=value" tokens of a child's output.
 long childValue(const std::string &output, const std::string &key);

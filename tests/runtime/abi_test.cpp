@@ -83,19 +83,19 @@ TEST_CASE("a warm launch allocates nothing on the heap") {
   Kernel k = Kernel::fromBlockIR(test::axpyKernelIR(), "axpy");
   Stream s = dev.defaultStream();
   k.launch(s, Grid(4), {rec, other, other, 1.0f, 100}); // compiles
-  long before = test::allocationCount;
+  long before = test::allocationCount();
   for (int i = 0; i < 100; ++i)
     k.launch(s, Grid(4), {rec, other, other, float(i), 100 + i});
-  CHECK(test::allocationCount - before == 0);
+  CHECK(test::allocationCount() - before == 0);
   // A grid function with a small capture does not allocate either.
   int n = 5000;
-  before = test::allocationCount;
+  before = test::allocationCount();
   k.launch(s, Grid([&](const Meta &) -> Dim3 { return {cdiv(n, 32)}; }), {rec, other, other, 1.0f, n});
-  CHECK(test::allocationCount - before == 0);
+  CHECK(test::allocationCount() - before == 0);
   CHECK(readRecord(rec).grid[0] == uint32_t(cdiv(n, 32)));
   CHECK(rt.cacheStats().backendCompiles == 1);
   // The counter does see the runtime's allocations: a cold launch makes some.
-  before = test::allocationCount;
+  before = test::allocationCount();
   k.launch(s, Grid(4), {rec, other, other, 1.0f, 100}, {.numWarps = 2});
-  CHECK(test::allocationCount - before > 0);
+  CHECK(test::allocationCount() - before > 0);
 }
