@@ -143,6 +143,23 @@ struct Built {
   std::vector<KernelInfo> kernels;
 };
 
+std::optional<Built> buildFromThreadIR(const Module &threadIR, const std::string &arch, const HSACOOptions &options,
+                                       Diagnostics &diags) {
+  Built out;
+  for (Op *f : threadIR.functions())
+    out.kernels.push_back({std::string(func::name(f)), static_cast<unsigned>(f->intAttr("num_threads")),
+                           static_cast<uint64_t>(f->intAttr("shared_bytes")),
+                           static_cast<unsigned>(f->region()->numArguments())});
+  out.tm = createTargetMachine(arch, options.optLevel, diags);
+  if (!out.tm)
+    return std::nullopt;
+  out.ctx = std::make_unique<llvm::LLVMContext>();
+  out.module = buildLLVM(threadIR, *out.ctx, *out.tm, arch, options, diags);
+  if (!out.module)
+    return std::nullopt;
+  return out;
+}
+
 std::optional<Built> build(const Module &blockIR, const TargetDesc &target, const HSACOOptions &options,
                            Diagnostics &diags) {
   std::optional<std::string> arch = archOf(target, diags);
@@ -151,19 +168,7 @@ std::optional<Built> build(const Module &blockIR, const TargetDesc &target, cons
   std::optional<Module> threadIR = lowerToThreadIR(blockIR, target, options, diags);
   if (!threadIR)
     return std::nullopt;
-  Built out;
-  for (Op *f : threadIR->functions())
-    out.kernels.push_back({std::string(func::name(f)), static_cast<unsigned>(f->intAttr("num_threads")),
-                           static_cast<uint64_t>(f->intAttr("shared_bytes")),
-                           static_cast<unsigned>(f->region()->numArguments())});
-  out.tm = createTargetMachine(*arch, options.optLevel, diags);
-  if (!out.tm)
-    return std::nullopt;
-  out.ctx = std::make_unique<llvm::LLVMContext>();
-  out.module = buildLLVM(*threadIR, *out.ctx, *out.tm, *arch, options, diags);
-  if (!out.module)
-    return std::nullopt;
-  return out;
+  return buildFromThreadIR(*threadIR, *arch, options, diags);
 }
 
 std::optional<std::string> emitFile(Built &built, llvm::CodeGenFileType type, Diagnostics &diags) {
@@ -176,6 +181,17 @@ std::optional<std::string> emitFile(Built &built, llvm::CodeGenFileType type, Di
   }
   pm.run(*built.module);
   return bytes.str().str();
+}
+
+// The code object of a built module: an ELF object from LLVM, linked by lld.
+std::optional<HSACOModule> finish(Built &built, Diagnostics &diags) {
+  std::optional<std::string> object = emitFile(built, llvm::CodeGenFileType::ObjectFile, diags);
+  if (!object)
+    return std::nullopt;
+  std::optional<std::string> hsaco = linkCodeObject(*object, diags);
+  if (!hsaco)
+    return std::nullopt;
+  return HSACOModule{std::move(*hsaco), std::move(built.kernels)};
 }
 
 } // namespace
@@ -231,13 +247,20 @@ std::optional<HSACOModule> compileModuleToHSACO(const Module &blockIR, const Tar
   std::optional<Built> built = build(blockIR, target, options, diags);
   if (!built)
     return std::nullopt;
-  std::optional<std::string> object = emitFile(*built, llvm::CodeGenFileType::ObjectFile, diags);
-  if (!object)
+  return finish(*built, diags);
+}
+
+std::optional<HSACOModule> compileThreadIRToHSACO(const Module &threadIR, const TargetDesc &target,
+                                                  const HSACOOptions &options, Diagnostics &diags) {
+  std::optional<std::string> arch = archOf(target, diags);
+  if (!arch)
     return std::nullopt;
-  std::optional<std::string> hsaco = linkCodeObject(*object, diags);
-  if (!hsaco)
+  if (!verify(threadIR, diags) || !simt::verifyThreadIR(threadIR, diags))
     return std::nullopt;
-  return HSACOModule{std::move(*hsaco), std::move(built->kernels)};
+  std::optional<Built> built = buildFromThreadIR(threadIR, *arch, options, diags);
+  if (!built)
+    return std::nullopt;
+  return finish(*built, diags);
 }
 
 std::string compileToHSACO(const Module &blockIR, const TargetDesc &target, const HSACOOptions &options,

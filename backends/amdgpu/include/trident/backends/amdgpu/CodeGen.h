@@ -59,6 +59,10 @@ std::string emitAssembly(const Module &blockIR, const TargetDesc &target, const 
 // The code object and kernel metadata; nullopt after diagnostics.
 std::optional<HSACOModule> compileModuleToHSACO(const Module &blockIR, const TargetDesc &target,
                                                 const HSACOOptions &options, Diagnostics &diags);
+// The code object of thread IR written by hand or by another tool (verified here:
+// every tt.func needs num_threads and shared_bytes); nullopt after diagnostics.
+std::optional<HSACOModule> compileThreadIRToHSACO(const Module &threadIR, const TargetDesc &target,
+                                                  const HSACOOptions &options, Diagnostics &diags);
 // The code object only ("" after diagnostics).
 std::string compileToHSACO(const Module &blockIR, const TargetDesc &target, const HSACOOptions &options,
                            Diagnostics &diags);
