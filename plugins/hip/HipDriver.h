@@ -94,7 +94,8 @@ struct DevicePropsR0600 {
   int maxThreadsPerMultiProcessor, streamPrioritiesSupported, globalL1CacheSupported, localL1CacheSupported;
   size_t sharedMemPerMultiprocessor;
   int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, multiGpuBoardGroupID, hostNativeAtomicSupported;
-  int singleToDoublePrecisionPerfRatio, pageableMemoryAccess, concurrentManagedAccess, computePreemptionSupported;
+  int singleToDoublePrecisionPerfRatio, pageableMemoryAccess, concurrentManagedAccess,
+      computePreemptionSupported;
   int canUseHostPointerForRegisteredMem, cooperativeLaunch, cooperativeMultiDeviceLaunch;
   size_t sharedMemPerBlockOptin;
   int pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost, maxBlocksPerMultiProcessor;
@@ -165,8 +166,9 @@ struct Driver {
   hipError_t (*hipModuleLoadData)(hipModule_t *, const void *) = nullptr;
   hipError_t (*hipModuleUnload)(hipModule_t) = nullptr;
   hipError_t (*hipModuleGetFunction)(hipFunction_t *, hipModule_t, const char *) = nullptr;
-  hipError_t (*hipModuleLaunchKernel)(hipFunction_t, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                      unsigned sharedMemBytes, hipStream_t, void **params, void **extra) = nullptr;
+  hipError_t (*hipModuleLaunchKernel)(hipFunction_t, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                      unsigned, unsigned sharedMemBytes, hipStream_t, void **params,
+                                      void **extra) = nullptr;
   // Optional: hipDeviceGetUuid (absent from old runtimes).
   hipError_t (*hipDeviceGetUuid)(uint8_t uuid[16], int device) = nullptr;
 

@@ -83,8 +83,8 @@ trident_status supportsTarget(trident_context, const char *target) {
              : TRIDENT_ERROR_NOT_SUPPORTED;
 }
 
-trident_status compile(trident_context ctx, const char *target, const char *ir, size_t size, const char *kernel,
-                       const trident_compile_options *options, trident_binary *out) {
+trident_status compile(trident_context ctx, const char *target, const char *ir, size_t size,
+                       const char *kernel, const trident_compile_options *options, trident_binary *out) {
   if (supportsTarget(ctx, target) != TRIDENT_SUCCESS)
     return fail(TRIDENT_ERROR_NOT_SUPPORTED, std::string("the HIP plugin does not compile for '") +
                                                  (target ? target : "") +
@@ -94,7 +94,8 @@ trident_status compile(trident_context ctx, const char *target, const char *ir, 
     Diagnostics diags;
     std::optional<Module> m = parseModule(std::string_view(ir, size), "<block IR>", diags);
     if (!m || !verify(*m, diags))
-      return fail(TRIDENT_ERROR_COMPILE, "the block IR of '" + std::string(kernel) + "' is invalid:\n" + diags.str());
+      return fail(TRIDENT_ERROR_COMPILE,
+                  "the block IR of '" + std::string(kernel) + "' is invalid:\n" + diags.str());
     if (!m->lookupFunction(kernel))
       return fail(TRIDENT_ERROR_NOT_FOUND, "the block IR has no tt.func named '" + std::string(kernel) + "'");
     amdgpu::HSACOOptions hsacoOptions;
@@ -122,11 +123,12 @@ trident_status compile(trident_context ctx, const char *target, const char *ir, 
       }
     } else {
       return fail(TRIDENT_ERROR_NOT_SUPPORTED,
-                  "the HIP plugin emits 'binary', 'hsaco', 'amdgcn', 'llvm' or 'thread-ir', not '" + emit + "'");
+                  "the HIP plugin emits 'binary', 'hsaco', 'amdgcn', 'llvm' or 'thread-ir', not '" + emit +
+                      "'");
     }
     if (bytes.empty())
-      return fail(TRIDENT_ERROR_COMPILE, "cannot compile '" + std::string(kernel) + "' for " + desc->name + ":\n" +
-                                             diags.str());
+      return fail(TRIDENT_ERROR_COMPILE,
+                  "cannot compile '" + std::string(kernel) + "' for " + desc->name + ":\n" + diags.str());
     auto *owned = new std::string(std::move(bytes));
     out->data = owned->data();
     out->size = owned->size();
@@ -150,22 +152,24 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
     std::vector<BinaryKernel> kernels;
     std::string hsaco;
     if (!decode(std::string_view(static_cast<const char *>(binary), size), kernels, hsaco))
-      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "not a HIP-plugin binary (its header or kernel list is malformed)");
+      return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
+                  "not a HIP-plugin binary (its header or kernel list is malformed)");
     if (trident_status s = makeCurrent(device))
       return s;
     Driver &d = driver();
     auto mod = std::make_unique<trident_module_s>();
     mod->device = device;
     if (hipError_t r = d.hipModuleLoadData(&mod->module, hsaco.data()); r != hipSuccess)
-      return fail(TRIDENT_ERROR_DEVICE, "the HIP runtime cannot load the code object on " + device->arch + ": " +
-                                            d.describe(r));
+      return fail(TRIDENT_ERROR_DEVICE,
+                  "the HIP runtime cannot load the code object on " + device->arch + ": " + d.describe(r));
     for (const BinaryKernel &k : kernels) {
       auto kernel = std::make_unique<trident_kernel_s>();
       kernel->name = k.name;
       kernel->numThreads = k.threads;
       kernel->sharedBytes = k.shared;
       kernel->numParams = k.params;
-      if (hipError_t r = d.hipModuleGetFunction(&kernel->function, mod->module, k.name.c_str()); r != hipSuccess) {
+      if (hipError_t r = d.hipModuleGetFunction(&kernel->function, mod->module, k.name.c_str());
+          r != hipSuccess) {
         d.hipModuleUnload(mod->module);
         return check(r, ("hipModuleGetFunction(" + k.name + ")").c_str());
       }
@@ -205,7 +209,8 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
   uint64_t limit = stream->device->facts.sharedMemPerBlock;
   if (limit > 0 && lds > limit)
     return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel->name + "' needs " + std::to_string(lds) +
-                                                    " bytes of LDS; the device allows " + std::to_string(limit));
+                                                    " bytes of LDS; the device allows " +
+                                                    std::to_string(limit));
   if (trident_status s = makeCurrent(stream->device))
     return s;
   // The runtime reads each argument's size from the code object's metadata: point at
@@ -214,9 +219,9 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
   for (uint32_t i = 0; i < params->num_args; ++i)
     args[i] = const_cast<uint64_t *>(&params->args[i].bits);
   // The kernel's own LDS is static (in its descriptor); only the launch's extra is dynamic.
-  hipError_t r = driver().hipModuleLaunchKernel(kernel->function, params->grid[0], params->grid[1], params->grid[2],
-                                                kernel->numThreads, 1, 1, params->dynamic_shared_memory,
-                                                stream->stream, args.data(), nullptr);
+  hipError_t r = driver().hipModuleLaunchKernel(
+      kernel->function, params->grid[0], params->grid[1], params->grid[2], kernel->numThreads, 1, 1,
+      params->dynamic_shared_memory, stream->stream, args.data(), nullptr);
   if (r != hipSuccess)
     return fail(TRIDENT_ERROR_LAUNCH, "launching '" + kernel->name + "' failed: " + driver().describe(r));
   return TRIDENT_SUCCESS;

@@ -22,7 +22,9 @@ trident_device_s *deviceOf(trident_context ctx, uint32_t ordinal) {
 }
 
 // "gfx942" from "gfx942:sramecc+:xnack-" (or the whole name when it has no features).
-std::string processorOf(const std::string &gcnArchName) { return gcnArchName.substr(0, gcnArchName.find(':')); }
+std::string processorOf(const std::string &gcnArchName) {
+  return gcnArchName.substr(0, gcnArchName.find(':'));
+}
 
 // ---- context and devices ----
 
@@ -121,7 +123,8 @@ trident_status deviceOpen(trident_context ctx, uint32_t ordinal, trident_device 
 trident_status deviceClose(trident_device dev) {
   std::lock_guard lock(dev->ctx->mutex);
   if (dev->opens <= 0)
-    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "HIP device " + std::to_string(dev->ordinal) + " is not open");
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
+                "HIP device " + std::to_string(dev->ordinal) + " is not open");
   --dev->opens;
   return TRIDENT_SUCCESS;
 }
@@ -170,7 +173,8 @@ trident_status memcpyDtoH(trident_stream s, void *dst, trident_devptr src, size_
 trident_status memcpyDtoD(trident_stream s, trident_devptr dst, trident_devptr src, size_t bytes) {
   if (trident_status st = makeCurrent(s->device))
     return st;
-  return check(driver().hipMemcpyDtoDAsync(address(dst), address(src), bytes, s->stream), "hipMemcpyDtoDAsync");
+  return check(driver().hipMemcpyDtoDAsync(address(dst), address(src), bytes, s->stream),
+               "hipMemcpyDtoDAsync");
 }
 
 trident_status memFill(trident_stream s, trident_devptr dst, uint32_t pattern, uint32_t size, size_t count) {
@@ -185,9 +189,11 @@ trident_status memFill(trident_stream s, trident_devptr dst, uint32_t pattern, u
     return check(d.hipMemsetD16Async(address(dst), static_cast<unsigned short>(pattern), count, s->stream),
                  "hipMemsetD16Async");
   case 4:
-    return check(d.hipMemsetD32Async(address(dst), static_cast<int>(pattern), count, s->stream), "hipMemsetD32Async");
+    return check(d.hipMemsetD32Async(address(dst), static_cast<int>(pattern), count, s->stream),
+                 "hipMemsetD32Async");
   default:
-    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "mem_fill pattern size must be 1, 2 or 4, got " + std::to_string(size));
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
+                "mem_fill pattern size must be 1, 2 or 4, got " + std::to_string(size));
   }
 }
 
@@ -195,7 +201,8 @@ trident_status memcpyPeer(trident_stream s, trident_devptr dst, trident_device s
                           size_t bytes) {
   if (trident_status st = makeCurrent(s->device))
     return st;
-  return check(driver().hipMemcpyPeerAsync(address(dst), s->device->hipOrdinal, address(src), srcDevice->hipOrdinal, bytes, s->stream),
+  return check(driver().hipMemcpyPeerAsync(address(dst), s->device->hipOrdinal, address(src),
+                                           srcDevice->hipOrdinal, bytes, s->stream),
                "hipMemcpyPeerAsync");
 }
 
@@ -210,8 +217,8 @@ trident_status streamCreate(trident_device dev, trident_stream *out) {
   if (trident_status s = makeCurrent(dev))
     return s;
   hipStream_t stream = nullptr;
-  if (trident_status s = check(driver().hipStreamCreateWithFlags(&stream, hipStreamNonBlocking),
-                               "hipStreamCreateWithFlags"))
+  if (trident_status s =
+          check(driver().hipStreamCreateWithFlags(&stream, hipStreamNonBlocking), "hipStreamCreateWithFlags"))
     return s;
   *out = new trident_stream_s{dev, stream, true};
   return TRIDENT_SUCCESS;
@@ -344,7 +351,7 @@ trident_status makeCurrent(trident_device_s *device) {
 
 extern "C" TRIDENT_PLUGIN_EXPORT const trident_plugin_info *trident_plugin_entry(uint32_t, uint32_t) {
   static const trident_plugin_api api = trident::hip::makeApi();
-  static const trident_plugin_info info = {sizeof(trident_plugin_info), TRIDENT_PLUGIN_ABI_MAJOR,
-                                           TRIDENT_PLUGIN_ABI_MINOR, "hip", "0.1.0", &api};
+  static const trident_plugin_info info = {
+      sizeof(trident_plugin_info), TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR, "hip", "0.1.0", &api};
   return &info;
 }

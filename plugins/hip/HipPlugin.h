@@ -16,8 +16,8 @@ struct trident_context_s;
 
 struct trident_device_s {
   trident_context_s *ctx = nullptr;
-  uint32_t ordinal = 0;  // the plugin's
-  int hipOrdinal = 0;    // the runtime's (hipSetDevice)
+  uint32_t ordinal = 0; // the plugin's
+  int hipOrdinal = 0;   // the runtime's (hipSetDevice)
   trident::hip::DeviceFacts facts;
   std::string arch; // "gfx942", from gcnArchName without its feature suffixes
   int opens = 0;    // guarded by the context's mutex
@@ -75,8 +75,8 @@ template <class F> trident_status guarded(F &&f) {
 
 // The compile/module/launch entry points (HipModules.cpp).
 trident_status supportsTarget(trident_context ctx, const char *target);
-trident_status compile(trident_context ctx, const char *target, const char *ir, size_t size, const char *kernel,
-                       const trident_compile_options *options, trident_binary *out);
+trident_status compile(trident_context ctx, const char *target, const char *ir, size_t size,
+                       const char *kernel, const trident_compile_options *options, trident_binary *out);
 trident_status binaryRelease(trident_context ctx, trident_binary *binary);
 trident_status moduleLoad(trident_device device, const void *binary, size_t size, trident_module *out);
 trident_status moduleUnload(trident_module module);

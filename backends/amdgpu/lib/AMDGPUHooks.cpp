@@ -53,7 +53,8 @@ llvm::Value *AMDGPUHooks::numPrograms(llvm::IRBuilder<> &b, int axis) {
   llvm::Module *m = b.GetInsertBlock()->getModule();
   llvm::FunctionCallee fn = m->getOrInsertFunction(
       "__ockl_get_num_groups", llvm::FunctionType::get(b.getInt64Ty(), {b.getInt32Ty()}, false));
-  llvm::Value *groups = b.CreateCall(fn, {b.getInt32(static_cast<uint32_t>(axis >= 0 && axis < 3 ? axis : 0))});
+  llvm::Value *groups =
+      b.CreateCall(fn, {b.getInt32(static_cast<uint32_t>(axis >= 0 && axis < 3 ? axis : 0))});
   return b.CreateTrunc(groups, b.getInt32Ty());
 }
 
@@ -93,8 +94,8 @@ llvm::Value *AMDGPUHooks::xorShuffle(llvm::IRBuilder<> &b, llvm::Value *value, u
     if (mask & 16) {
       // Lane i of one row reads lane i of the other: nibble i of the selectors is i.
       value = b.CreateCall(declaration(b, llvm::Intrinsic::amdgcn_permlanex16),
-                           {value, value, b.getInt32(0x76543210), b.getInt32(static_cast<int32_t>(0xfedcba98u)),
-                            b.getFalse(), b.getFalse()});
+                           {value, value, b.getInt32(0x76543210),
+                            b.getInt32(static_cast<int32_t>(0xfedcba98u)), b.getFalse(), b.getFalse()});
       return xorShuffle(b, value, mask & 15);
     }
     return dpp(b, value, kRowXMask0 + static_cast<unsigned>(mask));
@@ -126,8 +127,9 @@ llvm::Value *AMDGPUHooks::shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm
   if (mode == "idx") {
     // A broadcast of one known lane is a scalar read of that lane.
     if (constant)
-      return b.CreateCall(declaration(b, llvm::Intrinsic::amdgcn_readlane),
-                          {value, b.getInt32(static_cast<uint32_t>(constant->getZExtValue() & (waveSize_ - 1)))});
+      return b.CreateCall(
+          declaration(b, llvm::Intrinsic::amdgcn_readlane),
+          {value, b.getInt32(static_cast<uint32_t>(constant->getZExtValue() & (waveSize_ - 1)))});
     return permute(b, value, lane);
   }
   // up / down: lanes whose source falls outside the wave keep their own value.
@@ -143,7 +145,8 @@ llvm::Value *AMDGPUHooks::shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm
   return permute(b, value, b.CreateSelect(inside, source, self));
 }
 
-llvm::Value *AMDGPUHooks::mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) {
+llvm::Value *AMDGPUHooks::mathFunction(llvm::IRBuilder<> &b, OpCode code,
+                                       llvm::ArrayRef<llvm::Value *> args) {
   const char *name = nullptr;
   switch (code) {
   case OpCode::Exp: name = "exp"; break;

@@ -19,7 +19,8 @@ public:
   llvm::Value *programId(llvm::IRBuilder<> &b, int axis) override;
   llvm::Value *numPrograms(llvm::IRBuilder<> &b, int axis) override;
   void barrier(llvm::IRBuilder<> &b) override;
-  llvm::Value *shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane, std::string_view mode) override;
+  llvm::Value *shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane,
+                       std::string_view mode) override;
   llvm::Value *mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) override;
   void markKernel(llvm::Function *f, unsigned numThreads) override;
 
@@ -36,7 +37,7 @@ private:
 
   std::string arch_;
   unsigned waveSize_;
-  bool rdna_;         // gfx10+: row_xmask DPP and v_permlanex16
+  bool rdna_; // gfx10+: row_xmask DPP and v_permlanex16
   unsigned wavesPerEU_ = 0;
 };
 

@@ -99,7 +99,8 @@ void placeSharedMemory(llvm::Module &m, const Module &threadIR) {
     if (shared.isInt())
       bytes = std::max(bytes, shared.getInt());
   }
-  auto *arrayType = llvm::ArrayType::get(llvm::Type::getInt8Ty(m.getContext()), static_cast<uint64_t>(std::max<int64_t>(bytes, 1)));
+  auto *arrayType = llvm::ArrayType::get(llvm::Type::getInt8Ty(m.getContext()),
+                                         static_cast<uint64_t>(std::max<int64_t>(bytes, 1)));
   auto *sized = new llvm::GlobalVariable(m, arrayType, false, llvm::GlobalValue::InternalLinkage,
                                          llvm::UndefValue::get(arrayType), "", nullptr,
                                          llvm::GlobalValue::NotThreadLocal, dynamic->getAddressSpace());
@@ -110,8 +111,9 @@ void placeSharedMemory(llvm::Module &m, const Module &threadIR) {
 }
 
 // Thread IR through LLVM's optimizer: the module ready for the AMDGPU code generator.
-std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContext &ctx, llvm::TargetMachine &tm,
-                                        const std::string &arch, const HSACOOptions &options, Diagnostics &diags) {
+std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContext &ctx,
+                                        llvm::TargetMachine &tm, const std::string &arch,
+                                        const HSACOOptions &options, Diagnostics &diags) {
   AMDGPUHooks hooks(arch);
   hooks.setWavesPerEU(options.wavesPerEU);
   std::unique_ptr<llvm::Module> m = llvmgen::translateToLLVM(threadIR, ctx, hooks, diags);
@@ -130,8 +132,9 @@ std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContex
 std::optional<std::string> archOf(const TargetDesc &target, Diagnostics &diags) {
   std::optional<std::string> arch = architecture(target.name);
   if (!arch)
-    diags.error(Location(), "'" + target.name + "' is not an AMD target this backend supports (gfx90a, gfx942, "
-                                                "gfx1100)");
+    diags.error(Location(), "'" + target.name +
+                                "' is not an AMD target this backend supports (gfx90a, gfx942, "
+                                "gfx1100)");
   return arch;
 }
 
@@ -143,8 +146,8 @@ struct Built {
   std::vector<KernelInfo> kernels;
 };
 
-std::optional<Built> buildFromThreadIR(const Module &threadIR, const std::string &arch, const HSACOOptions &options,
-                                       Diagnostics &diags) {
+std::optional<Built> buildFromThreadIR(const Module &threadIR, const std::string &arch,
+                                       const HSACOOptions &options, Diagnostics &diags) {
   Built out;
   for (Op *f : threadIR.functions())
     out.kernels.push_back({std::string(func::name(f)), static_cast<unsigned>(f->intAttr("num_threads")),
@@ -196,8 +199,8 @@ std::optional<HSACOModule> finish(Built &built, Diagnostics &diags) {
 
 } // namespace
 
-std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target, const HSACOOptions &options,
-                                      Diagnostics &diags) {
+std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target,
+                                      const HSACOOptions &options, Diagnostics &diags) {
   Module optimized = blockIR.clone();
   PassManager pm;
   addDefaultPipeline(pm);

@@ -43,13 +43,14 @@ std::vector<Control> controls(const std::string &arch) {
   unsigned isa = isaVersion(arch);
   std::string isaName = arch.substr(3); // "90a", "942", "1100"
   bool wave64 = wavefrontSize(arch) == 64;
-  return {{"oclc_isa_version_" + isaName, "__oclc_ISA_version", 32, isa},
-          {wave64 ? "oclc_wavefrontsize64_on" : "oclc_wavefrontsize64_off", "__oclc_wavefrontsize64", 8, wave64},
-          {"oclc_finite_only_off", "__oclc_finite_only_opt", 8, 0},
-          {"oclc_unsafe_math_off", "__oclc_unsafe_math_opt", 8, 0},
-          {"oclc_daz_opt_off", "__oclc_daz_opt", 8, 0},
-          {"oclc_correctly_rounded_sqrt_on", "__oclc_correctly_rounded_sqrt32", 8, 1},
-          {"oclc_abi_version_500", "__oclc_ABI_version", 32, 500}};
+  return {
+      {"oclc_isa_version_" + isaName, "__oclc_ISA_version", 32, isa},
+      {wave64 ? "oclc_wavefrontsize64_on" : "oclc_wavefrontsize64_off", "__oclc_wavefrontsize64", 8, wave64},
+      {"oclc_finite_only_off", "__oclc_finite_only_opt", 8, 0},
+      {"oclc_unsafe_math_off", "__oclc_unsafe_math_opt", 8, 0},
+      {"oclc_daz_opt_off", "__oclc_daz_opt", 8, 0},
+      {"oclc_correctly_rounded_sqrt_on", "__oclc_correctly_rounded_sqrt32", 8, 1},
+      {"oclc_abi_version_500", "__oclc_ABI_version", 32, 500}};
 }
 
 // Defines `c` in `m` as the device libraries do: a constant in the constant address space.
@@ -59,8 +60,8 @@ void defineControl(llvm::Module &m, const Control &c) {
   if (g && !g->isDeclaration())
     return;
   auto *init = llvm::ConstantInt::get(t, c.value);
-  auto *def = new llvm::GlobalVariable(m, t, true, llvm::GlobalValue::LinkOnceODRLinkage, init, c.symbol + ".def",
-                                       nullptr, llvm::GlobalValue::NotThreadLocal, 4);
+  auto *def = new llvm::GlobalVariable(m, t, true, llvm::GlobalValue::LinkOnceODRLinkage, init,
+                                       c.symbol + ".def", nullptr, llvm::GlobalValue::NotThreadLocal, 4);
   def->setAlignment(llvm::Align(c.bits / 8));
   if (g) {
     g->replaceAllUsesWith(def);
@@ -77,7 +78,8 @@ bool linkFile(llvm::Module &m, const std::string &path, unsigned flags, Diagnost
   }
   auto lib = llvm::getLazyBitcodeModule(buffer->getMemBufferRef(), m.getContext());
   if (!lib) {
-    diags.error(Location(), "cannot read the ROCm device library '" + path + "': " + llvm::toString(lib.takeError()));
+    diags.error(Location(),
+                "cannot read the ROCm device library '" + path + "': " + llvm::toString(lib.takeError()));
     return false;
   }
   (*lib)->setTargetTriple(m.getTargetTriple());
@@ -102,7 +104,8 @@ std::string deviceLibsPath() {
   namespace fs = std::filesystem;
   if (const char *env = std::getenv("TRIDENT_ROCM_DEVICE_LIBS"); env && *env)
     return env;
-  for (const char *dir : {TRIDENT_ROCM_DEVICE_LIBS_PATH, "/opt/rocm/amdgcn/bitcode", "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"}) {
+  for (const char *dir : {TRIDENT_ROCM_DEVICE_LIBS_PATH, "/opt/rocm/amdgcn/bitcode",
+                          "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"}) {
     std::error_code ec;
     if (fs::exists(fs::path(dir) / "ocml.bc", ec))
       return dir;
@@ -126,8 +129,10 @@ bool linkDeviceLibs(llvm::Module &m, const std::string &arch, Diagnostics &diags
           needed = f.getName().str();
           break;
         }
-      diags.error(Location(), "the ROCm device libraries (ocml.bc, ockl.bc) were not found (install rocm-device-libs "
-                              "or set TRIDENT_ROCM_DEVICE_LIBS); needed for " + needed);
+      diags.error(Location(),
+                  "the ROCm device libraries (ocml.bc, ockl.bc) were not found (install rocm-device-libs "
+                  "or set TRIDENT_ROCM_DEVICE_LIBS); needed for " +
+                      needed);
       return false;
     }
     for (const std::string &lib : libraries)

@@ -78,11 +78,13 @@ MatrixAtom wmma(std::string name, Type input) {
 
 std::vector<MatrixAtom> matrixAtoms(std::string_view arch) {
   if (arch == "gfx90a")
-    return {mfma("v_mfma_f32_16x16x16f16", 16, 16, Type::f16()), mfma("v_mfma_f32_32x32x8f16", 32, 8, Type::f16()),
+    return {mfma("v_mfma_f32_16x16x16f16", 16, 16, Type::f16()),
+            mfma("v_mfma_f32_32x32x8f16", 32, 8, Type::f16()),
             mfma("v_mfma_f32_16x16x16bf16_1k", 16, 16, Type::bf16()),
             mfma("v_mfma_f32_32x32x8bf16_1k", 32, 8, Type::bf16())};
   if (arch == "gfx942")
-    return {mfma("v_mfma_f32_16x16x16_f16", 16, 16, Type::f16()), mfma("v_mfma_f32_32x32x8_f16", 32, 8, Type::f16()),
+    return {mfma("v_mfma_f32_16x16x16_f16", 16, 16, Type::f16()),
+            mfma("v_mfma_f32_32x32x8_f16", 32, 8, Type::f16()),
             mfma("v_mfma_f32_16x16x16_bf16", 16, 16, Type::bf16()),
             mfma("v_mfma_f32_32x32x8_bf16", 32, 8, Type::bf16()),
             mfma("v_mfma_f32_16x16x32_fp8_fp8", 16, 32, Type::f8e4m3())};

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -97,17 +97,27 @@ void parseMetadata(const std::string &notes, CodeObjectView &view) {
     if (kernelKey) {
       inArgs = key == ".args";
       arg = nullptr;
-      if (key == ".name") kernel->name = value;
-      else if (key == ".symbol") kernel->symbol = value;
-      else if (key == ".wavefront_size") kernel->wavefrontSize = toInt(value);
-      else if (key == ".group_segment_fixed_size") kernel->groupSegmentFixedSize = toInt(value);
-      else if (key == ".kernarg_segment_size") kernel->kernargSegmentSize = toInt(value);
-      else if (key == ".max_flat_workgroup_size") kernel->maxFlatWorkgroupSize = toInt(value);
+      if (key == ".name")
+        kernel->name = value;
+      else if (key == ".symbol")
+        kernel->symbol = value;
+      else if (key == ".wavefront_size")
+        kernel->wavefrontSize = toInt(value);
+      else if (key == ".group_segment_fixed_size")
+        kernel->groupSegmentFixedSize = toInt(value);
+      else if (key == ".kernarg_segment_size")
+        kernel->kernargSegmentSize = toInt(value);
+      else if (key == ".max_flat_workgroup_size")
+        kernel->maxFlatWorkgroupSize = toInt(value);
     } else if (inArgs && arg) {
-      if (key == ".offset") arg->offset = toInt(value);
-      else if (key == ".size") arg->size = toInt(value);
-      else if (key == ".value_kind") arg->valueKind = value;
-      else if (key == ".address_space") arg->addressSpace = value;
+      if (key == ".offset")
+        arg->offset = toInt(value);
+      else if (key == ".size")
+        arg->size = toInt(value);
+      else if (key == ".value_kind")
+        arg->valueKind = value;
+      else if (key == ".address_space")
+        arg->addressSpace = value;
     }
   }
 }
@@ -235,6 +245,5 @@ CodeObjectView checkCodeObject(const Module &blockIR, const std::string &arch, c
     CHECK(view.disassembly.find("<" + std::string(func::name(f)) + ">:") != std::string::npos);
   return view;
 }
-
 
 } // namespace trident::amdtest

@@ -189,7 +189,8 @@ TEST_CASE("unsupported targets and missing device libraries are diagnosed") {
   // Kernels without math need no device libraries at all.
   ::setenv("TRIDENT_ROCM_DEVICE_LIBS", "/nonexistent", 1);
   Diagnostics none;
-  std::string hsaco = amdgpu::compileToHSACO(parse(kSum, "sum.ttir"), *amdgpu::targetDesc("gfx90a"), {}, none);
+  std::string hsaco =
+      amdgpu::compileToHSACO(parse(kSum, "sum.ttir"), *amdgpu::targetDesc("gfx90a"), {}, none);
   ::unsetenv("TRIDENT_ROCM_DEVICE_LIBS");
   INFO(none.str());
   CHECK(!hsaco.empty());

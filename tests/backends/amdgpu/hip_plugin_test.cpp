@@ -41,7 +41,8 @@ struct Plugin {
     info = entry(TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR);
     REQUIRE(info != nullptr);
     api = info->api;
-    trident_init_params params{sizeof(trident_init_params), TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR, "test"};
+    trident_init_params params{sizeof(trident_init_params), TRIDENT_PLUGIN_ABI_MAJOR,
+                               TRIDENT_PLUGIN_ABI_MINOR, "test"};
     REQUIRE(api->init(&params, &ctx) == TRIDENT_SUCCESS);
   }
   ~Plugin() {
@@ -74,7 +75,12 @@ bool systemHasHipRuntime() {
 bool isAmdgpuElf(const void *data, size_t size) {
   const auto *b = static_cast<const unsigned char *>(data);
   // ELF magic, then e_machine (bytes 18-19) EM_AMDGPU = 224.
-  return size > 64 && std::memcmp(b, "\x7f" "ELF", 4) == 0 && b[18] == 224 && b[19] == 0;
+  return size > 64 &&
+         std::memcmp(b,
+                     "\x7f"
+                     "ELF",
+                     4) == 0 &&
+         b[18] == 224 && b[19] == 0;
 }
 
 } // namespace
@@ -193,8 +199,9 @@ TEST_CASE("the HIP plugin drives a device through the HIP module API (stand-in r
     void *fake = dlopen(TRIDENT_FAKE_HIP, RTLD_NOW | RTLD_NOLOAD);
     REQUIRE(fake != nullptr);
     auto setArgCount = reinterpret_cast<void (*)(size_t)>(dlsym(fake, "fakeHipSetArgCount"));
-    auto lastLaunch = reinterpret_cast<int (*)(char *, size_t, unsigned *, unsigned *, unsigned *, uint64_t *, size_t *)>(
-        dlsym(fake, "fakeHipLastLaunch"));
+    auto lastLaunch =
+        reinterpret_cast<int (*)(char *, size_t, unsigned *, unsigned *, unsigned *, uint64_t *, size_t *)>(
+            dlsym(fake, "fakeHipLastLaunch"));
     REQUIRE(reinterpret_cast<void *>(setArgCount) != nullptr);
     REQUIRE(reinterpret_cast<void *>(lastLaunch) != nullptr);
     setArgCount(4);

@@ -39,7 +39,6 @@ std::vector<fs::path> kernelFiles() {
 
 } // namespace
 
-
 TEST_CASE("every op-family kernel compiles to a code object for gfx90a, gfx942 and gfx1100") {
   std::vector<fs::path> files = kernelFiles();
   REQUIRE(files.size() >= 2);

@@ -26,14 +26,17 @@ const Sample kSamples[] = {
     {"vector_add.py", "add_kernel", "*fp32:16, *fp32:16, *fp32:16, i32, 256"},
     {"dropout.py", "_seeded_dropout", "*fp32:16, *fp32:16, i32, fp32, i32, 256"},
     {"fused_softmax.py", "softmax_kernel", "*fp32:16, *fp32:16, i32, i32, i32, i32, 128, 2"},
-    {"layer_norm.py", "_layer_norm_fwd_fused", "*fp32, *fp32, *fp32, *fp32, *fp32, *fp32, i32, i32, fp32, 32"},
+    {"layer_norm.py", "_layer_norm_fwd_fused",
+     "*fp32, *fp32, *fp32, *fp32, *fp32, *fp32, i32, i32, fp32, 32"},
     {"layer_norm.py", "_layer_norm_bwd_dx_fused",
      "*fp32, *fp32, *fp32, *fp32, *fp32, *fp32, *fp32, *fp32, *i32, i32, i32, 3, 128"},
     {"layer_norm.py", "_layer_norm_bwd_dwdb", "*fp32, *fp32, *fp32, *fp32, i32, i32, 32, 64"},
-    {"matmul.py", "matmul_kernel", "*fp16, *fp16, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, i32, 16, 16, 32, 2, "
-                                   "'leaky_relu'"},
-    {"attention.py", "_attn_fwd", "*fp16, *fp16, *fp16, fp32, *fp32, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, "
-                                  "i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, 16, 16, 16, 3"},
+    {"matmul.py", "matmul_kernel",
+     "*fp16, *fp16, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, i32, 16, 16, 32, 2, "
+     "'leaky_relu'"},
+    {"attention.py", "_attn_fwd",
+     "*fp16, *fp16, *fp16, fp32, *fp32, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, "
+     "i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, 16, 16, 16, 3"},
     {"reduce_custom.py", "row_absmax_kernel", "*fp32, *fp32, *i32, i32, i32, 128"},
     {"reduce_custom.py", "column_product_kernel", "*fp32, *fp32, i32, i32, 16, 16"},
     {"scan.py", "running_sum_kernel", "*fp32, *fp32, i32, 1024"},
@@ -55,7 +58,8 @@ Module compileSample(const Sample &s) {
   CompileRequest request;
   request.kernel = s.kernel;
   request.args = std::move(*args);
-  std::optional<Module> m = compileKernel(readFile(fs::path(TRIDENT_SAMPLES_DIR) / s.file), s.file, request, diags);
+  std::optional<Module> m =
+      compileKernel(readFile(fs::path(TRIDENT_SAMPLES_DIR) / s.file), s.file, request, diags);
   INFO(diags.str());
   REQUIRE(m.has_value());
   return std::move(*m);

@@ -86,7 +86,7 @@ TEST_CASE("every shuffle mode maps to the architecture's cross-lane instructions
       CHECK(count(d, "row_xmask:5") == 1);
       CHECK(count(d, "row_xmask:7") == 1);
       CHECK(count(d, "row_xmask:15") == 1);
-      CHECK(count(d, "v_permlanex16_b32") == 1); // xor 17 = across the rows, then ...
+      CHECK(count(d, "v_permlanex16_b32") == 1);   // xor 17 = across the rows, then ...
       CHECK(count(d, "quad_perm:[1,0,3,2]") == 1); // ... xor 1 within them
     }
   }

@@ -84,14 +84,19 @@ __attribute__((visibility("default"))) hipError_t hipRuntimeGetVersion(int *v) {
   return 0;
 }
 __attribute__((visibility("default"))) const char *hipGetErrorName(hipError_t e) {
-  return e == kNoBinaryForGpu ? "hipErrorNoBinaryForGpu" : e == kInvalidImage ? "hipErrorInvalidImage" : "hipErrorFake";
+  return e == kNoBinaryForGpu ? "hipErrorNoBinaryForGpu"
+         : e == kInvalidImage ? "hipErrorInvalidImage"
+                              : "hipErrorFake";
 }
-__attribute__((visibility("default"))) const char *hipGetErrorString(hipError_t) { return "fake HIP runtime error"; }
+__attribute__((visibility("default"))) const char *hipGetErrorString(hipError_t) {
+  return "fake HIP runtime error";
+}
 __attribute__((visibility("default"))) hipError_t hipGetDeviceCount(int *n) {
   *n = 1;
   return 0;
 }
-__attribute__((visibility("default"))) hipError_t hipGetDevicePropertiesR0600(trident::hip::DevicePropsR0600 *p, int d) {
+__attribute__((visibility("default"))) hipError_t
+hipGetDevicePropertiesR0600(trident::hip::DevicePropsR0600 *p, int d) {
   if (d != 0)
     return 101; // hipErrorInvalidDevice
   std::strcpy(p->name, "Fake AMD Instinct MI300X");
@@ -129,16 +134,18 @@ __attribute__((visibility("default"))) hipError_t hipMemcpyDtoDAsync(void *d, vo
   std::memmove(d, s, n);
   return 0;
 }
-__attribute__((visibility("default"))) hipError_t hipMemcpyPeerAsync(void *d, int, const void *s, int, size_t n,
-                                                                     void *) {
+__attribute__((visibility("default"))) hipError_t hipMemcpyPeerAsync(void *d, int, const void *s, int,
+                                                                     size_t n, void *) {
   std::memmove(d, s, n);
   return 0;
 }
-__attribute__((visibility("default"))) hipError_t hipMemsetD8Async(void *d, unsigned char v, size_t n, void *) {
+__attribute__((visibility("default"))) hipError_t hipMemsetD8Async(void *d, unsigned char v, size_t n,
+                                                                   void *) {
   std::memset(d, v, n);
   return 0;
 }
-__attribute__((visibility("default"))) hipError_t hipMemsetD16Async(void *d, unsigned short v, size_t n, void *) {
+__attribute__((visibility("default"))) hipError_t hipMemsetD16Async(void *d, unsigned short v, size_t n,
+                                                                    void *) {
   for (size_t i = 0; i < n; ++i)
     std::memcpy(static_cast<char *>(d) + 2 * i, &v, 2);
   return 0;
@@ -196,7 +203,8 @@ __attribute__((visibility("default"))) hipError_t hipModuleUnload(Module *m) {
   delete m;
   return 0;
 }
-__attribute__((visibility("default"))) hipError_t hipModuleGetFunction(Function **f, Module *m, const char *name) {
+__attribute__((visibility("default"))) hipError_t hipModuleGetFunction(Function **f, Module *m,
+                                                                       const char *name) {
   hipError_t error;
   std::vector<std::string> names = dynamicSymbols(m->image, error);
   bool code = false, descriptor = false;
@@ -234,8 +242,8 @@ __attribute__((visibility("default"))) void fakeHipSetArgCount(size_t n) {
 
 // For the test: the last launch (kernel name into `name`, which has `capacity` bytes).
 __attribute__((visibility("default"))) int fakeHipLastLaunch(char *name, size_t capacity, unsigned *grid,
-                                                             unsigned *block, unsigned *shared, uint64_t *args,
-                                                             size_t *numArgs) {
+                                                             unsigned *block, unsigned *shared,
+                                                             uint64_t *args, size_t *numArgs) {
   std::lock_guard lock(mutex);
   std::snprintf(name, capacity, "%s", last.kernel.c_str());
   for (int i = 0; i < 3; ++i) {

@@ -45,8 +45,8 @@ struct HSACOModule {
 
 // Block IR (verified) to verified thread IR for `target`, after the default block-IR
 // pipeline (inlining, folding, CSE, LICM, DCE) on a copy.
-std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target, const HSACOOptions &options,
-                                      Diagnostics &diags);
+std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target,
+                                      const HSACOOptions &options, Diagnostics &diags);
 // The thread IR as text ("" after diagnostics).
 std::string emitThreadIR(const Module &blockIR, const TargetDesc &target, const HSACOOptions &options,
                          Diagnostics &diags);
