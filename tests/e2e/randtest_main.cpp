@@ -1,0 +1,175 @@
+// trident-randtest: runs random kernels on the interpreter and on every device (or one)
+// and prints each failure with its seed, its arguments and its IR.
+//
+//   trident-randtest --seeds 1000 --first 5000 --device cuda:0
+//   trident-randtest --first 1234 --seeds 1 --print-ir       # show one kernel
+
+#include "Differential.h"
+
+#include "trident/Trident.h"
+
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+using namespace trident;
+using namespace trident::e2e;
+
+namespace {
+
+void usage(std::ostream &os) {
+  os << "usage: trident-randtest [--seeds N] [--first S] [--device D] [--disable F1,F2,...]\n"
+        "                        [--ops N] [--max-elements N] [--print-ir] [--no-devices] [--strict] [--quiet]\n"
+        "  --seeds N         how many seeds to run (default 100)\n"
+        "  --first S         the first seed (default 0)\n"
+        "  --device D        only this device or plugin (\"cuda:0\", \"vulkan\"); default: every device\n"
+        "  --disable F,...   leave these features out of the kernels; features:\n"
+        "                   ";
+  for (const std::string &f : generatorFeatures())
+    os << " " << f;
+  os << "\n"
+        "  --ops N           about how many ops a kernel has (default 60)\n"
+        "  --max-elements N  the largest block (default 256)\n"
+        "  --print-ir        print every kernel, not only failing ones\n"
+        "  --no-devices      only generate, verify and run the interpreter\n"
+        "  --strict          count kernels a device's compiler does not support yet as failures\n"
+        "  --quiet           print only failures and the summary\n";
+}
+
+bool parseNumber(const char *s, uint64_t &out) {
+  char *end = nullptr;
+  out = std::strtoull(s, &end, 10);
+  return end && *end == 0 && *s;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  uint64_t seeds = 100, first = 0, ops = 60, maxElements = 256;
+  std::string only;
+  bool printIR = false, noDevices = false, quiet = false, strict = false;
+  GeneratorOptions options;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> const char * {
+      if (i + 1 >= argc) {
+        std::cerr << "trident-randtest: " << a << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    auto number = [&](uint64_t &out) {
+      const char *v = value();
+      if (!parseNumber(v, out)) {
+        std::cerr << "trident-randtest: " << a << " needs a number, got '" << v << "'\n";
+        std::exit(2);
+      }
+    };
+    if (a == "--seeds")
+      number(seeds);
+    else if (a == "--first")
+      number(first);
+    else if (a == "--ops")
+      number(ops);
+    else if (a == "--max-elements")
+      number(maxElements);
+    else if (a == "--device")
+      only = value();
+    else if (a == "--disable") {
+      std::stringstream list(value());
+      for (std::string f; std::getline(list, f, ',');) {
+        bool known = false;
+        for (const std::string &g : generatorFeatures())
+          known |= g == f;
+        if (!known) {
+          std::cerr << "trident-randtest: unknown feature '" << f << "'\n";
+          usage(std::cerr);
+          return 2;
+        }
+        options.disabled.insert(f);
+      }
+    } else if (a == "--print-ir")
+      printIR = true;
+    else if (a == "--no-devices")
+      noDevices = true;
+    else if (a == "--strict")
+      strict = true;
+    else if (a == "--quiet")
+      quiet = true;
+    else if (a == "--help" || a == "-h") {
+      usage(std::cout);
+      return 0;
+    } else {
+      std::cerr << "trident-randtest: unknown option '" << a << "'\n";
+      usage(std::cerr);
+      return 2;
+    }
+  }
+  options.ops = int(ops);
+  options.maxElements = int64_t(maxElements);
+
+  std::unique_ptr<Runtime> runtime;
+  DeviceSelection devices;
+  if (!noDevices) {
+    try {
+      runtime = std::make_unique<Runtime>(e2eRuntimeOptions());
+      devices = selectDevices(*runtime, only);
+    } catch (const Error &e) {
+      std::cerr << "trident-randtest: " << e.what() << "\n";
+      return 2;
+    }
+    for (const std::string &s : devices.skipped)
+      std::cout << "SKIPPED: " << s << "\n";
+    if (!quiet)
+      for (const auto &r : devices.runners)
+        std::cout << "device " << r->name() << "\n";
+  }
+
+  std::vector<DeviceRunner *> runners = devices.pointers();
+  std::map<std::string, uint64_t> passed, failed, unsupported;
+  std::map<std::string, uint64_t> featureCounts;
+  uint64_t problems = 0, failedSeeds = 0, outputs = 0, unchecked = 0;
+  for (uint64_t seed = first; seed < first + seeds; ++seed) {
+    SeedResult r = runSeed(seed, options, runners);
+    outputs += r.outputs;
+    unchecked += r.skippedOutputs;
+    for (const std::string &f : r.features)
+      featureCounts[f]++;
+    problems += !r.problem.empty();
+    for (const DeviceVerdict &v : r.verdicts) {
+      (v.passed ? passed : v.unsupported ? unsupported : failed)[v.device]++;
+      if (v.unsupported && !strict) {
+        size_t at = v.message.rfind(": error: ");
+        std::cout << "UNSUPPORTED: " << v.device << ": seed " << seed << ": "
+                  << v.message.substr(at == std::string::npos ? 0 : at + 9) << "\n";
+      }
+    }
+    if (!r.passed(strict)) {
+      ++failedSeeds;
+      RandomKernel k = generateRandomKernel(seed, options);
+      std::cout << "FAILED " << describe(r, &k) << "\n";
+    } else if (printIR) {
+      RandomKernel k = generateRandomKernel(seed, options);
+      std::cout << "seed " << seed << ": passed\ngrid " << k.grid[0] << "x" << k.grid[1] << "x" << k.grid[2]
+                << ", arguments:\n"
+                << describeArgs(k) << r.ir << "\n";
+    }
+  }
+
+  std::cout << "seeds " << first << ".." << first + seeds - 1 << ": " << seeds - failedSeeds << " passed, "
+            << failedSeeds << " failed";
+  if (problems)
+    std::cout << " (" << problems << " before any device ran)";
+  std::cout << "; " << outputs << " outputs, " << unchecked << " without a usable bound\n";
+  for (DeviceRunner *r : runners)
+    std::cout << "  " << r->name() << ": " << passed[r->name()] << " passed, " << failed[r->name()] << " failed, "
+              << unsupported[r->name()] << " unsupported\n";
+  if (!quiet) {
+    std::cout << "  features:";
+    for (const auto &[f, n] : featureCounts)
+      std::cout << " " << f << "=" << n;
+    std::cout << "\n";
+  }
+  return failedSeeds ? 1 : 0;
+}
