@@ -9,6 +9,8 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <elf.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -138,6 +140,55 @@ CodeObjectView inspect(const std::string &hsaco) {
   return view;
 }
 
+KernelDescriptor readKernelDescriptor(const std::string &hsaco, const std::string &kernel) {
+  KernelDescriptor kd;
+  auto read = [&](size_t offset, auto &out) {
+    if (offset + sizeof out > hsaco.size())
+      return false;
+    std::memcpy(&out, hsaco.data() + offset, sizeof out);
+    return true;
+  };
+  Elf64_Ehdr eh;
+  if (!read(0, eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+    return kd;
+  std::vector<Elf64_Shdr> sections(eh.e_shnum);
+  for (unsigned i = 0; i < eh.e_shnum; ++i)
+    if (!read(eh.e_shoff + i * sizeof(Elf64_Shdr), sections[i]))
+      return kd;
+  // File offset of a virtual address: through the section that holds it.
+  auto fileOffset = [&](uint64_t address) -> int64_t {
+    for (const Elf64_Shdr &s : sections)
+      if (s.sh_type != SHT_NOBITS && s.sh_addr <= address && address < s.sh_addr + s.sh_size)
+        return static_cast<int64_t>(s.sh_offset + (address - s.sh_addr));
+    return -1;
+  };
+  uint64_t code = 0, descriptor = 0;
+  for (const Elf64_Shdr &s : sections) {
+    if (s.sh_type != SHT_DYNSYM)
+      continue;
+    const Elf64_Shdr &strings = sections[s.sh_link];
+    for (size_t at = 0; at + sizeof(Elf64_Sym) <= s.sh_size; at += sizeof(Elf64_Sym)) {
+      Elf64_Sym sym;
+      read(s.sh_offset + at, sym);
+      std::string name(hsaco.c_str() + strings.sh_offset + sym.st_name);
+      if (name == kernel)
+        code = sym.st_value;
+      else if (name == kernel + ".kd")
+        descriptor = sym.st_value;
+    }
+  }
+  int64_t at = descriptor ? fileOffset(descriptor) : -1;
+  if (at < 0)
+    return kd;
+  int64_t entry = 0;
+  uint16_t properties = 0;
+  kd.found = read(at, kd.groupSegmentFixedSize) && read(at + 8, kd.kernargSize) && read(at + 16, entry) &&
+             read(at + 56, properties);
+  kd.entryIsKernel = code != 0 && descriptor + entry == code;
+  kd.wavefrontSize32 = (properties >> 10) & 1;
+  return kd;
+}
+
 std::vector<MetadataArg> expectedArgs(const Op *threadFunc) {
   std::vector<MetadataArg> out;
   int64_t end = 0;
@@ -238,6 +289,13 @@ CodeObjectView checkCodeObject(const Module &blockIR, const std::string &arch, c
     for (size_t a = expected.size(); a < k->args.size(); ++a)
       CHECK(k->args[a].valueKind.starts_with("hidden_"));
     CHECK(k->kernargSegmentSize >= (expected.empty() ? 0 : expected.back().offset + expected.back().size));
+    // The descriptor the loader reads agrees with the metadata and enters the kernel's code.
+    KernelDescriptor kd = readKernelDescriptor(hsaco->hsaco, name);
+    REQUIRE(kd.found);
+    CHECK(kd.groupSegmentFixedSize == k->groupSegmentFixedSize);
+    CHECK(kd.kernargSize == k->kernargSegmentSize);
+    CHECK(kd.entryIsKernel);
+    CHECK(kd.wavefrontSize32 == (amdgpu::wavefrontSize(arch) == 32));
   }
   // The disassembler reads the code for this architecture and finds each kernel.
   CHECK(view.disassembly.find("s_endpgm") != std::string::npos);

@@ -28,6 +28,16 @@ struct MetadataKernel {
   std::vector<MetadataArg> args;
 };
 
+// The fields of a kernel descriptor (<kernel>.kd, 64 bytes; LLVM's AMDGPUUsage,
+// "Kernel Descriptor") that the tests check, read straight from the ELF bytes.
+struct KernelDescriptor {
+  bool found = false;
+  uint32_t groupSegmentFixedSize = 0;
+  uint32_t kernargSize = 0;
+  bool entryIsKernel = false;   // kd address + kernel_code_entry_byte_offset = the kernel symbol
+  bool wavefrontSize32 = false; // kernel_code_properties bit 10
+};
+
 struct CodeObjectView {
   std::string header;      // llvm-readelf --file-header
   std::string symbols;     // llvm-readelf --symbols
@@ -41,6 +51,8 @@ struct CodeObjectView {
 std::string llvmToolsDir();
 // Runs `command` through the shell; returns its exit status, `output` its stdout+stderr.
 int runCommand(const std::string &command, std::string &output);
+// Reads <kernel>.kd of a code object through its dynamic symbol table.
+KernelDescriptor readKernelDescriptor(const std::string &hsaco, const std::string &kernel);
 // Writes `hsaco` to a temporary file and reads it back through the tools.
 CodeObjectView inspect(const std::string &hsaco);
 // Parses llvm-readelf's YAML rendering of the AMDGPU metadata note.
