@@ -4,6 +4,9 @@
 // cuda_bench.json). Without a CUDA device it says so and exits 0.
 #include "CudaHarness.h"
 
+#include "trident/frontend/Frontend.h"
+#include "trident/ir/Printer.h"
+
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -111,6 +114,50 @@ int main(int argc, char **argv) {
       });
       double gbps = 2.0 * rowsN * cols * 4 / (ms * 1e6);
       rows.push_back({"softmax", "16384x" + std::to_string(cols) + " f32", ms, gbps, gbps / copyGbps});
+    }
+
+    // Softmax of 16384 columns with other warp counts (the row above uses Triton's 16).
+    {
+      std::string ir = replaceAll(softmax, "1024", "16384");
+      for (uint32_t warps : {4u, 8u, 32u}) {
+        auto k = compileTimed("softmax_16384_w" + std::to_string(warps), ir, "softmax_kernel", warps);
+        double ms = timeMs(h, [&] {
+          h.launch(k.kernel, {16384, 1, 1},
+                   {CudaHarness::ptr(c), CudaHarness::ptr(a), CudaHarness::i32(16384), CudaHarness::i32(16384),
+                    CudaHarness::i32(16384)});
+        });
+        double gbps = 2.0 * 16384 * 16384 * 4 / (ms * 1e6);
+        rows.push_back({"softmax w" + std::to_string(warps), "16384x16384 f32", ms, gbps, gbps / copyGbps});
+      }
+    }
+
+    // Layer norm forward, fp16, from samples/layer_norm.py as Triton's tutorial launches it.
+    {
+      trident::Diagnostics diags;
+      auto sig = trident::parseSignature(
+          "*fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp32:16, *fp32:16, i32:16, i32:16, fp32, 8192", diags);
+      trident::CompileRequest request;
+      request.kernel = "_layer_norm_fwd_fused";
+      request.args = *sig;
+      std::ifstream in(std::string(envOr("TRIDENT_SAMPLES_DIR", TRIDENT_SAMPLES_DIR)) + "/layer_norm.py");
+      std::stringstream source;
+      source << in.rdbuf();
+      auto m = trident::compileKernel(source.str(), "layer_norm.py", request, diags);
+      if (!m)
+        throw std::runtime_error("layer_norm.py does not compile: " + diags.str());
+      const int M = 4096, N = 8192;
+      trident_devptr w = h.alloc(N * 2), bias = h.alloc(N * 2), mean = h.alloc(M * 4), rstd = h.alloc(M * 4);
+      h.check(h.api->mem_fill(h.stream, w, 0x3c00, 2, N), "mem_fill");
+      h.check(h.api->mem_fill(h.stream, bias, 0, 2, N), "mem_fill");
+      auto k = compileTimed("layer_norm_fwd", trident::print(*m), "_layer_norm_fwd_fused", 8);
+      double ms = timeMs(h, [&] {
+        h.launch(k.kernel, {uint32_t(M), 1, 1},
+                 {CudaHarness::ptr(a), CudaHarness::ptr(c), CudaHarness::ptr(w), CudaHarness::ptr(bias),
+                  CudaHarness::ptr(mean), CudaHarness::ptr(rstd), CudaHarness::i32(N), CudaHarness::i32(N),
+                  {TRIDENT_ARG_F32, 0, 0x3727c5acu /* 1e-5f */}});
+      });
+      double gbps = 2.0 * M * N * 2 / (ms * 1e6);
+      rows.push_back({"layer norm fwd", "4096x8192 f16", ms, gbps, gbps / copyGbps});
     }
 
     // Host time of a warm launch of a tiny kernel.

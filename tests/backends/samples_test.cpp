@@ -41,7 +41,7 @@ const SampleKernel kSamples[] = {
     {"scan.py", "linear_recurrence_kernel", "*fp32:16, *fp32:16, *fp32:16, i32, 8, 128"},
     {"attention.py", "_attn_fwd",
      "*fp16:16, *fp16:16, *fp16:16, fp32, *fp32:16, *fp16:16, i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, "
-     "i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, i32, i32, i32:16, 64, 64, 32, 2"},
+     "i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, i32, i32, i32:16, 64, 64, 32, 3"},
 };
 
 std::string readFile(const fs::path &p) {

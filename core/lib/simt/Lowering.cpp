@@ -162,8 +162,9 @@ Value *Lowering::elementIndex(const LinearLayout &layout, int64_t reg) {
 Value *Lowering::dimIndex(const LinearLayout &layout, unsigned dim, int64_t reg) {
   unsigned off = layout.dimOffset(dim), bits = layout.dimBits(dim);
   int64_t mask = (int64_t(1) << bits) - 1;
-  std::string key = layout.str().substr(layout.str().find(" lane")) + "#" + std::to_string(dim) + "/" +
-                    std::to_string(layout.rank());
+  // Keyed by the shape too: the same lanes and warps give other indices in another shape.
+  std::string text = layout.str();
+  std::string key = text.substr(0, text.find(':')) + text.substr(text.find(" lane")) + "#" + std::to_string(dim);
   Value *base;
   auto it = bases_.find(key);
   if (it != bases_.end()) {

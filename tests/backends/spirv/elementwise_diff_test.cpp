@@ -127,6 +127,24 @@ double ulpDistance(Type t, uint64_t a, uint64_t b) {
   return std::abs(double(ordered(a) - ordered(b)));
 }
 
+bool isSubnormal(Type t, uint64_t bits) {
+  if (!t.isFloat())
+    return false;
+  double v = decode(t, bits);
+  double smallestNormal = t == Type::f16() ? 0x1p-14 : t == Type::f64() ? 0x1p-1022 : 0x1p-126;
+  return v != 0 && std::abs(v) < smallestNormal;
+}
+
+bool hasSubnormalInput(const Case &c, const std::vector<std::vector<uint8_t>> &inputs, int i) {
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    uint64_t v = 0;
+    std::memcpy(&v, inputs[k].data() + i * bytesOf(c.ins[k]), bytesOf(c.ins[k]));
+    if (isSubnormal(c.ins[k], v))
+      return true;
+  }
+  return false;
+}
+
 std::string moduleText(const Case &c) {
   std::ostringstream s;
   std::string n = std::to_string(kN);
@@ -216,6 +234,8 @@ std::string runCase(const Case &c, uint64_t seed) {
       std::memcpy(&e, expected.data() + i * outBytes, outBytes);
       std::memcpy(&g, got.data() + i * outBytes, outBytes);
       bool ok = e == g;
+      if (!ok && c.op.rfind("math.", 0) == 0 && c.ulps > 0 && hasSubnormalInput(c, inputs, i))
+        continue; // math.* approximations may flush subnormals (docs/ir.md)
       if (!ok && c.out.isFloat()) {
         double ev = decode(c.out, e), gv = decode(c.out, g);
         if (std::isnan(ev) && std::isnan(gv))
@@ -283,7 +303,8 @@ std::vector<Case> cases() {
       add(op, {t, t}, t);
     add("arith.divf", {t, t}, t, "", 3);
     add("arith.remf", {t, t}, t);
-    add("math.fma", {t, t, t}, t);
+    // f16/f32 exact; f64 has no wider type and bf16 rounds through f32 (one ulp).
+    add("math.fma", {t, t, t}, t, "", t == Type::f64() || t == Type::bf16() ? 1 : 0);
     for (const char *op : {"arith.negf", "math.absf", "math.floor", "math.ceil", "tt.precise_sqrt"})
       add(op, {t}, t);
     add("math.sqrt", {t}, t, "", 3);
@@ -342,11 +363,15 @@ std::vector<Case> cases() {
 
 } // namespace
 
+// TRIDENT_TEST_SEED=N repeats a run; TRIDENT_TEST_OP=name runs only the cases of one op.
 TEST_CASE("elementwise ops agree with the reference interpreter") {
-  uint64_t seed = std::random_device()();
+  const char *seedText = std::getenv("TRIDENT_TEST_SEED");
+  uint64_t seed = seedText ? std::strtoull(seedText, nullptr, 10) : std::random_device()();
   CAPTURE(seed);
   int failed = 0;
   std::vector<Case> all = cases();
+  if (const char *only = std::getenv("TRIDENT_TEST_OP"))
+    std::erase_if(all, [&](const Case &c) { return c.op != only; });
   for (size_t i = 0; i < all.size(); ++i) {
     const Case &c = all[i];
     std::string problems = runCase(c, seed + i);

@@ -34,11 +34,49 @@ int64_t signedOf(uint64_t w, unsigned bits) {
   return static_cast<int64_t>((w ^ m) - m);
 }
 
+// f16 and bf16 through float, rounding to nearest even.
+float halfToFloat(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ffu;
+  if (exp == 0)
+    return (sign ? -1.f : 1.f) * std::ldexp(float(mant), -24);
+  if (exp == 31)
+    return std::bit_cast<float>(sign | 0x7f800000u | (mant << 13));
+  return std::bit_cast<float>(sign | ((exp + 112) << 23) | (mant << 13));
+}
+
+uint16_t floatToHalf(float f) {
+  if (std::isnan(f))
+    return 0x7e00;
+  uint32_t sign = (std::bit_cast<uint32_t>(f) >> 16) & 0x8000u;
+  float a = std::fabs(f);
+  if (a >= 65520.f)
+    return uint16_t(sign | 0x7c00u);
+  if (a < std::ldexp(1.f, -14)) // subnormal: a multiple of 2^-24, rounded to nearest even
+    return uint16_t(sign | uint32_t(std::nearbyint(a * std::ldexp(1.f, 24))));
+  uint32_t x = std::bit_cast<uint32_t>(a);
+  uint32_t h = ((((x >> 23) - 112) << 10) | ((x >> 13) & 0x3ffu));
+  uint32_t rest = x & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
+    ++h;
+  return uint16_t(sign | h);
+}
+
+uint16_t floatToBf16(float f) {
+  if (std::isnan(f))
+    return 0x7fc0;
+  uint32_t x = std::bit_cast<uint32_t>(f);
+  return uint16_t((x + 0x7fffu + ((x >> 16) & 1)) >> 16);
+}
+
 double floatOf(uint64_t w, Type t) {
   if (t == Type::f32())
     return std::bit_cast<float>(static_cast<uint32_t>(w));
   if (t == Type::f64())
     return std::bit_cast<double>(w);
+  if (t == Type::f16())
+    return halfToFloat(static_cast<uint16_t>(w));
+  if (t == Type::bf16())
+    return std::bit_cast<float>(static_cast<uint32_t>(w & 0xffffu) << 16);
   throw SimError{"unsupported float type " + t.str()};
 }
 
@@ -47,11 +85,19 @@ uint64_t wordOf(double d, Type t) {
     return std::bit_cast<uint32_t>(static_cast<float>(d));
   if (t == Type::f64())
     return std::bit_cast<uint64_t>(d);
+  if (t == Type::f16())
+    return floatToHalf(static_cast<float>(d));
+  if (t == Type::bf16())
+    return floatToBf16(static_cast<float>(d));
   throw SimError{"unsupported float type " + t.str()};
 }
 
-// f32 arithmetic rounds once, in float.
+// f32 arithmetic rounds once, in float; f16 and bf16 compute in float and round.
 template <class F> uint64_t floatBinary(uint64_t a, uint64_t b, Type t, F f) {
+  if (t == Type::f16() || t == Type::bf16()) {
+    float x = static_cast<float>(floatOf(a, t)), y = static_cast<float>(floatOf(b, t));
+    return wordOf(static_cast<float>(f(x, y)), t);
+  }
   if (t == Type::f32()) {
     float x = std::bit_cast<float>(static_cast<uint32_t>(a)), y = std::bit_cast<float>(static_cast<uint32_t>(b));
     return std::bit_cast<uint32_t>(static_cast<float>(f(x, y)));
@@ -446,6 +492,12 @@ private:
       f = [&, max = op->is(OpCode::MaxSI)](unsigned t) {
         int64_t a = signedOf(w(0, t), ibits), b = signedOf(w(1, t), ibits);
         return static_cast<uint64_t>(max ? std::max(a, b) : std::min(a, b));
+      };
+      break;
+    case OpCode::UMulHi:
+      f = [&](unsigned t) {
+        unsigned __int128 p = (unsigned __int128)mask(w(0, t), ibits) * mask(w(1, t), ibits);
+        return static_cast<uint64_t>(p >> ibits);
       };
       break;
     case OpCode::MinUI: f = [&](unsigned t) { return std::min(mask(w(0, t), ibits), mask(w(1, t), ibits)); }; break;

@@ -188,7 +188,8 @@ TEST_CASE("dot with multiply-adds, f32 and i8 -> i32") {
     int64_t m, n, k;
     unsigned warps;
   };
-  for (Case c : {Case{32, 32, 16, 4}, Case{16, 64, 32, 4}, Case{64, 16, 8, 2}, Case{8, 8, 4, 1}, Case{4, 4, 64, 4}}) {
+  for (Case c : {Case{32, 32, 16, 4}, Case{16, 64, 32, 4}, Case{64, 16, 8, 2}, Case{8, 8, 4, 1}, Case{4, 4, 64, 4},
+                 Case{64, 64, 32, 4}, Case{64, 32, 64, 4}}) {
     INFO(c.m << "x" << c.n << "x" << c.k << ", " << c.warps << " warps");
     {
       Module mod = lowerOrFail(dotKernel(c.m, c.n, c.k, "f32", "f32"), c.warps);

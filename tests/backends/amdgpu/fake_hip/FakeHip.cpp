@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <elf.h>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -21,11 +22,12 @@ namespace {
 
 constexpr hipError_t kInvalidValue = 1, kInvalidImage = 200, kNoBinaryForGpu = 209, kNotFound = 500;
 
-struct Module {
-  std::string image;
-};
 struct Function {
   std::string name;
+};
+struct Module {
+  std::string image;
+  std::vector<std::unique_ptr<Function>> functions; // freed with the module
 };
 struct Event {
   std::chrono::steady_clock::time_point when;
@@ -189,7 +191,7 @@ __attribute__((visibility("default"))) hipError_t hipModuleLoadData(Module **m, 
   if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
     return kInvalidImage;
   size_t size = eh.e_shoff + size_t(eh.e_shnum) * eh.e_shentsize;
-  auto *mod = new Module{std::string(static_cast<const char *>(image), size)};
+  auto *mod = new Module{std::string(static_cast<const char *>(image), size), {}};
   hipError_t error;
   dynamicSymbols(mod->image, error);
   if (error) {
@@ -214,7 +216,8 @@ __attribute__((visibility("default"))) hipError_t hipModuleGetFunction(Function 
   }
   if (!code || !descriptor)
     return kNotFound;
-  *f = new Function{name}; // leaked, like the runtime's own
+  m->functions.push_back(std::make_unique<Function>(Function{name}));
+  *f = m->functions.back().get();
   return 0;
 }
 __attribute__((visibility("default"))) hipError_t hipModuleLaunchKernel(Function *f, unsigned gx, unsigned gy,

@@ -1,0 +1,233 @@
+#pragma once
+// The sample kernels (samples/*.py) with launch parameters and random inputs, and
+// the element comparisons, shared by the tests that run them against the reference
+// interpreter (on cuda:0, and in the thread-IR simulator).
+
+#include "trident/frontend/Frontend.h"
+#include "trident/interp/Interpreter.h"
+#include "trident/ir/Verifier.h"
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace trident::test {
+
+inline uint16_t toHalf(float f) {
+  uint32_t x = std::bit_cast<uint32_t>(f);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  int exp = int((x >> 23) & 0xff) - 127 + 15;
+  uint32_t mant = x & 0x7fffffu;
+  if (exp <= 0) { // subnormal or zero (inputs here are never tiny; round toward zero)
+    if (exp < -10)
+      return uint16_t(sign);
+    mant |= 0x800000u;
+    return uint16_t(sign | (mant >> (14 - exp)));
+  }
+  if (exp >= 31)
+    return uint16_t(sign | 0x7c00u);
+  uint32_t h = sign | (uint32_t(exp) << 10) | (mant >> 13);
+  uint32_t rest = mant & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
+    ++h; // round to nearest even
+  return uint16_t(h);
+}
+
+inline float fromHalf(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ffu;
+  if (exp == 0)
+    return std::bit_cast<float>(sign) + (sign ? -1.f : 1.f) * std::ldexp(float(mant), -24);
+  if (exp == 31)
+    return std::bit_cast<float>(sign | 0x7f800000u | (mant << 13));
+  return std::bit_cast<float>(sign | ((exp + 112) << 23) | (mant << 13));
+}
+
+enum class Elem { F32, F16, I32 };
+
+// One runtime parameter of a kernel: a buffer (random in [lo, hi], or filled) or a scalar.
+struct Param {
+  enum Kind { Buffer, I32, F32 } kind;
+  Elem elem = Elem::F32;
+  size_t count = 0;
+  double lo = -1, hi = 1;
+  bool fill = false; // buffers: every element is `lo`
+  int32_t i = 0;
+  float f = 0;
+  static Param buffer(Elem e, size_t n, double lo = -1, double hi = 1) { return {Buffer, e, n, lo, hi}; }
+  static Param filled(Elem e, size_t n, double v) { return {Buffer, e, n, v, v, true}; }
+  static Param i32(int32_t v) { return {I32, Elem::I32, 0, 0, 0, false, v}; }
+  static Param f32(float v) { return {F32, Elem::F32, 0, 0, 0, false, 0, v}; }
+};
+
+struct Case {
+  const char *file, *kernel, *signature;
+  std::array<uint32_t, 3> grid;
+  std::vector<Param> params;
+  double atol = 1e-5, rtol = 1e-4;
+};
+
+inline size_t bytesOf(Elem e) { return e == Elem::F16 ? 2 : 4; }
+
+inline std::vector<uint8_t> makeBuffer(const Param &p, std::mt19937 &gen) {
+  std::vector<uint8_t> bytes(p.count * bytesOf(p.elem));
+  std::uniform_real_distribution<double> dist(p.lo, p.hi);
+  for (size_t i = 0; i < p.count; ++i) {
+    double v = p.fill ? p.lo : dist(gen);
+    if (p.elem == Elem::F32) {
+      float f = float(v);
+      std::memcpy(&bytes[i * 4], &f, 4);
+    } else if (p.elem == Elem::F16) {
+      uint16_t h = toHalf(float(v));
+      std::memcpy(&bytes[i * 2], &h, 2);
+    } else {
+      int32_t x = int32_t(std::lround(v));
+      std::memcpy(&bytes[i * 4], &x, 4);
+    }
+  }
+  return bytes;
+}
+
+inline double elementAt(const std::vector<uint8_t> &b, Elem e, size_t i) {
+  if (e == Elem::F32) {
+    float f;
+    std::memcpy(&f, &b[i * 4], 4);
+    return f;
+  }
+  if (e == Elem::F16) {
+    uint16_t h;
+    std::memcpy(&h, &b[i * 2], 2);
+    return fromHalf(h);
+  }
+  int32_t x;
+  std::memcpy(&x, &b[i * 4], 4);
+  return x;
+}
+
+inline std::string readFile(const std::filesystem::path &p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::vector<Case> cases() {
+  using P = Param;
+  const int n = 98304 + 16 * 5;
+  const int rows = 300, cols = 1000, stride = 1024;
+  const int lnM = 64, lnN = 2048;
+  const int mm = 256;
+  const int Z = 1, H = 2, ctx = 128, D = 64;
+  size_t qkv = size_t(Z) * H * ctx * D;
+  return {
+      {"vector_add.py", "add_kernel", "*fp32:16, *fp32:16, *fp32:16, i32:16, 1024", {(n + 1023) / 1024, 1, 1},
+       {P::buffer(Elem::F32, n), P::buffer(Elem::F32, n), P::filled(Elem::F32, n, -7), P::i32(n)}},
+      {"fused_softmax.py", "softmax_kernel", "*fp32:16, *fp32:16, i32:16, i32:16, i32, i32, 1024, 2", {64, 1, 1},
+       {P::filled(Elem::F32, rows * stride, -7), P::buffer(Elem::F32, rows * stride, -6, 6), P::i32(stride),
+        P::i32(stride), P::i32(rows), P::i32(cols)},
+       1e-6, 1e-4},
+      {"layer_norm.py", "_layer_norm_fwd_fused",
+       "*fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp32:16, *fp32:16, i32:16, i32:16, fp32, 1024", {lnM, 1, 1},
+       {P::buffer(Elem::F16, lnM * lnN, -2, 2), P::filled(Elem::F16, lnM * lnN, -7), P::buffer(Elem::F16, lnN, 0, 1),
+        P::buffer(Elem::F16, lnN, 0, 1), P::filled(Elem::F32, lnM, -7), P::filled(Elem::F32, lnM, -7), P::i32(lnN),
+        P::i32(lnN), P::f32(1e-5f)},
+       2e-3, 4e-3},
+      {"matmul.py", "matmul_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1, 64, 64, 32, 8, ''",
+       {(mm / 64) * (mm / 64), 1, 1},
+       {P::buffer(Elem::F16, mm * mm), P::buffer(Elem::F16, mm * mm), P::filled(Elem::F16, mm * mm, -7), P::i32(mm),
+        P::i32(mm), P::i32(mm), P::i32(mm), P::i32(mm), P::i32(mm)},
+       2e-2, 1e-2},
+      {"dropout.py", "_seeded_dropout", "*fp32:16, *fp32:16, i32:16, fp32, i32, 1024", {(n + 1023) / 1024, 1, 1},
+       {P::buffer(Elem::F32, n), P::filled(Elem::F32, n, -7), P::i32(n), P::f32(0.4f), P::i32(1234)}},
+      {"reduce_custom.py", "row_absmax_kernel", "*fp32:16, *fp32:16, *i32:16, i32, i32:16, 1024", {rows, 1, 1},
+       {P::buffer(Elem::F32, rows * stride), P::filled(Elem::F32, rows, -7), P::filled(Elem::I32, rows, -7),
+        P::i32(cols), P::i32(stride)}},
+      {"reduce_custom.py", "column_product_kernel", "*fp32:16, *fp32:16, i32, i32, 16, 64", {16, 1, 1},
+       {P::buffer(Elem::F32, 13 * 1000, 0.5, 1.5), P::filled(Elem::F32, 1000, -7), P::i32(13), P::i32(1000)},
+       1e-6, 1e-4},
+      {"scan.py", "running_sum_kernel", "*fp32:16, *fp32:16, i32, 1024", {1, 1, 1},
+       {P::buffer(Elem::F32, 1024), P::filled(Elem::F32, 1024, -7), P::i32(1000)}, 1e-4, 1e-4},
+      {"scan.py", "linear_recurrence_kernel", "*fp32:16, *fp32:16, *fp32:16, i32, 8, 128", {1, 1, 1},
+       {P::buffer(Elem::F32, 8 * 100, 0.5, 1), P::buffer(Elem::F32, 8 * 100), P::filled(Elem::F32, 8 * 100, -7),
+        P::i32(100)},
+       1e-4, 1e-3},
+      {"attention.py", "_attn_fwd",
+       "*fp16:16, *fp16:16, *fp16:16, fp32, *fp32:16, *fp16:16, i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, "
+       "i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, i32, i32, i32:16, 64, 64, 32, 3",
+       {ctx / 64, Z * H, 1},
+       {P::buffer(Elem::F16, qkv), P::buffer(Elem::F16, qkv), P::buffer(Elem::F16, qkv), P::f32(0.125f),
+        P::filled(Elem::F32, size_t(Z) * H * ctx, -7), P::filled(Elem::F16, qkv, -7), P::i32(H * ctx * D),
+        P::i32(ctx * D), P::i32(D), P::i32(H * ctx * D), P::i32(ctx * D), P::i32(D), P::i32(H * ctx * D),
+        P::i32(ctx * D), P::i32(D), P::i32(H * ctx * D), P::i32(ctx * D), P::i32(D), P::i32(Z), P::i32(H),
+        P::i32(ctx)},
+       4e-3, 1e-2},
+  };
+}
+
+
+// The block IR of a case's kernel (nullopt with diagnostics).
+inline std::optional<Module> compileSample(const Case &c, const std::string &samplesDir, Diagnostics &diags) {
+  auto sig = parseSignature(c.signature, diags);
+  if (!sig)
+    return std::nullopt;
+  CompileRequest request;
+  request.kernel = c.kernel;
+  request.args = *sig;
+  std::optional<Module> m = compileKernel(readFile(std::filesystem::path(samplesDir) / c.file), c.file, request, diags);
+  if (!m || !verify(*m, diags))
+    return std::nullopt;
+  return m;
+}
+
+// The case's buffers (empty vectors for scalar parameters), random from a fixed seed.
+inline std::vector<std::vector<uint8_t>> sampleInputs(const Case &c) {
+  std::mt19937 gen(2024);
+  std::vector<std::vector<uint8_t>> inputs;
+  for (const Param &p : c.params)
+    inputs.push_back(p.kind == Param::Buffer ? makeBuffer(p, gen) : std::vector<uint8_t>());
+  return inputs;
+}
+
+// Runs the interpreter on `buffers` (updated in place); false with diagnostics.
+inline bool runInterpreter(const Module &m, const Case &c, std::vector<std::vector<uint8_t>> &buffers,
+                           Diagnostics &diags) {
+  Interpreter interp;
+  std::vector<KernelArg> args;
+  for (size_t i = 0; i < c.params.size(); ++i) {
+    const Param &p = c.params[i];
+    if (p.kind == Param::Buffer) {
+      interp.addBuffer(buffers[i].data(), buffers[i].size());
+      Type pointee = p.elem == Elem::F16 ? Type::f16() : p.elem == Elem::I32 ? Type::i32() : Type::f32();
+      args.push_back(KernelArg::pointer(buffers[i].data(), pointee));
+    } else {
+      args.push_back(p.kind == Param::I32 ? KernelArg::i32(p.i) : KernelArg::f32(p.f));
+    }
+  }
+  return interp.run(m, c.kernel, args, c.grid, diags);
+}
+
+// How many elements of buffer parameter `i` differ beyond the case's tolerance; `first`
+// receives the first such element.
+inline size_t countDifferences(const Case &c, size_t i, const std::vector<uint8_t> &want,
+                               const std::vector<uint8_t> &have, size_t &first) {
+  const Param &p = c.params[i];
+  size_t bad = 0;
+  first = SIZE_MAX;
+  for (size_t e = 0; e < p.count; ++e) {
+    double w = elementAt(want, p.elem, e), h = elementAt(have, p.elem, e);
+    bool same = (std::isnan(w) && std::isnan(h)) || std::abs(w - h) <= c.atol + c.rtol * std::abs(w);
+    if (!same && bad++ == 0)
+      first = e;
+  }
+  return bad;
+}
+
+} // namespace trident::test
