@@ -2,6 +2,8 @@
 // whole tutorial-style files.
 #include "Parser.h"
 
+#include "trident/frontend/Frontend.h"
+
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -259,4 +261,77 @@ TEST_CASE("every sample parses completely") {
       }
     CHECK(jit >= 1);
   }
+}
+
+TEST_CASE("host code of every kind is skipped and the kernels still compile") {
+  std::string src = R"PY(from __future__ import annotations
+import os, sys
+import triton
+import triton.language as tl
+from typing import (Optional,
+                    List)
+
+
+@dataclass(frozen=True)
+class Cfg:
+    a: int = 1
+
+    @property
+    def f(self) -> int:
+        return self.a
+
+
+async def main(*args, **kwargs) -> None:
+    async with x as y:
+        await z
+
+
+x = [i for i in range(3) if i]
+y = {k: v for k, v in d.items()}
+if (n := len(x)) > 2:
+    pass
+match x:
+    case [1, 2]:
+        pass
+    case _:
+        pass
+lam = lambda *a, **k: (a, k)
+s = f"{x!r:>10}"
+t = """multi
+line"""; u = 1
+BLOCK: tl.constexpr = 64
+
+
+@triton.jit
+def k(x_ptr):
+    """A docstring, with 'quotes' and "more"."""
+    offs = tl.arange(0, BLOCK)  # a comment
+    tl.store(x_ptr + offs, \
+             1.0)
+
+
+print(*x, sep="")
+try:
+    import torch
+except ImportError:
+    torch = None
+finally:
+    pass
+with open("f") as f, open("g") as g:
+    data = f.read()
+del x
+global_var: int
+)PY";
+  trident::Diagnostics diags;
+  auto kernels = trident::listKernels(src, "zoo.py", diags);
+  REQUIRE(kernels);
+  REQUIRE(kernels->size() == 1);
+  CHECK((*kernels)[0].name == "k");
+  auto sig = trident::parseSignature("*fp32", diags);
+  trident::CompileRequest req;
+  req.kernel = "k";
+  req.args = *sig;
+  auto m = trident::compileKernel(src, "zoo.py", req, diags);
+  INFO(diags.str());
+  CHECK(m);
 }
