@@ -4,6 +4,7 @@
 
 #include "CudaPlugin.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 
@@ -12,7 +13,11 @@ namespace trident::cuda {
 namespace {
 
 thread_local std::string lastErrorText;
+// The context this thread made current, valid while no device was closed since
+// (closing may destroy a context whose address a new one then reuses).
 thread_local CUcontext currentContext = nullptr;
+thread_local uint64_t currentEpoch = 0;
+std::atomic<uint64_t> closeEpoch{1};
 
 const char *lastError() { return lastErrorText.c_str(); }
 
@@ -124,8 +129,7 @@ trident_status deviceClose(trident_device dev) {
   if (dev->opens <= 0)
     return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "CUDA device " + std::to_string(dev->ordinal) + " is not open");
   if (--dev->opens == 0) {
-    if (currentContext == dev->context)
-      currentContext = nullptr;
+    closeEpoch.fetch_add(1);
     driver().cuDevicePrimaryCtxRelease(dev->device);
     dev->context = nullptr;
   }
@@ -331,11 +335,13 @@ trident_status check(CUresult r, const char *what) {
 trident_status makeCurrent(trident_device_s *device) {
   if (!device->context)
     return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "CUDA device " + std::to_string(device->ordinal) + " is not open");
-  if (currentContext == device->context)
+  uint64_t epoch = closeEpoch.load(std::memory_order_acquire);
+  if (currentContext == device->context && currentEpoch == epoch)
     return TRIDENT_SUCCESS;
   if (trident_status s = check(driver().cuCtxSetCurrent(device->context), "cuCtxSetCurrent"))
     return s;
   currentContext = device->context;
+  currentEpoch = epoch;
   return TRIDENT_SUCCESS;
 }
 

@@ -380,8 +380,12 @@ std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &t
   for (Op *f : blockIR.functions()) {
     if (!options.onlyFunction.empty() && func::name(f) != options.onlyFunction)
       continue;
-    if (!func::resultTypes(f).empty())
-      continue; // a device function: inlined into its callers already
+    if (!func::resultTypes(f).empty()) {
+      if (options.onlyFunction.empty())
+        continue; // a device function: inlined into its callers already
+      diags.error(f->loc(), "tt.func '" + options.onlyFunction + "' returns values; a kernel returns nothing");
+      return std::nullopt;
+    }
     unsigned numWarps = options.numWarps ? options.numWarps : defaultNumWarps(f, target);
     if (!isPowerOfTwo(numWarps) || numWarps * target.warpSize > target.maxThreadsPerProgram) {
       diags.error(f->loc(), "num_warps = " + std::to_string(numWarps) + " is not a power of two of at most " +
