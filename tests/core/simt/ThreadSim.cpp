@@ -1,5 +1,6 @@
 #include "ThreadSim.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -557,8 +558,12 @@ private:
     case OpCode::IntToPtr: f = [&](unsigned t) { return mask(w(0, t), ibits); }; break;
     case OpCode::SIToFP: f = [&](unsigned t) { return wordOf(static_cast<double>(signedOf(w(0, t), ibits)), rt); }; break;
     case OpCode::UIToFP: f = [&](unsigned t) { return wordOf(static_cast<double>(mask(w(0, t), ibits)), rt); }; break;
-    case OpCode::FPToSI:
-      f = [&](unsigned t) { return static_cast<uint64_t>(static_cast<int64_t>(std::trunc(floatOf(w(0, t), in)))); };
+    case OpCode::FPToSI: // saturating, NaN to 0 (docs/ir.md)
+      f = [&](unsigned t) {
+        double x = std::trunc(floatOf(w(0, t), in));
+        double lo = -std::ldexp(1.0, int(rbits) - 1), hi = std::ldexp(1.0, int(rbits) - 1) - 1;
+        return static_cast<uint64_t>(std::isnan(x) ? 0 : static_cast<int64_t>(std::clamp(x, lo, hi)));
+      };
       break;
     case OpCode::ExtF:
     case OpCode::TruncF: f = [&](unsigned t) { return wordOf(floatOf(w(0, t), in), rt); }; break;
