@@ -24,7 +24,8 @@ std::string signatureFor(const KernelInfo &info, uint8_t flavor) {
       sig += !info.defaults[i].empty() ? info.defaults[i] : blocks[(flavor + i) % 4];
       continue;
     }
-    bool pointerLike = name.find("ptr") != std::string::npos || (!name.empty() && std::isupper(static_cast<unsigned char>(name[0])));
+    bool pointerLike = name.find("ptr") != std::string::npos ||
+                       (!name.empty() && std::isupper(static_cast<unsigned char>(name[0])));
     sig += pointerLike ? pointers[(flavor + i) % 4] : (flavor & 8) ? "i64" : "i32:16";
   }
   return sig;

@@ -20,24 +20,47 @@ struct Span {
 };
 
 enum class ExprKind : uint8_t {
-  Name, Int, Float, String, Bool, None, Ellipsis,
-  Attribute,   // value.name
-  Call,        // callee(args..., keywords...)
-  Subscript,   // value[index]
-  Slice,       // lower:upper:step (children may be null)
-  BinOp,       // lhs op rhs
-  UnaryOp,     // op operand
-  BoolOp,      // operands joined by 'and' / 'or'
-  Compare,     // operands[0] ops[0] operands[1] ops[1] ...
-  IfExp,       // body if test else orelse
-  Tuple, List, Dict, Set,
-  Lambda,      // kept as source text
-  Starred,     // *value (in calls)
+  Name,
+  Int,
+  Float,
+  String,
+  Bool,
+  None,
+  Ellipsis,
+  Attribute, // value.name
+  Call,      // callee(args..., keywords...)
+  Subscript, // value[index]
+  Slice,     // lower:upper:step (children may be null)
+  BinOp,     // lhs op rhs
+  UnaryOp,   // op operand
+  BoolOp,    // operands joined by 'and' / 'or'
+  Compare,   // operands[0] ops[0] operands[1] ops[1] ...
+  IfExp,     // body if test else orelse
+  Tuple,
+  List,
+  Dict,
+  Set,
+  Lambda,        // kept as source text
+  Starred,       // *value (in calls)
   DoubleStarred, // **value (in calls)
-  Unsupported, // a construct the frontend parses past but cannot compile (comprehension, f-string...)
+  Unsupported,   // a construct the frontend parses past but cannot compile (comprehension, f-string...)
 };
 
-enum class BinOpKind : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, LShift, RShift, BitAnd, BitOr, BitXor, MatMul };
+enum class BinOpKind : uint8_t {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  FloorDiv,
+  Mod,
+  Pow,
+  LShift,
+  RShift,
+  BitAnd,
+  BitOr,
+  BitXor,
+  MatMul
+};
 enum class UnaryOpKind : uint8_t { Neg, Pos, Invert, Not };
 enum class CmpOpKind : uint8_t { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn };
 
@@ -57,21 +80,21 @@ struct Keyword {
 struct Expr {
   ExprKind kind;
   Span span;
-  std::string name;        // Name: id; Attribute: attr; String: value; Unsupported: construct
+  std::string name;               // Name: id; Attribute: attr; String: value; Unsupported: construct
   unsigned __int128 intValue = 0; // Int (non-negative literal)
   bool intTooLarge = false;
-  double floatValue = 0;   // Float
-  bool boolValue = false;  // Bool; BoolOp: true for 'and'
+  double floatValue = 0;  // Float
+  bool boolValue = false; // Bool; BoolOp: true for 'and'
   BinOpKind binOp = BinOpKind::Add;
   UnaryOpKind unaryOp = UnaryOpKind::Neg;
   std::vector<CmpOpKind> cmpOps;
-  ExprPtr value;                // Attribute/Subscript/Starred: the object; Call: callee; UnaryOp: operand
-  ExprPtr index;                // Subscript: the index; BinOp: rhs (value is lhs)
-  std::vector<ExprPtr> items;   // Call args, tuple/list/set elements, Dict keys, BoolOp/Compare operands,
-                                // Slice [lower, upper, step], IfExp [test, body, orelse]
-  std::vector<ExprPtr> values;  // Dict values
+  ExprPtr value;               // Attribute/Subscript/Starred: the object; Call: callee; UnaryOp: operand
+  ExprPtr index;               // Subscript: the index; BinOp: rhs (value is lhs)
+  std::vector<ExprPtr> items;  // Call args, tuple/list/set elements, Dict keys, BoolOp/Compare operands,
+                               // Slice [lower, upper, step], IfExp [test, body, orelse]
+  std::vector<ExprPtr> values; // Dict values
   std::vector<Keyword> keywords;
-  unsigned depth = 1;           // nesting depth, bounded by the parser
+  unsigned depth = 1; // nesting depth, bounded by the parser
 
   Expr(ExprKind k, Span s) : kind(k), span(s) {}
 };
@@ -81,8 +104,21 @@ using StmtPtr = std::unique_ptr<Stmt>;
 using StmtList = std::vector<StmtPtr>;
 
 enum class StmtKind : uint8_t {
-  Expr, Assign, AugAssign, AnnAssign, If, For, While, Return, Pass, Break, Continue, Assert,
-  FunctionDef, Import, ImportFrom,
+  Expr,
+  Assign,
+  AugAssign,
+  AnnAssign,
+  If,
+  For,
+  While,
+  Return,
+  Pass,
+  Break,
+  Continue,
+  Assert,
+  FunctionDef,
+  Import,
+  ImportFrom,
   Unsupported, // with, try, class, del, global, raise, ... : `construct` names it
   Skipped,     // module level: a statement the frontend does not need (host code)
 };
@@ -90,7 +126,7 @@ enum class StmtKind : uint8_t {
 struct Param {
   std::string name;
   Span span;
-  ExprPtr annotation; // may be null
+  ExprPtr annotation;   // may be null
   ExprPtr defaultValue; // may be null
   bool isVarArgs = false, isKwArgs = false;
 };
@@ -108,7 +144,7 @@ struct FunctionDef {
   std::vector<Param> params;
   StmtList body;
   const SourceBuffer *source = nullptr;
-  bool parsed = true;  // false: the body was skipped (not a jit function)
+  bool parsed = true;                     // false: the body was skipped (not a jit function)
   std::optional<CompileError> parseError; // a jit function whose body does not parse
 };
 
@@ -120,11 +156,11 @@ struct Stmt {
                                 // Assert test
   ExprPtr annotation;           // AnnAssign; Assert: message
   BinOpKind augOp = BinOpKind::Add;
-  StmtList body, orelse;        // If/For/While
+  StmtList body, orelse; // If/For/While
   std::unique_ptr<FunctionDef> function;
-  std::vector<Alias> aliases;   // Import/ImportFrom
-  std::string module;           // ImportFrom; Unsupported: the construct
-  int importLevel = 0;          // ImportFrom: leading dots
+  std::vector<Alias> aliases; // Import/ImportFrom
+  std::string module;         // ImportFrom; Unsupported: the construct
+  int importLevel = 0;        // ImportFrom: leading dots
 
   Stmt(StmtKind k, Span s) : kind(k), span(s) {}
 };

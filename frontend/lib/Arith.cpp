@@ -28,7 +28,8 @@ Object CodeGen::binary(BinOpKind op, const Object &a, const Object &b, const Spa
         y = cast(y, DType::u64(), span);
       return Object::ofTensor(b_.addPtr(x.value, y.value), x.dtype);
     }
-    return Object::ofTensor(b_.binary(x.dtype.isFloat() ? OpCode::AddF : OpCode::AddI, x.value, y.value), x.dtype);
+    return Object::ofTensor(b_.binary(x.dtype.isFloat() ? OpCode::AddF : OpCode::AddI, x.value, y.value),
+                            x.dtype);
   }
   case BinOpKind::Sub: {
     auto [x, y] = binaryOperands(a, b, span, true, false);
@@ -39,11 +40,13 @@ Object CodeGen::binary(BinOpKind op, const Object &a, const Object &b, const Spa
       Value *neg = b_.binary(OpCode::SubI, zero.value, y.value);
       return Object::ofTensor(b_.addPtr(x.value, neg), x.dtype);
     }
-    return Object::ofTensor(b_.binary(x.dtype.isFloat() ? OpCode::SubF : OpCode::SubI, x.value, y.value), x.dtype);
+    return Object::ofTensor(b_.binary(x.dtype.isFloat() ? OpCode::SubF : OpCode::SubI, x.value, y.value),
+                            x.dtype);
   }
   case BinOpKind::Mul: {
     auto [x, y] = binaryOperands(a, b, span);
-    return Object::ofTensor(b_.binary(x.dtype.isFloat() ? OpCode::MulF : OpCode::MulI, x.value, y.value), x.dtype);
+    return Object::ofTensor(b_.binary(x.dtype.isFloat() ? OpCode::MulF : OpCode::MulI, x.value, y.value),
+                            x.dtype);
   }
   case BinOpKind::Div: {
     auto [x, y] = binaryOperands(a, b, span, false, false, true, true);
@@ -81,7 +84,8 @@ Object CodeGen::binary(BinOpKind op, const Object &a, const Object &b, const Spa
     if (x.dtype.isUnsigned != y.dtype.isUnsigned)
       error(span, "cannot mod " + x.dtype.name() + " by " + y.dtype.name() +
                       " because they have different signedness; cast them to the same signedness");
-    return Object::ofTensor(b_.binary(x.dtype.isUnsigned ? OpCode::RemUI : OpCode::RemSI, x.value, y.value), x.dtype);
+    return Object::ofTensor(b_.binary(x.dtype.isUnsigned ? OpCode::RemUI : OpCode::RemSI, x.value, y.value),
+                            x.dtype);
   }
   case BinOpKind::BitAnd:
   case BinOpKind::BitOr:
@@ -92,12 +96,12 @@ Object CodeGen::binary(BinOpKind op, const Object &a, const Object &b, const Spa
     bool signedShift = a.isTensor() ? a.tensor.dtype.isSigned() : b.tensor.dtype.isSigned();
     auto [x, y] = binaryOperands(a, b, span, false, false, false);
     if (!x.dtype.isInt() || !y.dtype.isInt())
-      error(span, std::string("bitwise operator ") + opName(op) + " needs integer operands, got " + x.dtype.name() +
-                      " and " + y.dtype.name());
+      error(span, std::string("bitwise operator ") + opName(op) + " needs integer operands, got " +
+                      x.dtype.name() + " and " + y.dtype.name());
     DType t = integerPromote(x.dtype, y.dtype);
     x = cast(x, t, span);
     y = cast(y, t, span);
-    OpCode code = op == BinOpKind::BitAnd  ? OpCode::AndI
+    OpCode code = op == BinOpKind::BitAnd   ? OpCode::AndI
                   : op == BinOpKind::BitOr  ? OpCode::OrI
                   : op == BinOpKind::BitXor ? OpCode::XOrI
                   : op == BinOpKind::LShift ? OpCode::ShLI
@@ -105,10 +109,8 @@ Object CodeGen::binary(BinOpKind op, const Object &a, const Object &b, const Spa
                                             : OpCode::ShRUI;
     return Object::ofTensor(b_.binary(code, x.value, y.value), t);
   }
-  case BinOpKind::Pow:
-    error(span, "'**' is only supported on compile-time constants");
-  case BinOpKind::MatMul:
-    error(span, "'@' is not supported, use tl.dot");
+  case BinOpKind::Pow: error(span, "'**' is only supported on compile-time constants");
+  case BinOpKind::MatMul: error(span, "'@' is not supported, use tl.dot");
   }
   error(span, "unsupported operator");
 }
@@ -185,7 +187,8 @@ Tensor CodeGen::minMax(bool isMax, const Object &a0, const Object &b0, bool prop
   auto [x, y] = binaryOperands(a, b, span);
   OpCode code;
   if (x.dtype.isFloat())
-    code = propagateNan ? (isMax ? OpCode::MaximumF : OpCode::MinimumF) : (isMax ? OpCode::MaxNumF : OpCode::MinNumF);
+    code = propagateNan ? (isMax ? OpCode::MaximumF : OpCode::MinimumF)
+                        : (isMax ? OpCode::MaxNumF : OpCode::MinNumF);
   else if (x.dtype.isUnsigned || x.dtype.isBool())
     code = isMax ? OpCode::MaxUI : OpCode::MinUI;
   else

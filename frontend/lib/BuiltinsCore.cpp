@@ -18,7 +18,8 @@ Object programQuery(CodeGen &cg, const CallArgs &args, bool numPrograms) {
     cg.error(a[0]->span, std::string(numPrograms ? "num_programs" : "program_id") +
                              " axis must be 0, 1, or 2 but got " + std::to_string(axis));
   Builder &b = cg.builder();
-  return Object::ofTensor(numPrograms ? b.numPrograms(static_cast<int>(axis)) : b.programId(static_cast<int>(axis)),
+  return Object::ofTensor(numPrograms ? b.numPrograms(static_cast<int>(axis))
+                                      : b.programId(static_cast<int>(axis)),
                           DType::i32());
 }
 
@@ -34,8 +35,8 @@ Object arange(CodeGen &cg, const CallArgs &args) {
   auto a = args.bind(cg, {"start", "end"});
   int64_t start = arangeBound(cg, *a[0]), end = arangeBound(cg, *a[1]);
   if (start < INT32_MIN || start > INT32_MAX || end < INT32_MIN || end > (int64_t(1) << 31))
-    cg.error(args.span, "tl.arange's arguments must be within the int32 range, got start=" + std::to_string(start) +
-                            ", end=" + std::to_string(end));
+    cg.error(args.span, "tl.arange's arguments must be within the int32 range, got start=" +
+                            std::to_string(start) + ", end=" + std::to_string(end));
   if (end <= start)
     cg.error(args.span, "tl.arange's end argument must be greater than the start argument, got start=" +
                             std::to_string(start) + ", end=" + std::to_string(end));
@@ -43,7 +44,8 @@ Object arange(CodeGen &cg, const CallArgs &args) {
   if ((range & (range - 1)) != 0)
     cg.error(args.span, "tl.arange's range must be a power of two, got " + std::to_string(range));
   if (range > (int64_t(1) << 20))
-    cg.error(args.span, "tl.arange's range " + std::to_string(range) + " exceeds Triton's maximum of 1048576");
+    cg.error(args.span,
+             "tl.arange's range " + std::to_string(range) + " exceeds Triton's maximum of 1048576");
   if (start < 0)
     cg.error(args.span, "tl.arange's start must not be negative in Trident, got " + std::to_string(start));
   return Object::ofTensor(cg.builder().makeRange(start, end), DType::i32());
@@ -55,7 +57,8 @@ Object full(CodeGen &cg, const Arg &shapeArg, const Arg &value, DType dtype, con
   if (value.value.isPyNumber())
     return Object::ofTensor(cg.constant(value.value, dtype, shape, span));
   if (!value.value.isTensor())
-    cg.error(value.span, "tl.full's value must be a number or a scalar tensor, got " + value.value.describe());
+    cg.error(value.span,
+             "tl.full's value must be a number or a scalar tensor, got " + value.value.describe());
   if (value.value.tensor.isBlock())
     cg.error(value.span, "tl.full's value must be a scalar, got " + value.value.describe());
   Tensor t = cg.cast(value.value.tensor, dtype, span);
@@ -93,7 +96,8 @@ Object pyMinMax(CodeGen &cg, const CallArgs &args, bool isMax) {
   if (items.empty())
     cg.error(args.span, std::string(isMax ? "max" : "min") + "() expects at least one argument");
   if (!args.keywords.empty())
-    cg.error(args.keywords[0].second.span, std::string(isMax ? "max" : "min") + "() takes no keyword arguments here");
+    cg.error(args.keywords[0].second.span,
+             std::string(isMax ? "max" : "min") + "() takes no keyword arguments here");
   Object cur = items[0].value;
   for (size_t i = 1; i < items.size(); ++i) {
     const Object &next = items[i].value;
@@ -109,15 +113,17 @@ Object pyMinMax(CodeGen &cg, const CallArgs &args, bool isMax) {
 }
 
 double toDouble(const Object &o) {
-  return o.is(Object::Kind::Float) ? o.floatValue : o.is(Object::Kind::Bool) ? o.boolValue : double(o.intValue);
+  return o.is(Object::Kind::Float)  ? o.floatValue
+         : o.is(Object::Kind::Bool) ? o.boolValue
+                                    : double(o.intValue);
 }
 
 Object mathFunction(CodeGen &cg, const CallArgs &args, const std::string &name) {
   std::vector<double> x;
   for (const Arg &a : args.positional) {
     if (!a.value.isPyNumber())
-      cg.error(a.span, "math." + name + "() needs compile-time numbers inside a kernel, got " + a.value.describe() +
-                           "; use the tl.* function for tensors");
+      cg.error(a.span, "math." + name + "() needs compile-time numbers inside a kernel, got " +
+                           a.value.describe() + "; use the tl.* function for tensors");
     x.push_back(toDouble(a.value));
   }
   auto need = [&](size_t n) {
@@ -137,7 +143,9 @@ Object mathFunction(CodeGen &cg, const CallArgs &args, const std::string &name) 
   }
   if (name == "isinf" || name == "isnan" || name == "isfinite") {
     need(1);
-    return Object::boolean(name == "isinf" ? std::isinf(x[0]) : name == "isnan" ? std::isnan(x[0]) : std::isfinite(x[0]));
+    return Object::boolean(name == "isinf"   ? std::isinf(x[0])
+                           : name == "isnan" ? std::isnan(x[0])
+                                             : std::isfinite(x[0]));
   }
   if (name == "pow") {
     need(2);
@@ -146,18 +154,26 @@ Object mathFunction(CodeGen &cg, const CallArgs &args, const std::string &name) 
   need(1);
   if (name == "log" || name == "log2" || name == "log10") {
     domain(x[0] > 0);
-    return Object::floating(name == "log" ? std::log(x[0]) : name == "log2" ? std::log2(x[0]) : std::log10(x[0]));
+    return Object::floating(name == "log"    ? std::log(x[0])
+                            : name == "log2" ? std::log2(x[0])
+                                             : std::log10(x[0]));
   }
   if (name == "sqrt") {
     domain(x[0] >= 0);
     return Object::floating(std::sqrt(x[0]));
   }
-  if (name == "exp") return Object::floating(std::exp(x[0]));
-  if (name == "exp2") return Object::floating(std::exp2(x[0]));
-  if (name == "fabs") return Object::floating(std::fabs(x[0]));
-  if (name == "sin") return Object::floating(std::sin(x[0]));
-  if (name == "cos") return Object::floating(std::cos(x[0]));
-  if (name == "tanh") return Object::floating(std::tanh(x[0]));
+  if (name == "exp")
+    return Object::floating(std::exp(x[0]));
+  if (name == "exp2")
+    return Object::floating(std::exp2(x[0]));
+  if (name == "fabs")
+    return Object::floating(std::fabs(x[0]));
+  if (name == "sin")
+    return Object::floating(std::sin(x[0]));
+  if (name == "cos")
+    return Object::floating(std::cos(x[0]));
+  if (name == "tanh")
+    return Object::floating(std::tanh(x[0]));
   cg.error(args.span, "math." + name + "() is not supported");
 }
 
@@ -173,8 +189,8 @@ void registerCoreBuiltins(BuiltinTable &t) {
   };
   t["tl.zeros"] = [](CodeGen &cg, const CallArgs &args) {
     auto a = args.bind(cg, {"shape", "dtype"});
-    return full(cg, *a[0], Arg{Object::integer(0), args.span, nullptr}, cg.dtypeArg(*a[1], "tl.zeros's dtype"),
-                args.span);
+    return full(cg, *a[0], Arg{Object::integer(0), args.span, nullptr},
+                cg.dtypeArg(*a[1], "tl.zeros's dtype"), args.span);
   };
   t["tl.zeros_like"] = [](CodeGen &cg, const CallArgs &args) {
     auto a = args.bind(cg, {"input"});
@@ -315,7 +331,8 @@ void registerCoreBuiltins(BuiltinTable &t) {
         cg.error(a[0]->span, "could not convert string to float: '" + x.name + "'");
       return Object::floating(v);
     }
-    cg.error(a[0]->span, "float() of " + x.describe() + " is not supported inside a kernel; use .to(tl.float32)");
+    cg.error(a[0]->span,
+             "float() of " + x.describe() + " is not supported inside a kernel; use .to(tl.float32)");
   };
   t["py.bool"] = [](CodeGen &cg, const CallArgs &args) {
     auto a = args.bind(cg, {"x"});
@@ -329,8 +346,8 @@ void registerCoreBuiltins(BuiltinTable &t) {
       forward.positional.insert(forward.positional.begin(), Arg{Object::string(""), args.span, nullptr});
     return cg.builtins().at("tl.device_print")(cg, forward);
   };
-  for (const char *name : {"ceil", "floor", "trunc", "isinf", "isnan", "isfinite", "pow", "log", "log2", "log10",
-                           "sqrt", "exp", "exp2", "fabs", "sin", "cos", "tanh"}) {
+  for (const char *name : {"ceil", "floor", "trunc", "isinf", "isnan", "isfinite", "pow", "log", "log2",
+                           "log10", "sqrt", "exp", "exp2", "fabs", "sin", "cos", "tanh"}) {
     std::string n = name;
     t["math." + n] = [n](CodeGen &cg, const CallArgs &args) { return mathFunction(cg, args, n); };
   }

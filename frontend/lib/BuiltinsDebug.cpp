@@ -16,8 +16,8 @@ Object hint(CodeGen &cg, const CallArgs &args, OpCode code, const char *name) {
   std::vector<int64_t> values = cg.shapeArg(*a[1], (std::string(name) + "'s values").c_str());
   size_t expected = x.isBlock() ? x.shape().size() : 1;
   if (values.size() != expected)
-    cg.error(a[1]->span, std::string(name) + " needs " + std::to_string(expected) + " value(s), one per dimension, got " +
-                             std::to_string(values.size()));
+    cg.error(a[1]->span, std::string(name) + " needs " + std::to_string(expected) +
+                             " value(s), one per dimension, got " + std::to_string(values.size()));
   for (int64_t v : values)
     if (v < 1)
       cg.error(a[1]->span, std::string(name) + "'s values must be positive, got " + std::to_string(v));
@@ -78,7 +78,8 @@ void registerDebugBuiltins(BuiltinTable &t) {
       cg.error(a[0]->span, "tl.static_assert needs a compile-time condition, got " + c.describe() +
                                "; use tl.device_assert for run-time checks");
     if (!cg.truthy(c, a[0]->span)) {
-      std::string msg = a[1] ? (a[1]->value.isConstexpr() ? pythonStr(a[1]->value) : a[1]->value.describe()) : "";
+      std::string msg =
+          a[1] ? (a[1]->value.isConstexpr() ? pythonStr(a[1]->value) : a[1]->value.describe()) : "";
       cg.error(args.span, "static_assert failed" + (msg.empty() ? std::string() : ": " + msg));
     }
     return Object::none();
@@ -106,7 +107,8 @@ void registerDebugBuiltins(BuiltinTable &t) {
     const Object &c = a[0]->value;
     if (c.isConstexpr()) {
       if (!cg.truthy(c, a[0]->span))
-        cg.error(args.span, "device_assert of a condition that is always false" + (msg.empty() ? "" : ": " + msg));
+        cg.error(args.span,
+                 "device_assert of a condition that is always false" + (msg.empty() ? "" : ": " + msg));
       return Object::none();
     }
     Tensor cond = cg.toBool(cg.tensorArg(*a[0]), a[0]->span);

@@ -15,27 +15,30 @@ std::string shapeStr(std::span<const int64_t> s) {
 }
 
 Object dot(CodeGen &cg, const CallArgs &args) {
-  auto a = args.bind(cg, {"input", "other", "acc=", "input_precision=", "allow_tf32=", "max_num_imprecise_acc=",
-                          "out_dtype="});
+  auto a = args.bind(cg, {"input", "other",
+                          "acc=", "input_precision=", "allow_tf32=", "max_num_imprecise_acc=", "out_dtype="});
   auto present = [](const std::optional<Arg> &x) { return x && !x->value.is(Object::Kind::None); };
   Tensor x = cg.tensorArg(*a[0]), y = cg.tensorArg(*a[1]);
   size_t rank = x.shape().size();
   if ((rank != 2 && rank != 3) || y.shape().size() != rank)
-    cg.error(args.span, "tl.dot's inputs must both be 2-D (or both 3-D, batched), got shapes " + shapeStr(x.shape()) +
-                            " and " + shapeStr(y.shape()));
+    cg.error(args.span, "tl.dot's inputs must both be 2-D (or both 3-D, batched), got shapes " +
+                            shapeStr(x.shape()) + " and " + shapeStr(y.shape()));
   int64_t m = x.shape()[rank - 2], k = x.shape()[rank - 1], k2 = y.shape()[rank - 2], n = y.shape()[rank - 1];
   if (k != k2)
-    cg.error(args.span, "first input shape " + shapeStr(x.shape()) + " and second input shape " + shapeStr(y.shape()) +
-                            " are not compatible for matmul (second index of first shape (" + std::to_string(k) +
-                            ") must be equal to first index of second shape (" + std::to_string(k2) + "))");
+    cg.error(args.span,
+             "first input shape " + shapeStr(x.shape()) + " and second input shape " + shapeStr(y.shape()) +
+                 " are not compatible for matmul (second index of first shape (" + std::to_string(k) +
+                 ") must be equal to first index of second shape (" + std::to_string(k2) + "))");
   if (rank == 3 && x.shape()[0] != y.shape()[0])
-    cg.error(args.span, "tl.dot's batch dimensions differ: " + shapeStr(x.shape()) + " and " + shapeStr(y.shape()));
+    cg.error(args.span,
+             "tl.dot's batch dimensions differ: " + shapeStr(x.shape()) + " and " + shapeStr(y.shape()));
   if (m < 16 || n < 16 || k < 16)
     cg.error(args.span, "all non-batch values in both first input shape " + shapeStr(x.shape()) +
                             " and second input shape " + shapeStr(y.shape()) + " must be >= 16");
   DType in = x.dtype;
   if (!(in.isFp8() && y.dtype.isFp8()) && in != y.dtype)
-    cg.error(args.span, "both inputs of tl.dot must have the same dtype, got " + in.name() + " and " + y.dtype.name());
+    cg.error(args.span,
+             "both inputs of tl.dot must have the same dtype, got " + in.name() + " and " + y.dtype.name());
   if (in.isBool() || in.isPtr() || (in.isInt() && in.bits() != 8))
     cg.error(args.span, "tl.dot does not support " + in.name() + " inputs");
   DType outDtype = present(a[6]) ? cg.dtypeArg(*a[6], "out_dtype") : DType::f32();
@@ -43,7 +46,8 @@ Object dot(CodeGen &cg, const CallArgs &args) {
   if (in.isInt()) {
     ret = DType::i32();
   } else if (outDtype.type == Type::bf16()) {
-    cg.error(a[6]->span, "out_dtype=bfloat16 is unsupported; use out_dtype=tl.float32 and cast with .to(tl.bfloat16)");
+    cg.error(a[6]->span,
+             "out_dtype=bfloat16 is unsupported; use out_dtype=tl.float32 and cast with .to(tl.bfloat16)");
   } else if (in.type == Type::f64()) {
     ret = DType::f64();
   } else if (in.type == Type::f32() || in.type == Type::bf16()) {
@@ -72,8 +76,8 @@ Object dot(CodeGen &cg, const CallArgs &args) {
   if (present(a[2])) {
     acc = cg.tensorArg(*a[2]);
     if (acc.dtype != ret || !std::equal(shape.begin(), shape.end(), acc.shape().begin(), acc.shape().end()))
-      cg.error(a[2]->span, "tl.dot's acc must be " + ret.name() + shapeStr(shape) + " (the type of the product), got " +
-                               Object::ofTensor(acc).describe());
+      cg.error(a[2]->span, "tl.dot's acc must be " + ret.name() + shapeStr(shape) +
+                               " (the type of the product), got " + Object::ofTensor(acc).describe());
   } else {
     acc = cg.constant(Object::integer(0), ret, shape, args.span);
   }

@@ -23,7 +23,8 @@ Object unaryFloat(CodeGen &cg, const CallArgs &args, OpCode code, const std::str
   auto a = args.bind(cg, {"x"});
   Tensor x = cg.tensorArg(*a[0]);
   if (!x.dtype.isFloat() || x.dtype.isFp8())
-    cg.error(a[0]->span, "tl." + name + " expects a floating-point tensor (fp32 or fp64), got " + x.dtype.name());
+    cg.error(a[0]->span,
+             "tl." + name + " expects a floating-point tensor (fp32 or fp64), got " + x.dtype.name());
   Builder &b = cg.builder();
   if (x.dtype.type == Type::f16() || x.dtype.type == Type::bf16()) {
     Tensor wide = cg.cast(x, DType::f32(), args.span);
@@ -49,23 +50,26 @@ Object absolute(CodeGen &cg, const CallArgs &args) {
 Object fdiv(CodeGen &cg, const Object &x0, const Object &y0, bool ieee, const Span &span) {
   auto [x, y] = cg.binaryOperands(x0, y0, span, false, false, false, true);
   if (!x.dtype.isFloat() || !y.dtype.isFloat())
-    cg.error(span, "both operands of fdiv must be floating point, got " + x.dtype.name() + " and " + y.dtype.name());
+    cg.error(span, "both operands of fdiv must be floating point, got " + x.dtype.name() + " and " +
+                       y.dtype.name());
   if (x.dtype != y.dtype) {
     DType t = x.dtype.mantissaBits() >= y.dtype.mantissaBits() ? x.dtype : y.dtype;
     x = cg.cast(x, t, span);
     y = cg.cast(y, t, span);
   }
-  return Object::ofTensor(cg.builder().binary(ieee ? OpCode::PreciseDivF : OpCode::DivF, x.value, y.value), x.dtype);
+  return Object::ofTensor(cg.builder().binary(ieee ? OpCode::PreciseDivF : OpCode::DivF, x.value, y.value),
+                          x.dtype);
 }
 
 } // namespace
 
 void registerMathBuiltins(BuiltinTable &t) {
-  const std::pair<const char *, OpCode> unary[] = {
-      {"exp", OpCode::Exp},     {"exp2", OpCode::Exp2},   {"log", OpCode::Log},
-      {"log2", OpCode::Log2},   {"cos", OpCode::Cos},     {"sin", OpCode::Sin},
-      {"sqrt", OpCode::Sqrt},   {"sqrt_rn", OpCode::PreciseSqrt}, {"rsqrt", OpCode::Rsqrt},
-      {"floor", OpCode::Floor}, {"ceil", OpCode::Ceil},   {"erf", OpCode::Erf}};
+  const std::pair<const char *, OpCode> unary[] = {{"exp", OpCode::Exp},     {"exp2", OpCode::Exp2},
+                                                   {"log", OpCode::Log},     {"log2", OpCode::Log2},
+                                                   {"cos", OpCode::Cos},     {"sin", OpCode::Sin},
+                                                   {"sqrt", OpCode::Sqrt},   {"sqrt_rn", OpCode::PreciseSqrt},
+                                                   {"rsqrt", OpCode::Rsqrt}, {"floor", OpCode::Floor},
+                                                   {"ceil", OpCode::Ceil},   {"erf", OpCode::Erf}};
   for (auto [name, code] : unary) {
     std::string n = name;
     OpCode c = code;
@@ -138,7 +142,8 @@ void registerMathBuiltins(BuiltinTable &t) {
   t["tl.softmax"] = [](CodeGen &cg, const CallArgs &args) {
     auto a = args.bind(cg, {"x", "dim=", "keep_dims=", "ieee_rounding="});
     Object x = Object::ofTensor(cg.tensorArg(*a[0]));
-    Arg dim = a[1] && !a[1]->value.is(Object::Kind::None) ? *a[1] : Arg{Object::integer(0), args.span, nullptr};
+    Arg dim =
+        a[1] && !a[1]->value.is(Object::Kind::None) ? *a[1] : Arg{Object::integer(0), args.span, nullptr};
     Arg keep = a[2] ? *a[2] : Arg{Object::boolean(false), args.span, nullptr};
     bool ieee = a[3] && cg.boolArg(*a[3], "ieee_rounding");
     auto reduce = [&](const char *fn, const Object &v) {

@@ -28,8 +28,9 @@ AttributeList cacheAttrs(CodeGen &cg, const std::optional<Arg> &cache, const std
   if (eviction) {
     std::string e = cg.stringArg(*eviction, "eviction_policy");
     if (!e.empty() && e != "evict_normal" && e != "evict_first" && e != "evict_last")
-      cg.error(eviction->span, "eviction_policy must be one of '', 'evict_normal', 'evict_first' or 'evict_last', got '" +
-                                   e + "'");
+      cg.error(eviction->span,
+               "eviction_policy must be one of '', 'evict_normal', 'evict_first' or 'evict_last', got '" + e +
+                   "'");
     if (!e.empty())
       attrs.set("eviction", Attribute::string(e));
   }
@@ -42,18 +43,21 @@ std::vector<int64_t> boundaryCheck(CodeGen &cg, const std::optional<Arg> &a, siz
   std::vector<int64_t> dims;
   if (!a || a->value.is(Object::Kind::None))
     return dims;
-  std::vector<Object> items = a->value.is(Object::Kind::Tuple) ? a->value.items : std::vector<Object>{a->value};
+  std::vector<Object> items =
+      a->value.is(Object::Kind::Tuple) ? a->value.items : std::vector<Object>{a->value};
   for (const Object &o : items) {
     int64_t d = cg.intArg(Arg{o, a->span, nullptr}, "boundary_check");
     if (d < 0 || d >= static_cast<int64_t>(rank))
-      cg.error(a->span, "boundary_check dimension " + std::to_string(d) + " is out of range for a block pointer of rank " +
-                            std::to_string(rank));
+      cg.error(a->span, "boundary_check dimension " + std::to_string(d) +
+                            " is out of range for a block pointer of rank " + std::to_string(rank));
     dims.push_back(d);
   }
   return dims;
 }
 
-const BlockPointer *blockPtrOf(const Arg &a) { return a.value.is(Object::Kind::BlockPtr) ? a.value.blockPtr.get() : nullptr; }
+const BlockPointer *blockPtrOf(const Arg &a) {
+  return a.value.is(Object::Kind::BlockPtr) ? a.value.blockPtr.get() : nullptr;
+}
 
 Tensor pointerArg(CodeGen &cg, const Arg &a, const char *op) {
   if (!a.value.isTensor() || !a.value.tensor.dtype.isPtr())
@@ -72,8 +76,8 @@ Tensor maskArg(CodeGen &cg, const Arg &a, const Tensor &ptr, const char *op) {
 }
 
 Object load(CodeGen &cg, const CallArgs &args) {
-  auto a = args.bind(cg, {"pointer", "mask=", "other=", "boundary_check=", "padding_option=", "cache_modifier=",
-                          "eviction_policy=", "volatile="});
+  auto a = args.bind(cg, {"pointer", "mask=", "other=", "boundary_check=", "padding_option=",
+                          "cache_modifier=", "eviction_policy=", "volatile="});
   auto present = [](const std::optional<Arg> &x) { return x && !x->value.is(Object::Kind::None); };
   AttributeList attrs = cacheAttrs(cg, a[5], a[6], a[7], true);
   Builder &b = cg.builder();
@@ -81,8 +85,9 @@ Object load(CodeGen &cg, const CallArgs &args) {
   Tensor ptr;
   if (const BlockPointer *bp = blockPtrOf(*a[0])) {
     if (present(a[1]) || present(a[2]))
-      cg.error(args.span, "mask and other cannot be given when loading through a block pointer; use boundary_check "
-                          "and padding_option");
+      cg.error(args.span,
+               "mask and other cannot be given when loading through a block pointer; use boundary_check "
+               "and padding_option");
     std::vector<int64_t> check = boundaryCheck(cg, a[3], bp->blockShape.size());
     std::string padding = a[4] ? cg.stringArg(*a[4], "padding_option") : "";
     if (!padding.empty() && padding != "zero" && padding != "nan")
@@ -131,7 +136,8 @@ Object load(CodeGen &cg, const CallArgs &args) {
 }
 
 Object store(CodeGen &cg, const CallArgs &args) {
-  auto a = args.bind(cg, {"pointer", "value", "mask=", "boundary_check=", "cache_modifier=", "eviction_policy="});
+  auto a =
+      args.bind(cg, {"pointer", "value", "mask=", "boundary_check=", "cache_modifier=", "eviction_policy="});
   auto present = [](const std::optional<Arg> &x) { return x && !x->value.is(Object::Kind::None); };
   AttributeList attrs = cacheAttrs(cg, a[4], a[5], std::nullopt, false);
   std::optional<Tensor> mask;
@@ -197,8 +203,8 @@ AtomicOperands atomicOperands(CodeGen &cg, const std::string &op, const Arg &ptr
   DType elem = r.ptr.dtype.pointee();
   if (elem.type == Type::f16() && op != "add")
     cg.error(span, "tl.atomic_" + op + " does not support fp16");
-  if (elem.isBool() || elem.bits() == 8 || elem.type == Type::i16() || elem.type == Type::bf16() || elem.isFp8() ||
-      elem.isPtr())
+  if (elem.isBool() || elem.bits() == 8 || elem.type == Type::i16() || elem.type == Type::bf16() ||
+      elem.isFp8() || elem.isPtr())
     cg.error(span, "tl.atomic_" + op + " does not support " + elem.name());
   Tensor v = cg.tensorArg(valArg);
   if (!r.ptr.isBlock() && v.isBlock())
@@ -207,7 +213,8 @@ AtomicOperands atomicOperands(CodeGen &cg, const std::string &op, const Arg &ptr
   if (maskArg && !maskArg->value.is(Object::Kind::None)) {
     Tensor m = cg.tensorArg(*maskArg);
     if (!m.dtype.isBool())
-      cg.error(maskArg->span, "tl.atomic_" + op + "'s mask must have boolean (int1) elements, got " + m.dtype.name());
+      cg.error(maskArg->span,
+               "tl.atomic_" + op + "'s mask must have boolean (int1) elements, got " + m.dtype.name());
     if (!r.ptr.isBlock() && m.isBlock())
       cg.error(maskArg->span, "tl.atomic_" + op + "'s mask cannot be a block when the pointer is a scalar");
     r.mask = cg.broadcastTo(m, r.ptr.shape(), maskArg->span);
@@ -236,8 +243,8 @@ Object atomicRMW(CodeGen &cg, const CallArgs &args, const std::string &op) {
   }
   bool isMax = op == "max";
   if (elem.isInt())
-    return Object::ofTensor(
-        rmw(elem.isUnsigned ? (isMax ? "umax" : "umin") : (isMax ? "max" : "min"), o.ptr.value, o.value.value, mask, elem));
+    return Object::ofTensor(rmw(elem.isUnsigned ? (isMax ? "umax" : "umin") : (isMax ? "max" : "min"),
+                                o.ptr.value, o.value.value, mask, elem));
   if (elem.type != Type::f32() && elem.type != Type::f64())
     cg.error(args.span, "tl.atomic_" + op + " does not support " + elem.name());
   // Floats through integer atomics, as Triton does: non-negative values order like
@@ -246,7 +253,8 @@ Object atomicRMW(CodeGen &cg, const CallArgs &args, const std::string &op) {
   DType ut = elem.type == Type::f32() ? DType::u32() : DType::u64();
   Tensor zero = cg.constant(Object::floating(0.0), elem, o.value.shape(), args.span);
   Tensor iVal = cg.bitcast(o.value, it, args.span), uVal = cg.bitcast(o.value, ut, args.span);
-  Tensor iPtr = cg.bitcast(o.ptr, it.pointerTo(), args.span), uPtr = cg.bitcast(o.ptr, ut.pointerTo(), args.span);
+  Tensor iPtr = cg.bitcast(o.ptr, it.pointerTo(), args.span),
+         uPtr = cg.bitcast(o.ptr, ut.pointerTo(), args.span);
   Tensor pos{b.cmpf("oge", o.value.value, zero.value), DType::i1()};
   Tensor neg{b.cmpf("olt", o.value.value, zero.value), DType::i1()};
   auto withMask = [&](Tensor cond) {
@@ -293,7 +301,8 @@ Tensor blockPtrScalar(CodeGen &cg, const Object &o, const Span &span, bool i64, 
   if (i64)
     return cg.cast(o.tensor, DType::i64(), span);
   if (o.tensor.dtype.bits() != 32)
-    cg.error(span, std::string("block pointers only support 32-bit ") + what + ", got " + o.tensor.dtype.name() +
+    cg.error(span, std::string("block pointers only support 32-bit ") + what + ", got " +
+                       o.tensor.dtype.name() +
                        "; add .to(tl.int32) or use regular indexing for 64-bit offsets");
   return Tensor{o.tensor.value, DType::i32()};
 }
@@ -301,7 +310,8 @@ Tensor blockPtrScalar(CodeGen &cg, const Object &o, const Span &span, bool i64, 
 std::vector<Object> tupleItems(CodeGen &cg, const Arg &a, const char *what) {
   if (a.value.is(Object::Kind::Tuple))
     return a.value.items;
-  cg.error(a.span, std::string("tl.make_block_ptr's ") + what + " must be a tuple, got " + a.value.describe());
+  cg.error(a.span,
+           std::string("tl.make_block_ptr's ") + what + " must be a tuple, got " + a.value.describe());
 }
 
 Object makeBlockPtr(CodeGen &cg, const CallArgs &args) {
@@ -342,10 +352,13 @@ Object advance(CodeGen &cg, const CallArgs &args) {
   auto a = args.bind(cg, {"base", "offsets"});
   const BlockPointer *bp = blockPtrOf(*a[0]);
   if (!bp)
-    cg.error(a[0]->span, "tl.advance needs a block pointer from tl.make_block_ptr, got " + a[0]->value.describe());
-  std::vector<Object> deltas = a[1]->value.is(Object::Kind::Tuple) ? a[1]->value.items : std::vector<Object>{};
+    cg.error(a[0]->span,
+             "tl.advance needs a block pointer from tl.make_block_ptr, got " + a[0]->value.describe());
+  std::vector<Object> deltas =
+      a[1]->value.is(Object::Kind::Tuple) ? a[1]->value.items : std::vector<Object>{};
   if (deltas.size() != bp->offsets.size())
-    cg.error(a[1]->span, "tl.advance needs " + std::to_string(bp->offsets.size()) + " offsets, one per dimension");
+    cg.error(a[1]->span,
+             "tl.advance needs " + std::to_string(bp->offsets.size()) + " offsets, one per dimension");
   auto next = std::make_shared<BlockPointer>(*bp);
   for (size_t i = 0; i < deltas.size(); ++i) {
     // A zero offset leaves the dimension alone.
@@ -363,8 +376,8 @@ Object advance(CodeGen &cg, const CallArgs &args) {
 } // namespace
 
 std::pair<Tensor, std::optional<Tensor>> CodeGen::blockPointerAccess(const BlockPointer &bp,
-                                                                      std::span<const int64_t> boundaryCheck,
-                                                                      const Span &span) {
+                                                                     std::span<const int64_t> boundaryCheck,
+                                                                     const Span &span) {
   size_t rank = bp.blockShape.size();
   std::vector<int64_t> full = bp.blockShape;
   Tensor offsetSum;
@@ -386,7 +399,8 @@ std::pair<Tensor, std::optional<Tensor>> CodeGen::blockPointerAccess(const Block
     Tensor term = spread(Tensor{b_.binary(OpCode::MulI, index.value, stride.value), DType::i64()});
     term = broadcastTo(term, full, span);
     offsetSum = d == 0 ? term : Tensor{b_.binary(OpCode::AddI, offsetSum.value, term.value), DType::i64()};
-    if (std::find(boundaryCheck.begin(), boundaryCheck.end(), static_cast<int64_t>(d)) != boundaryCheck.end()) {
+    if (std::find(boundaryCheck.begin(), boundaryCheck.end(), static_cast<int64_t>(d)) !=
+        boundaryCheck.end()) {
       Tensor zero = constantInt(0, DType::i64(), index.shape());
       Tensor limit = broadcastTo(bp.shape[d], index.shape(), span);
       Tensor inside{b_.binary(OpCode::AndI, b_.cmpi("sge", index.value, zero.value),

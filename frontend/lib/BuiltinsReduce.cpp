@@ -9,19 +9,21 @@ namespace trident::frontend {
 
 namespace {
 
-using Combine = std::function<std::vector<Value *>(CodeGen &, std::span<Value *const>, std::span<Value *const>)>;
+using Combine =
+    std::function<std::vector<Value *>(CodeGen &, std::span<Value *const>, std::span<Value *const>)>;
 
 // Triton's _wrap_axis: a negative axis counts from the end.
 int normalizeAxis(CodeGen &cg, int64_t axis, size_t rank, const Span &span) {
   int64_t r = static_cast<int64_t>(rank);
   if (axis < -r || axis >= r)
-    cg.error(span, "axis " + std::to_string(axis) + " is out of range for a block of rank " + std::to_string(rank));
+    cg.error(span,
+             "axis " + std::to_string(axis) + " is out of range for a block of rank " + std::to_string(rank));
   return static_cast<int>(axis < 0 ? axis + r : axis);
 }
 
 // Runs `combine` with the CodeGen's builder inside `region` (the combiner body).
-std::vector<Value *> inRegion(CodeGen &cg, Builder &inner, const Combine &combine, std::span<Value *const> lhs,
-                              std::span<Value *const> rhs) {
+std::vector<Value *> inRegion(CodeGen &cg, Builder &inner, const Combine &combine,
+                              std::span<Value *const> lhs, std::span<Value *const> rhs) {
   Builder &b = cg.builder();
   Block *savedBlock = b.block();
   Op *savedBefore = b.insertionOp();
@@ -35,9 +37,9 @@ std::vector<Value *> inRegion(CodeGen &cg, Builder &inner, const Combine &combin
 }
 
 // The reduce (or scan) of `inputs` along `axis` (nullopt: all elements).
-std::vector<Tensor> combineAlong(CodeGen &cg, std::vector<Tensor> inputs, std::optional<int64_t> axisArg, bool scan,
-                                 bool reverse, bool keepDims, const Combine &combine, const Span &span,
-                                 const std::string &name) {
+std::vector<Tensor> combineAlong(CodeGen &cg, std::vector<Tensor> inputs, std::optional<int64_t> axisArg,
+                                 bool scan, bool reverse, bool keepDims, const Combine &combine,
+                                 const Span &span, const std::string &name) {
   Builder &b = cg.builder();
   for (Tensor &t : inputs) {
     if (!t.isBlock())
@@ -110,7 +112,7 @@ Value *mul(CodeGen &cg, Value *a, Value *b, DType d) {
   return cg.builder().binary(d.isFloat() ? OpCode::MulF : OpCode::MulI, a, b);
 }
 Value *minMax(CodeGen &cg, Value *a, Value *b, DType d, bool isMax) {
-  OpCode code = d.isFloat() ? (isMax ? OpCode::MaxNumF : OpCode::MinNumF)
+  OpCode code = d.isFloat()                  ? (isMax ? OpCode::MaxNumF : OpCode::MinNumF)
                 : d.isUnsigned || d.isBool() ? (isMax ? OpCode::MaxUI : OpCode::MinUI)
                                              : (isMax ? OpCode::MaxSI : OpCode::MinSI);
   return cg.builder().binary(code, a, b);
@@ -156,7 +158,8 @@ Object sum(CodeGen &cg, const CallArgs &args) {
 }
 
 Object maxMin(CodeGen &cg, const CallArgs &args, bool isMax) {
-  auto a = args.bind(cg, {"input", "axis=", "return_indices=", "return_indices_tie_break_left=", "keep_dims="});
+  auto a =
+      args.bind(cg, {"input", "axis=", "return_indices=", "return_indices_tie_break_left=", "keep_dims="});
   std::string name = isMax ? "tl.max" : "tl.min";
   Tensor x = promoteBf16(cg, cg.tensorArg(*a[0]), args.span);
   std::optional<int64_t> axis = axisOf(cg, a[1]);
@@ -173,19 +176,19 @@ Object maxMin(CodeGen &cg, const CallArgs &args, bool isMax) {
       if (static_cast<int>(d) != ax)
         index = Tensor{b.expandDims(index.value, static_cast<int>(d)), index.dtype};
     index = cg.broadcastTo(index, x.shape(), args.span);
-    std::vector<Tensor> r = combineAlong(cg, {x, index}, axis, false, false, keep, argCombine(x.dtype, isMax, tieLeft),
-                                         args.span, name);
+    std::vector<Tensor> r = combineAlong(cg, {x, index}, axis, false, false, keep,
+                                         argCombine(x.dtype, isMax, tieLeft), args.span, name);
     return Object::tuple({Object::ofTensor(r[0]), Object::ofTensor(r[1])});
   }
   if (x.dtype.bits() < 32 && !x.dtype.isPtr())
     x = cg.cast(x, x.dtype.isFloat() ? DType::f32() : DType::i32(), args.span);
   if (x.dtype.isPtr())
     cg.error(args.span, name + " does not support pointers");
-  return Object::ofTensor(combineAlong(cg, {x}, axis, false, false, keep,
-                                       elementwise(x.dtype, [isMax](CodeGen &c, Value *l, Value *r, DType d) {
-                                         return minMax(c, l, r, d, isMax);
-                                       }),
-                                       args.span, name)[0]);
+  return Object::ofTensor(
+      combineAlong(cg, {x}, axis, false, false, keep,
+                   elementwise(x.dtype, [isMax](CodeGen &c, Value *l, Value *r,
+                                                DType d) { return minMax(c, l, r, d, isMax); }),
+                   args.span, name)[0]);
 }
 
 Object argMaxMin(CodeGen &cg, const CallArgs &args, bool isMax) {
@@ -265,8 +268,9 @@ Object cumulative(CodeGen &cg, const CallArgs &args, bool product) {
   x = product ? promoteBf16(cg, x, args.span) : sumInput(cg, x, a[3], args.span);
   int64_t axis = a[1] && !a[1]->value.is(Object::Kind::None) ? cg.intArg(*a[1], "axis") : 0;
   bool reverse = a[2] && cg.boolArg(*a[2], "reverse");
-  return Object::ofTensor(combineAlong(cg, {x}, axis, true, reverse, false, elementwise(x.dtype, product ? mul : add),
-                                       args.span, product ? "tl.cumprod" : "tl.cumsum")[0]);
+  return Object::ofTensor(combineAlong(cg, {x}, axis, true, reverse, false,
+                                       elementwise(x.dtype, product ? mul : add), args.span,
+                                       product ? "tl.cumprod" : "tl.cumsum")[0]);
 }
 
 } // namespace
@@ -286,15 +290,17 @@ std::vector<Value *> CodeGen::buildCombiner(const Object &combine, std::span<Val
   Object r = callJit(*combine.function, *combine.functionModule, args);
   std::vector<Object> items = r.is(Object::Kind::Tuple) ? r.items : std::vector<Object>{r};
   if (items.size() != dtypes.size())
-    error(span, "the combine function '" + combine.function->name + "' returns " + std::to_string(items.size()) +
-                    (items.size() == 1 ? " value" : " values") + ", but the operation has " +
-                    std::to_string(dtypes.size()) + (dtypes.size() == 1 ? " input" : " inputs"));
+    error(span, "the combine function '" + combine.function->name + "' returns " +
+                    std::to_string(items.size()) + (items.size() == 1 ? " value" : " values") +
+                    ", but the operation has " + std::to_string(dtypes.size()) +
+                    (dtypes.size() == 1 ? " input" : " inputs"));
   std::vector<Value *> values;
   for (size_t i = 0; i < items.size(); ++i) {
     Tensor t = items[i].isPyNumber() ? constant(items[i], dtypes[i], {}, span) : toTensor(items[i], span);
     if (t.isBlock() || t.dtype != dtypes[i])
-      error(span, "the combine function '" + combine.function->name + "' returns " + Object::ofTensor(t).describe() +
-                      " for an input of type " + dtypes[i].name() + "; it must return scalars of the input types");
+      error(span, "the combine function '" + combine.function->name + "' returns " +
+                      Object::ofTensor(t).describe() + " for an input of type " + dtypes[i].name() +
+                      "; it must return scalars of the input types");
     values.push_back(t.value);
   }
   return values;
@@ -311,12 +317,11 @@ void registerReduceBuiltins(BuiltinTable &t) {
     Tensor x = cg.tensorArg(*a[0]);
     if (!x.dtype.isInt())
       cg.error(a[0]->span, "tl.xor_sum is only supported for integers, got " + x.dtype.name());
-    return Object::ofTensor(combineAlong(cg, {x}, axisOf(cg, a[1]), false, false, keepDimsOf(cg, a[2]),
-                                         elementwise(x.dtype,
-                                                     [](CodeGen &c, Value *l, Value *r, DType) {
-                                                       return c.builder().binary(OpCode::XOrI, l, r);
-                                                     }),
-                                         args.span, "tl.xor_sum")[0]);
+    return Object::ofTensor(
+        combineAlong(cg, {x}, axisOf(cg, a[1]), false, false, keepDimsOf(cg, a[2]),
+                     elementwise(x.dtype, [](CodeGen &c, Value *l, Value *r,
+                                             DType) { return c.builder().binary(OpCode::XOrI, l, r); }),
+                     args.span, "tl.xor_sum")[0]);
   };
   t["tl.reduce"] = reduce;
   t["tl.associative_scan"] = associativeScan;

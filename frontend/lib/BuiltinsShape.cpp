@@ -26,7 +26,8 @@ std::string shapeStr(std::span<const int64_t> s) {
   return r + "]";
 }
 
-Tensor reshapeTo(CodeGen &cg, const Tensor &x, const std::vector<int64_t> &shape, bool reorder, const Span &span) {
+Tensor reshapeTo(CodeGen &cg, const Tensor &x, const std::vector<int64_t> &shape, bool reorder,
+                 const Span &span) {
   if (shape.empty())
     cg.error(span, "tl.reshape needs a non-empty shape");
   cg.checkBlockShape(shape, span);
@@ -34,8 +35,8 @@ Tensor reshapeTo(CodeGen &cg, const Tensor &x, const std::vector<int64_t> &shape
   for (int64_t d : shape)
     numel *= d;
   if (numel != x.type().numElements())
-    cg.error(span, "cannot reshape a block of " + std::to_string(x.type().numElements()) + " elements into shape " +
-                       shapeStr(shape));
+    cg.error(span, "cannot reshape a block of " + std::to_string(x.type().numElements()) +
+                       " elements into shape " + shapeStr(shape));
   if (!x.isBlock())
     return cg.broadcastTo(x, shape, span);
   if (std::equal(shape.begin(), shape.end(), x.shape().begin(), x.shape().end()))
@@ -58,8 +59,9 @@ Tensor permute(CodeGen &cg, const Tensor &x, std::vector<int64_t> dims, const Sp
   for (size_t i = 0; ok && i < rank; ++i)
     ok = sorted[i] == static_cast<int64_t>(i);
   if (!ok)
-    cg.error(span, std::string(name) + ": dims must be a permutation of 0.." + std::to_string(rank ? rank - 1 : 0) +
-                       " for a block of rank " + std::to_string(rank) + ", got " + shapeStr(dims));
+    cg.error(span, std::string(name) + ": dims must be a permutation of 0.." +
+                       std::to_string(rank ? rank - 1 : 0) + " for a block of rank " + std::to_string(rank) +
+                       ", got " + shapeStr(dims));
   bool identity = true;
   for (size_t i = 0; i < rank; ++i)
     identity = identity && dims[i] == static_cast<int64_t>(i);
@@ -76,7 +78,8 @@ Object trans(CodeGen &cg, const CallArgs &args, bool isPermute) {
     if (isPermute)
       cg.error(args.span, "tl.permute needs dims");
     if (x.shape().size() != 2)
-      cg.error(args.span, "tl.trans without dims needs a 2-D block, got rank " + std::to_string(x.shape().size()));
+      cg.error(args.span,
+               "tl.trans without dims needs a 2-D block, got rank " + std::to_string(x.shape().size()));
     dims = {1, 0};
   }
   return Object::ofTensor(permute(cg, x, dims, args.span, isPermute ? "tl.permute" : "tl.trans"));
@@ -95,8 +98,8 @@ Tensor expandDims(CodeGen &cg, Tensor x, const Arg &axisArg) {
     cg.error(axisArg.span, "blocks may have at most 8 dimensions");
   for (int64_t &ax : axes) {
     if (ax < -newRank || ax >= newRank)
-      cg.error(axisArg.span, "tl.expand_dims: axis " + std::to_string(ax) + " is out of range for the result rank " +
-                                 std::to_string(newRank));
+      cg.error(axisArg.span, "tl.expand_dims: axis " + std::to_string(ax) +
+                                 " is out of range for the result rank " + std::to_string(newRank));
     if (ax < 0)
       ax += newRank;
   }
@@ -114,12 +117,13 @@ Tensor expandDims(CodeGen &cg, Tensor x, const Arg &axisArg) {
   return x;
 }
 
-std::pair<Tensor, Tensor> sameTypePair(CodeGen &cg, const Arg &a, const Arg &b, const Span &span, const char *name) {
+std::pair<Tensor, Tensor> sameTypePair(CodeGen &cg, const Arg &a, const Arg &b, const Span &span,
+                                       const char *name) {
   Tensor x = cg.tensorArg(a), y = cg.tensorArg(b);
   std::tie(x, y) = cg.broadcastPair(x, y, span);
   if (x.dtype != y.dtype)
-    cg.error(span, std::string(name) + ": both inputs must have the same dtype, got " + x.dtype.name() + " and " +
-                       y.dtype.name());
+    cg.error(span, std::string(name) + ": both inputs must have the same dtype, got " + x.dtype.name() +
+                       " and " + y.dtype.name());
   return {x, y};
 }
 
@@ -180,8 +184,8 @@ void registerShapeBuiltins(BuiltinTable &t) {
       cg.error(args.span, "tl.cat may reorder elements; pass can_reorder=True (as Triton requires)");
     Tensor x = cg.tensorArg(*a[0]), y = cg.tensorArg(*a[1]);
     if (!x.isBlock() || x.type() != y.type() || x.dtype != y.dtype)
-      cg.error(args.span, "tl.cat needs two blocks of one type, got " + Object::ofTensor(x).describe() + " and " +
-                              Object::ofTensor(y).describe());
+      cg.error(args.span, "tl.cat needs two blocks of one type, got " + Object::ofTensor(x).describe() +
+                              " and " + Object::ofTensor(y).describe());
     return Object::ofTensor(cg.builder().cat(x.value, y.value), x.dtype);
   };
 }

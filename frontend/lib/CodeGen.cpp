@@ -17,7 +17,9 @@ constexpr uint64_t kWorkLimit = 400000;
 constexpr int kMaxDepth = 600;
 constexpr size_t kMaxCallDepth = 64;
 
-std::string plural(size_t n, const char *noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+std::string plural(size_t n, const char *noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
 
 } // namespace
 
@@ -33,7 +35,8 @@ CodeGen::CodeGen(Module &module, const ModuleEnv &mainModule, const ModuleEnv &p
   registerPreludeBuiltins(builtins_);
 }
 
-FrameGuard::FrameGuard(CodeGen &cg, const FunctionDef &fn, const ModuleEnv &module) : cg_(cg), savedSource_(cg.source_) {
+FrameGuard::FrameGuard(CodeGen &cg, const FunctionDef &fn, const ModuleEnv &module)
+    : cg_(cg), savedSource_(cg.source_) {
   auto f = std::make_unique<CodeGen::Frame>();
   f->function = &fn;
   f->module = &module;
@@ -63,8 +66,8 @@ void CodeGen::staticPrint(const std::string &text) {
 CodeGen::DepthGuard::DepthGuard(CodeGen &cg, const Span &s) : cg_(cg) {
   if (++cg_.depth_ > kMaxDepth) {
     --cg_.depth_;
-    cg_.error(s, "the kernel nests too deeply: expressions, blocks and calls more than " + std::to_string(kMaxDepth) +
-                     " levels deep");
+    cg_.error(s, "the kernel nests too deeply: expressions, blocks and calls more than " +
+                     std::to_string(kMaxDepth) + " levels deep");
   }
 }
 
@@ -76,7 +79,8 @@ void CodeGen::tick(const Span &s) {
 
 // ---- arguments ---------------------------------------------------------------
 
-std::vector<std::optional<Arg>> CallArgs::bind(CodeGen &cg, std::initializer_list<const char *> params) const {
+std::vector<std::optional<Arg>> CallArgs::bind(CodeGen &cg,
+                                               std::initializer_list<const char *> params) const {
   std::vector<std::string> names;
   std::vector<bool> required;
   int varargs = -1;
@@ -108,8 +112,9 @@ std::vector<std::optional<Arg>> CallArgs::bind(CodeGen &cg, std::initializer_lis
       }
       bound[varargs]->value.items.push_back(positional[i].value);
     } else {
-      cg.error(positional[i].span, callee + "() takes at most " + std::to_string(fixed) + " positional arguments (" +
-                                       std::to_string(positional.size()) + " given)");
+      cg.error(positional[i].span, callee + "() takes at most " + std::to_string(fixed) +
+                                       " positional arguments (" + std::to_string(positional.size()) +
+                                       " given)");
     }
   }
   for (const auto &[name, arg] : keywords) {
@@ -140,7 +145,8 @@ int64_t CodeGen::intArg(const Arg &a, const char *what) {
   if (o.kind == Object::Kind::Bool)
     return o.boolValue;
   if (o.isTensor() && a.expr && a.expr->kind == ExprKind::Name)
-    error(a.span, std::string(what) + " must be a tl.constexpr integer, but '" + a.expr->name + "' is a tensor");
+    error(a.span,
+          std::string(what) + " must be a tl.constexpr integer, but '" + a.expr->name + "' is a tensor");
   error(a.span, std::string(what) + " must be a tl.constexpr integer, got " + o.describe());
 }
 
@@ -216,15 +222,17 @@ Object CodeGen::lookupName(const std::string &name, const Span &span) {
     return it->second;
   if (const GlobalEntry *g = f.module->lookup(name))
     return evalGlobal(*f.module, name, *g, span);
-  static const char *pyBuiltins[] = {"range", "min", "max", "abs", "len", "int", "float", "bool", "print",
-                                     "isinstance", "str", "getattr", "hasattr", "tuple", "list", "round"};
+  static const char *pyBuiltins[] = {"range",   "min",   "max",   "abs",        "len", "int",
+                                     "float",   "bool",  "print", "isinstance", "str", "getattr",
+                                     "hasattr", "tuple", "list",  "round"};
   for (const char *b : pyBuiltins)
     if (name == b)
       return Object::named(Object::Kind::Builtin, std::string("py.") + b);
   error(span, "name '" + name + "' is not defined");
 }
 
-Object CodeGen::evalGlobal(const ModuleEnv &env, const std::string &name, const GlobalEntry &g, const Span &span) {
+Object CodeGen::evalGlobal(const ModuleEnv &env, const std::string &name, const GlobalEntry &g,
+                           const Span &span) {
   switch (g.kind) {
   case GlobalEntry::Kind::Function: {
     Object o;
@@ -276,7 +284,8 @@ void CodeGen::bindParameters(const FunctionDef &fn, const ModuleEnv &, const Cal
     while (next < fn.params.size() && fn.params[next].isKwArgs)
       ++next;
     if (next >= fn.params.size())
-      error(a.span, fn.name + "() takes " + std::to_string(fn.params.size()) + " arguments but more were given");
+      error(a.span,
+            fn.name + "() takes " + std::to_string(fn.params.size()) + " arguments but more were given");
     if (fn.params[next].isVarArgs)
       error(a.span, fn.name + "(): *args parameters are not supported");
     values[next++] = a.value;
@@ -447,7 +456,8 @@ void CodeGen::compileKernel(const FunctionDef &kernel, const std::vector<ArgSpec
     const ArgSpec &a = args[i];
     if (a.kind == ArgSpec::Kind::Constexpr) {
       if (dontSpecialize && !annotated)
-        error(p.span, "parameter '" + p.name + "' is listed in do_not_specialize, but the signature gives a constant");
+        error(p.span, "parameter '" + p.name +
+                          "' is listed in do_not_specialize, but the signature gives a constant");
       SourceBuffer valueSource("<signature>", a.constexprValue);
       Object value;
       try {
@@ -493,7 +503,8 @@ void CodeGen::compileKernel(const FunctionDef &kernel, const std::vector<ArgSpec
   if (!types.empty())
     f->setAttr("arg_divisibility", Attribute::ints(divisibility));
   for (size_t k = 0; k < runtime.size(); ++k)
-    frame().locals[params[runtime[k].first].name] = Object::ofTensor(f->region()->argument(k), runtime[k].second);
+    frame().locals[params[runtime[k].first].name] =
+        Object::ofTensor(f->region()->argument(k), runtime[k].second);
   b_.setInsertionPointToEnd(f->region());
   execSequence(kernel.body, 0, nullptr);
   if (frame().returned && !frame().returned->is(Object::Kind::None))

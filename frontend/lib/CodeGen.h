@@ -163,14 +163,14 @@ public:
   // Calls a prelude function by name (its ops get the caller's location).
   Object callPrelude(const std::string &name, const CallArgs &args);
   // Builds a reduce/scan combiner region body by calling `combine` on scalars.
-  std::vector<Value *> buildCombiner(const Object &combine, std::span<Value *const> lhs, std::span<Value *const> rhs,
-                                     const std::vector<DType> &dtypes, const Span &span);
+  std::vector<Value *> buildCombiner(const Object &combine, std::span<Value *const> lhs,
+                                     std::span<Value *const> rhs, const std::vector<DType> &dtypes,
+                                     const Span &span);
 
   // ---- block pointers ----
   // The pointer block and boundary mask a block pointer addresses.
-  std::pair<Tensor, std::optional<Tensor>> blockPointerAccess(const BlockPointer &bp,
-                                                               std::span<const int64_t> boundaryCheck,
-                                                               const Span &span);
+  std::pair<Tensor, std::optional<Tensor>>
+  blockPointerAccess(const BlockPointer &bp, std::span<const int64_t> boundaryCheck, const Span &span);
 
   // ---- control flow values ----
   // Flattens the IR values of an object (tensors, tuples, block pointers) for
@@ -227,7 +227,7 @@ private:
   std::set<std::pair<const ModuleEnv *, std::string>> evaluatingGlobals_;
   std::map<std::string, Op *> noinlineFuncs_;
   std::map<std::string, Object> noinlineReturns_;
-  int preludeDepth_ = 0;   // > 0 while compiling prelude functions: their ops get callLoc_
+  int preludeDepth_ = 0; // > 0 while compiling prelude functions: their ops get callLoc_
   Location callLoc_;
   uint64_t work_ = 0;
   int depth_ = 0;

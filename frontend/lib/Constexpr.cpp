@@ -73,8 +73,7 @@ bool CodeGen::truthy(const Object &o, const Span &span) {
   case Object::Kind::String: return !o.name.empty();
   case Object::Kind::Tuple: return !o.items.empty();
   case Object::Kind::Tensor:
-  case Object::Kind::BlockPtr:
-    error(span, "the truth value of a tensor is not known at compile time");
+  case Object::Kind::BlockPtr: error(span, "the truth value of a tensor is not known at compile time");
   default: return true;
   }
 }
@@ -83,8 +82,8 @@ std::optional<Object> CodeGen::foldBinary(BinOpKind op, const Object &a, const O
   if (!a.isConstexpr() || !b.isConstexpr())
     return std::nullopt;
   auto unsupported = [&]() -> Object {
-    error(span, std::string("unsupported operand type(s) for ") + spelling(op) + ": '" + pyTypeName(a) + "' and '" +
-                    pyTypeName(b) + "'");
+    error(span, std::string("unsupported operand type(s) for ") + spelling(op) + ": '" + pyTypeName(a) +
+                    "' and '" + pyTypeName(b) + "'");
   };
   if (isIntLike(a) && isIntLike(b)) {
     PyInt x = asInt(a), y = asInt(b);
@@ -149,7 +148,8 @@ std::optional<Object> CodeGen::foldBinary(BinOpKind op, const Object &a, const O
         if (y > 128 || bits + static_cast<int>(y) > 65)
           checkedInt(kIntLimit + 1, span);
       }
-      return Object::integer(checkedInt(x == 0 ? 0 : static_cast<PyInt>(static_cast<unsigned __int128>(x) << y), span));
+      return Object::integer(
+          checkedInt(x == 0 ? 0 : static_cast<PyInt>(static_cast<unsigned __int128>(x) << y), span));
     case BinOpKind::RShift:
       if (y < 0)
         error(span, "negative shift count");
@@ -205,7 +205,8 @@ std::optional<Object> CodeGen::foldBinary(BinOpKind op, const Object &a, const O
     items.insert(items.end(), b.items.begin(), b.items.end());
     return Object::tuple(std::move(items));
   }
-  if (op == BinOpKind::Mul && (a.kind == Object::Kind::String || a.kind == Object::Kind::Tuple) && isIntLike(b)) {
+  if (op == BinOpKind::Mul && (a.kind == Object::Kind::String || a.kind == Object::Kind::Tuple) &&
+      isIntLike(b)) {
     PyInt n = std::max<PyInt>(asInt(b), 0);
     size_t unit = a.kind == Object::Kind::String ? a.name.size() : a.items.size();
     if (unit != 0 && n > 10000 / static_cast<PyInt>(unit))
@@ -219,7 +220,8 @@ std::optional<Object> CodeGen::foldBinary(BinOpKind op, const Object &a, const O
     }
     return r;
   }
-  if (op == BinOpKind::Mul && isIntLike(a) && (b.kind == Object::Kind::String || b.kind == Object::Kind::Tuple))
+  if (op == BinOpKind::Mul && isIntLike(a) &&
+      (b.kind == Object::Kind::String || b.kind == Object::Kind::Tuple))
     return foldBinary(op, b, a, span);
   return unsupported();
 }
@@ -289,8 +291,8 @@ std::optional<Object> CodeGen::foldCompare(CmpOpKind op, const Object &a, const 
         return foldCompare(op, a.items[i], b.items[i], span);
     return order(a.items.size(), b.items.size());
   }
-  error(span, std::string("'") + spelling(op) + "' not supported between instances of '" + pyTypeName(a) + "' and '" +
-                  pyTypeName(b) + "'");
+  error(span, std::string("'") + spelling(op) + "' not supported between instances of '" + pyTypeName(a) +
+                  "' and '" + pyTypeName(b) + "'");
 }
 
 std::optional<Object> CodeGen::foldUnary(UnaryOpKind op, const Object &a, const Span &span) {

@@ -35,41 +35,72 @@ std::string DType::name() const {
 }
 
 std::optional<DType> dtypeFromTritonAttribute(std::string_view n) {
-  if (n == "int1") return DType::i1();
-  if (n == "int8") return DType{Type::i8(), false};
-  if (n == "int16") return DType{Type::i16(), false};
-  if (n == "int32") return DType::i32();
-  if (n == "int64") return DType::i64();
-  if (n == "uint8") return DType{Type::i8(), true};
-  if (n == "uint16") return DType{Type::i16(), true};
-  if (n == "uint32") return DType::u32();
-  if (n == "uint64") return DType::u64();
-  if (n == "float16" || n == "half") return DType::f16();
-  if (n == "bfloat16") return DType::bf16();
-  if (n == "float32" || n == "float") return DType::f32();
-  if (n == "float64" || n == "double") return DType::f64();
-  if (n == "float8e4nv") return DType{Type::f8e4m3(), false};
-  if (n == "float8e5") return DType{Type::f8e5m2(), false};
+  if (n == "int1")
+    return DType::i1();
+  if (n == "int8")
+    return DType{Type::i8(), false};
+  if (n == "int16")
+    return DType{Type::i16(), false};
+  if (n == "int32")
+    return DType::i32();
+  if (n == "int64")
+    return DType::i64();
+  if (n == "uint8")
+    return DType{Type::i8(), true};
+  if (n == "uint16")
+    return DType{Type::i16(), true};
+  if (n == "uint32")
+    return DType::u32();
+  if (n == "uint64")
+    return DType::u64();
+  if (n == "float16" || n == "half")
+    return DType::f16();
+  if (n == "bfloat16")
+    return DType::bf16();
+  if (n == "float32" || n == "float")
+    return DType::f32();
+  if (n == "float64" || n == "double")
+    return DType::f64();
+  if (n == "float8e4nv")
+    return DType{Type::f8e4m3(), false};
+  if (n == "float8e5")
+    return DType{Type::f8e5m2(), false};
   return std::nullopt;
 }
 
 std::optional<DType> dtypeFromSignatureName(std::string_view n) {
-  if (n == "i1" || n == "B") return DType::i1();
-  if (n == "i8") return DType{Type::i8(), false};
-  if (n == "i16") return DType{Type::i16(), false};
-  if (n == "i32") return DType::i32();
-  if (n == "i64") return DType::i64();
-  if (n == "u1") return DType::i1();
-  if (n == "u8") return DType{Type::i8(), true};
-  if (n == "u16") return DType{Type::i16(), true};
-  if (n == "u32") return DType::u32();
-  if (n == "u64") return DType::u64();
-  if (n == "fp16") return DType::f16();
-  if (n == "bf16") return DType::bf16();
-  if (n == "fp32") return DType::f32();
-  if (n == "fp64") return DType::f64();
-  if (n == "fp8e4nv") return DType{Type::f8e4m3(), false};
-  if (n == "fp8e5") return DType{Type::f8e5m2(), false};
+  if (n == "i1" || n == "B")
+    return DType::i1();
+  if (n == "i8")
+    return DType{Type::i8(), false};
+  if (n == "i16")
+    return DType{Type::i16(), false};
+  if (n == "i32")
+    return DType::i32();
+  if (n == "i64")
+    return DType::i64();
+  if (n == "u1")
+    return DType::i1();
+  if (n == "u8")
+    return DType{Type::i8(), true};
+  if (n == "u16")
+    return DType{Type::i16(), true};
+  if (n == "u32")
+    return DType::u32();
+  if (n == "u64")
+    return DType::u64();
+  if (n == "fp16")
+    return DType::f16();
+  if (n == "bf16")
+    return DType::bf16();
+  if (n == "fp32")
+    return DType::f32();
+  if (n == "fp64")
+    return DType::f64();
+  if (n == "fp8e4nv")
+    return DType{Type::f8e4m3(), false};
+  if (n == "fp8e5")
+    return DType{Type::f8e5m2(), false};
   return std::nullopt;
 }
 

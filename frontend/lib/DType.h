@@ -43,7 +43,9 @@ struct DType {
   int mantissaBits() const;
 
   std::string name() const; // Triton's name: "fp32", "uint8", "pointer<fp16>"
-  bool operator==(const DType &o) const { return type == o.type && (isUnsigned == o.isUnsigned || isFloat()); }
+  bool operator==(const DType &o) const {
+    return type == o.type && (isUnsigned == o.isUnsigned || isFloat());
+  }
   bool operator!=(const DType &o) const { return !(*this == o); }
 };
 

@@ -21,8 +21,8 @@ std::optional<Module> compileKernel(std::string_view source, std::string_view fi
     loadModule(*prelude, "<triton.language>", preludeSource());
     const GlobalEntry *g = env->lookup(request.kernel);
     if (!g || g->kind != GlobalEntry::Kind::Function || !g->function->parsed)
-      fail(SourcePos{env->source.get(), 1, 1}, "no @triton.jit function named '" + request.kernel + "' in " +
-                                                    std::string(fileName));
+      fail(SourcePos{env->source.get(), 1, 1},
+           "no @triton.jit function named '" + request.kernel + "' in " + std::string(fileName));
     Module module;
     CodeGen cg(module, *env, *prelude, request.debug);
     if (request.staticPrint)

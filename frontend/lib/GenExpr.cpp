@@ -20,11 +20,50 @@ const char *unsupportedName(ExprKind k) {
 }
 
 // Tensor methods (x.sum(), x.to(...)) and the tl function each one calls.
-const char *const kTensorMethods[] = {
-    "to", "reshape", "view", "permute", "trans", "broadcast_to", "expand_dims", "split", "ravel", "sum", "max", "min",
-    "argmax", "argmin", "xor_sum", "reduce", "associative_scan", "cumsum", "cumprod", "exp", "exp2", "log", "log2",
-    "cos", "sin", "sqrt", "sqrt_rn", "rsqrt", "abs", "floor", "ceil", "erf", "sigmoid", "softmax", "logical_and",
-    "logical_or", "fma", "umulhi", "cast", "join", "flip", "sort", "histogram", "item"};
+const char *const kTensorMethods[] = {"to",
+                                      "reshape",
+                                      "view",
+                                      "permute",
+                                      "trans",
+                                      "broadcast_to",
+                                      "expand_dims",
+                                      "split",
+                                      "ravel",
+                                      "sum",
+                                      "max",
+                                      "min",
+                                      "argmax",
+                                      "argmin",
+                                      "xor_sum",
+                                      "reduce",
+                                      "associative_scan",
+                                      "cumsum",
+                                      "cumprod",
+                                      "exp",
+                                      "exp2",
+                                      "log",
+                                      "log2",
+                                      "cos",
+                                      "sin",
+                                      "sqrt",
+                                      "sqrt_rn",
+                                      "rsqrt",
+                                      "abs",
+                                      "floor",
+                                      "ceil",
+                                      "erf",
+                                      "sigmoid",
+                                      "softmax",
+                                      "logical_and",
+                                      "logical_or",
+                                      "fma",
+                                      "umulhi",
+                                      "cast",
+                                      "join",
+                                      "flip",
+                                      "sort",
+                                      "histogram",
+                                      "item"};
 
 } // namespace
 
@@ -93,7 +132,8 @@ Object CodeGen::eval(const Expr &e) {
       Object rhs = eval(*e.items[i]);
       setLoc(e.span);
       if (!rhs.isTensor() && !rhs.isPyNumber())
-        error(e.items[i]->span, std::string("'") + (isAnd ? "and" : "or") + "' is not supported on " + rhs.describe());
+        error(e.items[i]->span,
+              std::string("'") + (isAnd ? "and" : "or") + "' is not supported on " + rhs.describe());
       cur = Object::ofTensor(logical(isAnd, cur.tensor, toTensor(rhs, e.items[i]->span), e.span));
     }
     return cur;
@@ -146,8 +186,8 @@ Object CodeGen::evalIfExp(const Expr &e) {
   if (!cond.isTensor())
     error(e.items[0]->span, "the condition must be a scalar, got " + cond.describe());
   if (cond.tensor.isBlock())
-    error(e.items[0]->span, "the condition of a conditional expression must be a scalar, got " + cond.describe() +
-                                "; use tl.where for blocks");
+    error(e.items[0]->span, "the condition of a conditional expression must be a scalar, got " +
+                                cond.describe() + "; use tl.where for blocks");
   setLoc(e.span);
   Tensor c = toBool(cond.tensor, e.span);
   Op *ifOp = b_.ifOp(c.value, {});
@@ -161,8 +201,8 @@ Object CodeGen::evalIfExp(const Expr &e) {
   Object elseValue = eval(*e.items[2]);
   std::vector<Value *> elseValues;
   if (!flattenLike(elseValue, thenValue, elseValues, e.span))
-    error(e.span, "the two branches of a conditional expression have different types: " + thenValue.describe() +
-                      " and " + materialize(elseValue, e.span).describe());
+    error(e.span, "the two branches of a conditional expression have different types: " +
+                      thenValue.describe() + " and " + materialize(elseValue, e.span).describe());
   setLoc(e.span);
   b_.yield(elseValues);
   for (Value *v : thenValues)
@@ -223,22 +263,35 @@ Object CodeGen::tensorMethod(const Object &self, const std::string &method, cons
     if (!args.positional.empty() || !args.keywords.empty())
       error(args.span, "dtype." + method + "() takes no arguments");
     const DType &d = self.dtype;
-    if (method == "is_floating") return Object::boolean(d.isFloat());
-    if (method == "is_int") return Object::boolean(d.isInt());
-    if (method == "is_int_signed") return Object::boolean(d.isInt() && !d.isUnsigned);
-    if (method == "is_int_unsigned") return Object::boolean(d.isInt() && d.isUnsigned);
-    if (method == "is_bool") return Object::boolean(d.isBool());
-    if (method == "is_ptr") return Object::boolean(d.isPtr());
-    if (method == "is_fp8") return Object::boolean(d.isFp8());
-    if (method == "is_fp16") return Object::boolean(d.type == Type::f16());
-    if (method == "is_bf16") return Object::boolean(d.type == Type::bf16());
-    if (method == "is_fp32") return Object::boolean(d.type == Type::f32());
-    if (method == "is_fp64") return Object::boolean(d.type == Type::f64());
-    if (method == "is_block") return Object::boolean(false);
+    if (method == "is_floating")
+      return Object::boolean(d.isFloat());
+    if (method == "is_int")
+      return Object::boolean(d.isInt());
+    if (method == "is_int_signed")
+      return Object::boolean(d.isInt() && !d.isUnsigned);
+    if (method == "is_int_unsigned")
+      return Object::boolean(d.isInt() && d.isUnsigned);
+    if (method == "is_bool")
+      return Object::boolean(d.isBool());
+    if (method == "is_ptr")
+      return Object::boolean(d.isPtr());
+    if (method == "is_fp8")
+      return Object::boolean(d.isFp8());
+    if (method == "is_fp16")
+      return Object::boolean(d.type == Type::f16());
+    if (method == "is_bf16")
+      return Object::boolean(d.type == Type::bf16());
+    if (method == "is_fp32")
+      return Object::boolean(d.type == Type::f32());
+    if (method == "is_fp64")
+      return Object::boolean(d.type == Type::f64());
+    if (method == "is_block")
+      return Object::boolean(false);
     if (method.rfind("is_int", 0) == 0 || method.rfind("is_uint", 0) == 0) {
       bool u = method.rfind("is_uint", 0) == 0;
       std::string bits = method.substr(u ? 7 : 6);
-      return Object::boolean(d.isInt() && !d.isBool() && d.isUnsigned == u && std::to_string(d.bits()) == bits);
+      return Object::boolean(d.isInt() && !d.isBool() && d.isUnsigned == u &&
+                             std::to_string(d.bits()) == bits);
     }
     error(args.span, "dtype has no method '" + method + "'");
   }
@@ -298,11 +351,16 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
       error(span, "tl.PropagateNan has no member '" + name + "'");
     }
     if (path == "math") {
-      if (name == "pi") return Object::floating(M_PI);
-      if (name == "e") return Object::floating(M_E);
-      if (name == "tau") return Object::floating(2 * M_PI);
-      if (name == "inf") return Object::floating(INFINITY);
-      if (name == "nan") return Object::floating(NAN);
+      if (name == "pi")
+        return Object::floating(M_PI);
+      if (name == "e")
+        return Object::floating(M_E);
+      if (name == "tau")
+        return Object::floating(2 * M_PI);
+      if (name == "inf")
+        return Object::floating(INFINITY);
+      if (name == "nan")
+        return Object::floating(NAN);
       if (builtins_.count("math." + name))
         return builtin("math." + name);
       error(span, "math." + name + " is not supported inside a @triton.jit function");
@@ -373,7 +431,8 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
 
 Object CodeGen::subscript(const Object &obj, const Object &index, const Span &span) {
   if (obj.is(Object::Kind::Tuple) || obj.is(Object::Kind::String)) {
-    PyInt n = obj.is(Object::Kind::Tuple) ? static_cast<PyInt>(obj.items.size()) : static_cast<PyInt>(obj.name.size());
+    PyInt n = obj.is(Object::Kind::Tuple) ? static_cast<PyInt>(obj.items.size())
+                                          : static_cast<PyInt>(obj.name.size());
     if (index.is(Object::Kind::Int) || index.is(Object::Kind::Bool)) {
       PyInt i = index.is(Object::Kind::Bool) ? PyInt(index.boolValue) : index.intValue;
       if (i < 0)
@@ -438,8 +497,8 @@ Object CodeGen::subscript(const Object &obj, const Object &index, const Span &sp
         ++dim;
         continue;
       }
-      if (p.is(Object::Kind::Slice) && p.items[0].is(Object::Kind::None) && p.items[1].is(Object::Kind::None) &&
-          p.items[2].is(Object::Kind::None)) {
+      if (p.is(Object::Kind::Slice) && p.items[0].is(Object::Kind::None) &&
+          p.items[1].is(Object::Kind::None) && p.items[2].is(Object::Kind::None)) {
         if (dim >= t.shape().size())
           error(span, "too many indices for a tensor of rank " + std::to_string(obj.tensor.shape().size()));
         ++dim;

@@ -13,8 +13,8 @@ constexpr PyInt kMaxUnroll = 1 << 16;
 
 struct Carried {
   std::string name;
-  Object before;   // the value before the loop
-  Object skeleton; // materialized: what flows through the loop
+  Object before;               // the value before the loop
+  Object skeleton;             // materialized: what flows through the loop
   size_t first = 0, count = 0; // its range in the flattened values
 };
 
@@ -54,8 +54,9 @@ void CodeGen::genFor(const Stmt &s) {
   if (kind.empty()) {
     Object seq = eval(iter);
     if (!seq.is(Object::Kind::Tuple))
-      error(iter.span, "for loops can only iterate over range(), tl.range(), tl.static_range() or a tuple, got " +
-                           seq.describe());
+      error(iter.span,
+            "for loops can only iterate over range(), tl.range(), tl.static_range() or a tuple, got " +
+                seq.describe());
     ++f.loopDepth;
     for (const Object &item : seq.items) {
       assignTarget(target, item);
@@ -185,7 +186,8 @@ void CodeGen::genFor(const Stmt &s) {
   for (const std::string &name : assigned) {
     auto before = snapshot.find(name);
     auto after = f.locals.find(name);
-    if (before == snapshot.end() || name == target.name || carriable(before->second) || after == f.locals.end())
+    if (before == snapshot.end() || name == target.name || carriable(before->second) ||
+        after == f.locals.end())
       continue;
     if (!after->second.sameAs(before->second))
       error(s.span, "'" + name + "' is " + before->second.describe() + " before the loop and " +
@@ -302,8 +304,8 @@ void CodeGen::genWhile(const Stmt &s) {
     if (b == snapshot.end() || carriable(b->second) || e == f.locals.end())
       continue;
     if (!e->second.sameAs(b->second))
-      error(s.span, "'" + name + "' is " + b->second.describe() + " before the loop and " + e->second.describe() +
-                        " in it; only tensors can change in a loop");
+      error(s.span, "'" + name + "' is " + b->second.describe() + " before the loop and " +
+                        e->second.describe() + " in it; only tensors can change in a loop");
   }
   setLoc(s.span);
   b_.yield(yields);

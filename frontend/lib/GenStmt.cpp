@@ -89,8 +89,9 @@ bool CodeGen::execSequence(const StmtList &stmts, size_t start, const Continuati
         if (t.kind != ExprKind::Name)
           error(t.span, "only names can be annotated with tl.constexpr");
         if (!value.isConstexpr())
-          error(s.value->span, "'" + t.name + "' is annotated tl.constexpr but its value is not a compile-time "
-                                               "constant");
+          error(s.value->span, "'" + t.name +
+                                   "' is annotated tl.constexpr but its value is not a compile-time "
+                                   "constant");
         frame().locals[t.name] = value;
       } else {
         assignTarget(t, value);
@@ -135,7 +136,8 @@ bool CodeGen::execSequence(const StmtList &stmts, size_t start, const Continuati
     case StmtKind::Continue: error(s.span, "unsupported Python construct 'continue'");
     case StmtKind::Unsupported: error(s.span, "unsupported Python construct '" + s.module + "'");
     case StmtKind::Import:
-    case StmtKind::ImportFrom: error(s.span, "unsupported Python construct 'import' inside a @triton.jit function");
+    case StmtKind::ImportFrom:
+      error(s.span, "unsupported Python construct 'import' inside a @triton.jit function");
     case StmtKind::FunctionDef: error(s.span, "unsupported Python construct 'nested function definition'");
     case StmtKind::Skipped: break;
     }
@@ -155,8 +157,8 @@ void CodeGen::assignTarget(const Expr &target, const Object &value) {
   case ExprKind::Tuple:
   case ExprKind::List: {
     if (!value.is(Object::Kind::Tuple))
-      error(target.span, "cannot unpack " + value.describe() + " into " + std::to_string(target.items.size()) +
-                             " names");
+      error(target.span,
+            "cannot unpack " + value.describe() + " into " + std::to_string(target.items.size()) + " names");
     if (value.items.size() != target.items.size())
       error(target.span, "cannot unpack " + std::to_string(value.items.size()) + " values into " +
                              std::to_string(target.items.size()) + " names");
@@ -171,7 +173,8 @@ void CodeGen::assignTarget(const Expr &target, const Object &value) {
   }
 }
 
-std::optional<bool> CodeGen::genIf(const Stmt &s, const StmtList &stmts, size_t index, const Continuation *next) {
+std::optional<bool> CodeGen::genIf(const Stmt &s, const StmtList &stmts, size_t index,
+                                   const Continuation *next) {
   Object cond = eval(*s.value);
   Continuation rest{&stmts, index + 1, next};
   if (cond.isConstexpr()) {
@@ -246,8 +249,9 @@ std::optional<bool> CodeGen::genIf(const Stmt &s, const StmtList &stmts, size_t 
       continue;
     }
     if (tv.isConstexpr() && ev.isConstexpr() && !(tv.isPyNumber() && ev.isPyNumber()))
-      error(s.span, "'" + name + "' has different compile-time values in the two branches of an if whose condition "
-                               "is only known at run time");
+      error(s.span, "'" + name +
+                        "' has different compile-time values in the two branches of an if whose condition "
+                        "is only known at run time");
     b_.setInsertionPointToEnd(ifOp->region(0));
     Object skeleton = materialize(tv, s.span);
     size_t before = elseValues.size();

@@ -25,8 +25,7 @@ const Expr *literal(const Expr *e, const ModuleEnv &env, int depth = 0) {
   case ExprKind::List:
   case ExprKind::Tuple:
   case ExprKind::Dict:
-  case ExprKind::UnaryOp:
-    return e;
+  case ExprKind::UnaryOp: return e;
   case ExprKind::Name: {
     const GlobalEntry *g = env.lookup(e->name);
     if (g && g->kind == GlobalEntry::Kind::Constant)

@@ -9,17 +9,17 @@ namespace trident::frontend {
 
 namespace {
 
-constexpr std::array kKeywords = {"False", "None", "True", "and", "as", "assert", "async", "await",
-                                  "break", "class", "continue", "def", "del", "elif", "else", "except",
-                                  "finally", "for", "from", "global", "if", "import", "in", "is",
-                                  "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
-                                  "while", "with", "yield"};
+constexpr std::array kKeywords = {"False",  "None",   "True",    "and",      "as",       "assert", "async",
+                                  "await",  "break",  "class",   "continue", "def",      "del",    "elif",
+                                  "else",   "except", "finally", "for",      "from",     "global", "if",
+                                  "import", "in",     "is",      "lambda",   "nonlocal", "not",    "or",
+                                  "pass",   "raise",  "return",  "try",      "while",    "with",   "yield"};
 
 // Operators, longest first so that the first match is the longest.
-constexpr std::array kOperators = {"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=",
-                                   ">=", "==", "!=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
-                                   "+",   "-",   "*",   "/",   "%",   "@",  "&",  "|",  "^",  "~",  "<",  ">",
-                                   "(",   ")",   "[",   "]",   "{",   "}",  ",",  ":",  ".",  ";",  "="};
+constexpr std::array kOperators = {
+    "**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+=",
+    "-=",  "*=",  "/=",  "%=",  "&=",  "|=", "^=", "@=", "+",  "-",  "*",  "/",  "%",  "@",  "&",  "|",
+    "^",   "~",   "<",   ">",   "(",   ")",  "[",  "]",  "{",  "}",  ",",  ":",  ".",  ";",  "="};
 
 bool isIdentStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
 bool isIdentChar(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
@@ -209,7 +209,8 @@ private:
       push(Tok::Name, std::move(word), begin, pos_);
       return;
     }
-    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1))))) {
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1))))) {
       lexNumber();
       return;
     }
@@ -282,8 +283,8 @@ private:
     std::string value;
     while (true) {
       if (pos_ >= text_.size())
-        fail(posAt(tokLine_, tokCol_), triple ? "unterminated triple-quoted string literal"
-                                               : "unterminated string literal");
+        fail(posAt(tokLine_, tokCol_),
+             triple ? "unterminated triple-quoted string literal" : "unterminated string literal");
       char ch = peek();
       if (ch == quote && (!triple || (peek(1) == quote && peek(2) == quote))) {
         pos_ += triple ? 3 : 1;
@@ -333,7 +334,8 @@ private:
         char h = peek();
         if (!std::isxdigit(static_cast<unsigned char>(h)))
           fail(here(), "truncated \\x, \\u or \\U escape in string literal");
-        v = v * 16 + static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : std::tolower(h) - 'a' + 10);
+        v = v * 16 + static_cast<uint32_t>(
+                         std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : std::tolower(h) - 'a' + 10);
         ++pos_;
       }
       return v;
@@ -342,7 +344,14 @@ private:
     case 'n': value += '\n'; return;
     case 't': value += '\t'; return;
     case 'r': value += '\r'; return;
-    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+    case '0':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7': {
       uint32_t v = static_cast<uint32_t>(e - '0');
       for (int i = 0; i < 2 && peek() >= '0' && peek() <= '7'; ++i, ++pos_)
         v = v * 8 + static_cast<uint32_t>(peek() - '0');
@@ -360,8 +369,13 @@ private:
       appendUtf8(value, cp > 0x10FFFF ? 0xFFFD : cp);
       return;
     }
-    case '\\': case '\'': case '"': value += e; return;
-    default: value += '\\'; value += e; return;
+    case '\\':
+    case '\'':
+    case '"': value += e; return;
+    default:
+      value += '\\';
+      value += e;
+      return;
     }
   }
 
@@ -395,7 +409,10 @@ private:
         return ch >= '0' && ch < static_cast<char>('0' + base);
       });
       if (digits.empty())
-        fail(posAt(tokLine_, tokCol_), "invalid " + std::string(base == 16 ? "hexadecimal" : base == 8 ? "octal" : "binary") +
+        fail(posAt(tokLine_, tokCol_), "invalid " +
+                                           std::string(base == 16  ? "hexadecimal"
+                                                       : base == 8 ? "octal"
+                                                                   : "binary") +
                                            " literal");
       finishInt(begin, digits, base);
       return;
@@ -441,8 +458,9 @@ private:
     bool tooLarge = false;
     const unsigned __int128 limit = (static_cast<unsigned __int128>(1) << 127) / base;
     for (char ch : digits) {
-      unsigned d = std::isdigit(static_cast<unsigned char>(ch)) ? static_cast<unsigned>(ch - '0')
-                                                                : static_cast<unsigned>(std::tolower(ch) - 'a' + 10);
+      unsigned d = std::isdigit(static_cast<unsigned char>(ch))
+                       ? static_cast<unsigned>(ch - '0')
+                       : static_cast<unsigned>(std::tolower(ch) - 'a' + 10);
       if (v >= limit)
         tooLarge = true;
       else

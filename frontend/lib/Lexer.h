@@ -21,7 +21,7 @@ struct Token {
   uint32_t begin = 0, end = 0; // byte offsets of the token's text
   std::string text;            // names and operators as written; strings decoded
   unsigned __int128 intValue = 0;
-  bool intTooLarge = false;    // an integer literal of 128 bits or more
+  bool intTooLarge = false; // an integer literal of 128 bits or more
   double floatValue = 0;
   bool isBytes = false, isFString = false;
 

@@ -67,7 +67,8 @@ Object CodeGen::rebuild(const Object &skeleton, std::span<Value *const> values, 
   }
 }
 
-bool CodeGen::flattenLike(const Object &o0, const Object &skeleton, std::vector<Value *> &out, const Span &span) {
+bool CodeGen::flattenLike(const Object &o0, const Object &skeleton, std::vector<Value *> &out,
+                          const Span &span) {
   Object o = o0.isPyNumber() && skeleton.isTensor() ? Object::ofTensor(toTensor(o0, span)) : o0;
   if (o.kind != skeleton.kind)
     return false;

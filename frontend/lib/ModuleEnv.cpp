@@ -64,9 +64,7 @@ void loadModule(ModuleEnv &envRef, std::string name, std::string text) {
       for (const ExprPtr &t : s->targets)
         bindTarget(*env, *t, s->value.get());
       break;
-    case StmtKind::AnnAssign:
-      bindTarget(*env, *s->targets[0], s->value.get());
-      break;
+    case StmtKind::AnnAssign: bindTarget(*env, *s->targets[0], s->value.get()); break;
     case StmtKind::Import:
       for (const Alias &a : s->aliases) {
         GlobalEntry g;
@@ -94,8 +92,7 @@ void loadModule(ModuleEnv &envRef, std::string name, std::string text) {
         env->globals[a.asName.empty() ? a.name : a.asName] = g;
       }
       break;
-    default:
-      break;
+    default: break;
     }
   }
 }

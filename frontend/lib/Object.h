@@ -32,8 +32,13 @@ struct BlockPointer;
 
 struct Object {
   enum class Kind : uint8_t {
-    None, Bool, Int, Float, String, Ellipsis,
-    DType,       // tl.float16 ...
+    None,
+    Bool,
+    Int,
+    Float,
+    String,
+    Ellipsis,
+    DType, // tl.float16 ...
     Tensor,
     Tuple,       // also Python lists
     Slice,       // items: lower, upper, step (None when absent)
@@ -119,9 +124,9 @@ struct Object {
 // tl.make_block_ptr: a pointer to a block of a larger tensor, lowered to plain
 // pointer arithmetic on use.
 struct BlockPointer {
-  Tensor base;                           // scalar pointer
-  std::vector<Tensor> shape, strides;    // i64 scalars
-  std::vector<Tensor> offsets;           // i32 scalars
+  Tensor base;                        // scalar pointer
+  std::vector<Tensor> shape, strides; // i64 scalars
+  std::vector<Tensor> offsets;        // i32 scalars
   std::vector<int64_t> blockShape, order;
 };
 

@@ -99,9 +99,10 @@ ExprPtr ParserImpl::parseExprList() {
   tuple->items.push_back(std::move(first));
   while (accept(",")) {
     const Token &t = tok();
-    if (t.kind == Tok::Newline || t.isOp("=") || t.isOp(")") || t.isOp(":") || t.isOp(";") || t.kind == Tok::End ||
-        (t.kind == Tok::Op && t.text.size() >= 2 && t.text.back() == '=' && t.text != "==" && t.text != "<=" &&
-         t.text != ">=" && t.text != "!="))
+    if (t.kind == Tok::Newline || t.isOp("=") || t.isOp(")") || t.isOp(":") || t.isOp(";") ||
+        t.kind == Tok::End ||
+        (t.kind == Tok::Op && t.text.size() >= 2 && t.text.back() == '=' && t.text != "==" &&
+         t.text != "<=" && t.text != ">=" && t.text != "!="))
       break;
     if (atOp("*")) {
       Span s = spanOf(next());
@@ -201,12 +202,18 @@ ExprPtr parseAnd(ParserImpl &p) {
 std::optional<CmpOpKind> comparisonAt(ParserImpl &p) {
   const Token &t = p.tok();
   if (t.kind == Tok::Op) {
-    if (t.text == "==") return CmpOpKind::Eq;
-    if (t.text == "!=") return CmpOpKind::NotEq;
-    if (t.text == "<") return CmpOpKind::Lt;
-    if (t.text == "<=") return CmpOpKind::LtE;
-    if (t.text == ">") return CmpOpKind::Gt;
-    if (t.text == ">=") return CmpOpKind::GtE;
+    if (t.text == "==")
+      return CmpOpKind::Eq;
+    if (t.text == "!=")
+      return CmpOpKind::NotEq;
+    if (t.text == "<")
+      return CmpOpKind::Lt;
+    if (t.text == "<=")
+      return CmpOpKind::LtE;
+    if (t.text == ">")
+      return CmpOpKind::Gt;
+    if (t.text == ">=")
+      return CmpOpKind::GtE;
     return std::nullopt;
   }
   if (t.isName("in"))
@@ -257,7 +264,10 @@ const BinLevel kLevels[] = {
     {{{"&", BinOpKind::BitAnd}}},
     {{{"<<", BinOpKind::LShift}, {">>", BinOpKind::RShift}}},
     {{{"+", BinOpKind::Add}, {"-", BinOpKind::Sub}}},
-    {{{"*", BinOpKind::Mul}, {"/", BinOpKind::Div}, {"//", BinOpKind::FloorDiv}, {"%", BinOpKind::Mod},
+    {{{"*", BinOpKind::Mul},
+      {"/", BinOpKind::Div},
+      {"//", BinOpKind::FloorDiv},
+      {"%", BinOpKind::Mod},
       {"@", BinOpKind::MatMul}}},
 };
 
@@ -571,8 +581,7 @@ ExprPtr parseAtom(ParserImpl &p) {
       return p.finish(p.make(ExprKind::Ellipsis, s));
     }
     break;
-  default:
-    break;
+  default: break;
   }
   p.unexpected("in expression");
 }

@@ -12,9 +12,10 @@ bool isAugOp(const Token &t, BinOpKind &op) {
     return false;
   std::string base = t.text.substr(0, t.text.size() - 1);
   static const std::pair<const char *, BinOpKind> ops[] = {
-      {"+", BinOpKind::Add},     {"-", BinOpKind::Sub},      {"*", BinOpKind::Mul},        {"/", BinOpKind::Div},
-      {"//", BinOpKind::FloorDiv}, {"%", BinOpKind::Mod},    {"**", BinOpKind::Pow},       {"<<", BinOpKind::LShift},
-      {">>", BinOpKind::RShift}, {"&", BinOpKind::BitAnd},   {"|", BinOpKind::BitOr},      {"^", BinOpKind::BitXor},
+      {"+", BinOpKind::Add},    {"-", BinOpKind::Sub},       {"*", BinOpKind::Mul},
+      {"/", BinOpKind::Div},    {"//", BinOpKind::FloorDiv}, {"%", BinOpKind::Mod},
+      {"**", BinOpKind::Pow},   {"<<", BinOpKind::LShift},   {">>", BinOpKind::RShift},
+      {"&", BinOpKind::BitAnd}, {"|", BinOpKind::BitOr},     {"^", BinOpKind::BitXor},
       {"@", BinOpKind::MatMul}};
   for (auto [text, kind] : ops)
     if (base == text) {
@@ -35,7 +36,8 @@ bool isJitDecorator(const Expr &e) {
 }
 
 bool isClauseKeyword(const Token &t) {
-  return t.isName("elif") || t.isName("else") || t.isName("except") || t.isName("finally") || t.isName("case");
+  return t.isName("elif") || t.isName("else") || t.isName("except") || t.isName("finally") ||
+         t.isName("case");
 }
 
 } // namespace
@@ -169,8 +171,9 @@ StmtPtr ParserImpl::parseSimpleStatement() {
   if (t.kind == Tok::Name) {
     if (t.text == "pass" || t.text == "break" || t.text == "continue") {
       next();
-      return std::make_unique<Stmt>(t.text == "pass" ? StmtKind::Pass : t.text == "break" ? StmtKind::Break
-                                                                                          : StmtKind::Continue,
+      return std::make_unique<Stmt>(t.text == "pass"    ? StmtKind::Pass
+                                    : t.text == "break" ? StmtKind::Break
+                                                        : StmtKind::Continue,
                                     s);
     }
     if (t.text == "return") {

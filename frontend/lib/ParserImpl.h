@@ -8,22 +8,23 @@ namespace trident::frontend {
 
 class ParserImpl {
 public:
-  ParserImpl(const SourceBuffer &source, std::vector<Token> tokens) : src_(source), toks_(std::move(tokens)) {}
+  ParserImpl(const SourceBuffer &source, std::vector<Token> tokens)
+      : src_(source), toks_(std::move(tokens)) {}
 
   // ---- statements (ParseStmt.cpp) ----
   ModuleAST parseModule();
-  StmtList parseBlock();      // ':' then a suite
+  StmtList parseBlock(); // ':' then a suite
   void parseStatement(StmtList &out);
   StmtPtr parseSimpleStatement();
   std::unique_ptr<FunctionDef> parseFunctionDef(std::vector<ExprPtr> decorators, bool parseBody);
-  void skipStatement();       // the rest of the logical line and its indented block
+  void skipStatement(); // the rest of the logical line and its indented block
 
   // ---- expressions (ParseExpr.cpp) ----
-  ExprPtr parseExpr();        // a full expression (lambda, conditional)
-  ExprPtr parseExprList();    // expressions separated by commas (a tuple when there is a comma)
-  ExprPtr parseTargetList();  // assignment / for targets
+  ExprPtr parseExpr();       // a full expression (lambda, conditional)
+  ExprPtr parseExprList();   // expressions separated by commas (a tuple when there is a comma)
+  ExprPtr parseTargetList(); // assignment / for targets
   ExprPtr parseOr();
-  ExprPtr parseBitOr();       // up to '|', without comparisons (for 'for x in')
+  ExprPtr parseBitOr(); // up to '|', without comparisons (for 'for x in')
 
   // ---- token cursor ----
   const Token &tok(size_t ahead = 0) const {

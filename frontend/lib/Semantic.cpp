@@ -11,7 +11,6 @@ namespace trident::frontend {
 
 namespace {
 
-
 std::string shapeStr(std::span<const int64_t> s) {
   std::string r = "[";
   for (size_t i = 0; i < s.size(); ++i)
@@ -133,7 +132,8 @@ Tensor CodeGen::cast(const Tensor &t, DType to, const Span &span, std::string_vi
   auto op = [&](OpCode code) { return Tensor{b_.cast(code, t.value, toType), to}; };
   // fp16 and bf16 go through fp32 to reach anything but fp32.
   if (!from.isFp8() && !to.isFp8() &&
-      ((from.type == Type::f16() && to.type != Type::f32()) || (from.type == Type::bf16() && to.type != Type::f32())))
+      ((from.type == Type::f16() && to.type != Type::f32()) ||
+       (from.type == Type::bf16() && to.type != Type::f32())))
     return cast(cast(t, DType::f32(), span), to, span, rounding);
   if (from.isFloat() && to.isFloat()) {
     if (from.bits() > to.bits() || (from.bits() == to.bits() && from.isFp8())) {
@@ -171,7 +171,8 @@ Tensor CodeGen::cast(const Tensor &t, DType to, const Span &span, std::string_vi
       return op(OpCode::PtrToInt);
     if (to.isBool())
       return toBool(cast(t, DType::i64(), span), span);
-    error(span, "cannot cast " + from.name() + " to " + to.name() + ": pointers convert to int64 or int1 only");
+    error(span,
+          "cannot cast " + from.name() + " to " + to.name() + ": pointers convert to int64 or int1 only");
   }
   if (from.isInt() && to.isPtr()) {
     if (from.bits() != 64)
@@ -216,8 +217,9 @@ Tensor CodeGen::broadcastTo(const Tensor &t, std::span<const int64_t> shape, con
   for (size_t i = 0; i < src.size(); ++i)
     if (src[i] != shape[i] && src[i] != 1)
       error(span, "cannot broadcast, the expanded size of the tensor (" + std::to_string(shape[i]) +
-                      ") must match the existing size (" + std::to_string(src[i]) + ") at non-singleton dimension " +
-                      std::to_string(i) + ": " + shapeStr(src) + ", " + shapeStr(shape));
+                      ") must match the existing size (" + std::to_string(src[i]) +
+                      ") at non-singleton dimension " + std::to_string(i) + ": " + shapeStr(src) + ", " +
+                      shapeStr(shape));
   return Tensor{b_.broadcast(t.value, shape), t.dtype};
 }
 
@@ -238,8 +240,8 @@ std::pair<Tensor, Tensor> CodeGen::broadcastPair(const Tensor &a0, const Tensor 
     int64_t x = a.shape()[i], y = b.shape()[i];
     if (x != y && x != 1 && y != 1)
       error(span, "cannot broadcast shapes " + shapeStr(a0.shape()) + " and " + shapeStr(b0.shape()) +
-                      ": incompatible dimensions at index " + std::to_string(i) + ": " + std::to_string(x) + " and " +
-                      std::to_string(y));
+                      ": incompatible dimensions at index " + std::to_string(i) + ": " + std::to_string(x) +
+                      " and " + std::to_string(y));
     result.push_back(std::max(x, y));
   }
   return {broadcastTo(a, result, span), broadcastTo(b, result, span)};
@@ -255,7 +257,8 @@ DType CodeGen::integerPromote(DType a, DType b) const {
   return rb >= ra ? b : a;
 }
 
-DType CodeGen::computationType(DType a, bool aIsPy, DType b, bool bIsPy, bool divOrMod, const Span &span) const {
+DType CodeGen::computationType(DType a, bool aIsPy, DType b, bool bIsPy, bool divOrMod,
+                               const Span &span) const {
   // A Python number of a lower or equal kind takes the tensor's type.
   if (aIsPy != bIsPy) {
     DType scalar = aIsPy ? a : b, tensor = aIsPy ? b : a;
@@ -326,15 +329,18 @@ std::pair<Tensor, Tensor> CodeGen::binaryOperands(const Object &a, const Object 
   if (ta.isPtr() && tb.isPtr())
     error(span, "cannot add pointers together");
   if ((ta.isPtr() && tb.isFloat()) || (tb.isPtr() && ta.isFloat()))
-    error(span, "cannot use a floating-point value as a pointer offset (" + ta.name() + " and " + tb.name() + ")");
+    error(span,
+          "cannot use a floating-point value as a pointer offset (" + ta.name() + " and " + tb.name() + ")");
   Tensor x, y;
   if (arithmeticCheck && !ta.isPtr() && !tb.isPtr()) {
     DType ret = computationType(ta, aPy, tb, bPy, divOrMod, span);
     if (ret.isFp8())
-      error(span, "arithmetic on " + ret.name() + " is not supported: fp8 types are for storage and tl.dot; "
-                  "convert to tl.float16 or tl.float32 first");
+      error(span, "arithmetic on " + ret.name() +
+                      " is not supported: fp8 types are for storage and tl.dot; "
+                      "convert to tl.float16 or tl.float32 first");
     auto negative = [](const Object &o) {
-      return (o.kind == Object::Kind::Int && o.intValue < 0) || (o.kind == Object::Kind::Float && o.floatValue < 0);
+      return (o.kind == Object::Kind::Int && o.intValue < 0) ||
+             (o.kind == Object::Kind::Float && o.floatValue < 0);
     };
     if (ret.isUnsigned && ret.isInt() && ((aPy && negative(a)) || (bPy && negative(b))))
       error(span, "cannot perform a binary operation between an unsigned tensor and a negative scalar; "
@@ -351,7 +357,8 @@ std::pair<Tensor, Tensor> CodeGen::binaryOperands(const Object &a, const Object 
 Tensor CodeGen::where(const Object &condObj, const Object &xObj, const Object &yObj, const Span &span) {
   Tensor cond = toTensor(condObj, span);
   cond = cast(cond, DType::i1(), span);
-  bool xPtr = xObj.isTensor() && xObj.tensor.dtype.isPtr(), yPtr = yObj.isTensor() && yObj.tensor.dtype.isPtr();
+  bool xPtr = xObj.isTensor() && xObj.tensor.dtype.isPtr(),
+       yPtr = yObj.isTensor() && yObj.tensor.dtype.isPtr();
   Tensor x, y;
   if (xPtr || yPtr) {
     if (!xPtr || !yPtr || xObj.tensor.dtype != yObj.tensor.dtype)

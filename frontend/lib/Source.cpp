@@ -2,7 +2,8 @@
 
 namespace trident::frontend {
 
-SourceBuffer::SourceBuffer(std::string name, std::string text) : name_(std::move(name)), text_(std::move(text)) {
+SourceBuffer::SourceBuffer(std::string name, std::string text)
+    : name_(std::move(name)), text_(std::move(text)) {
   lineStarts_.push_back(0);
   for (size_t i = 0; i < text_.size(); ++i)
     if (text_[i] == '\n' || (text_[i] == '\r' && (i + 1 == text_.size() || text_[i + 1] != '\n')))

@@ -17,8 +17,9 @@ struct Compiled {
   std::string ir; // printed without locations
 };
 
-inline Compiled compileSource(const std::string &source, const std::string &kernel, const std::string &signature,
-                              bool debug = false, const std::string &file = "k.py") {
+inline Compiled compileSource(const std::string &source, const std::string &kernel,
+                              const std::string &signature, bool debug = false,
+                              const std::string &file = "k.py") {
   Compiled c;
   auto sig = parseSignature(signature, c.diags);
   if (!sig)
@@ -41,7 +42,8 @@ inline std::string ir(const std::string &source, const std::string &kernel, cons
 }
 
 // "line:col: message" of the first diagnostic (message without the source snippet).
-inline std::string firstError(const std::string &source, const std::string &kernel, const std::string &signature) {
+inline std::string firstError(const std::string &source, const std::string &kernel,
+                              const std::string &signature) {
   Compiled c = compileSource(source, kernel, signature);
   if (c.module)
     return "no error";

@@ -41,7 +41,8 @@ TEST_CASE("e2e: integer // and % round toward zero; unsigned and shifts") {
   Module m = build("@triton.jit\ndef k(a_ptr, b_ptr, q_ptr, r_ptr, u_ptr):\n"
                    "    i = tl.arange(0, 8)\n    a = tl.load(a_ptr + i)\n    b = tl.load(b_ptr + i)\n"
                    "    tl.store(q_ptr + i, a // b)\n    tl.store(r_ptr + i, a % b)\n"
-                   "    u = a.to(tl.uint32, bitcast=True)\n    tl.store(u_ptr + i, (u >> 28).to(tl.int32, bitcast=True))\n",
+                   "    u = a.to(tl.uint32, bitcast=True)\n    tl.store(u_ptr + i, (u >> 28).to(tl.int32, "
+                   "bitcast=True))\n",
                    "*i32, *i32, *i32, *i32, *i32");
   std::vector<int32_t> a = {-7, 7, -7, 7, -1, 100, -100, 5}, b = {2, -2, -2, 2, 3, 7, 7, -5};
   std::vector<int32_t> q(8), r(8), u(8);
@@ -65,11 +66,12 @@ TEST_CASE("e2e: atomics, including float max/min through integer atomics") {
   uint64_t seed = freshSeed();
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
-  Module m = build("@triton.jit\ndef k(v_ptr, sum_ptr, max_ptr, min_ptr, cnt_ptr):\n"
-                   "    pid = tl.program_id(0)\n    v = tl.load(v_ptr + pid)\n"
-                   "    tl.atomic_add(sum_ptr, v)\n    tl.atomic_max(max_ptr, v)\n    tl.atomic_min(min_ptr, v)\n"
-                   "    old = tl.atomic_add(cnt_ptr, 1)\n    tl.atomic_xchg(cnt_ptr + 1 + old, pid)\n",
-                   "*fp32, *fp32, *fp32, *fp32, *i32");
+  Module m =
+      build("@triton.jit\ndef k(v_ptr, sum_ptr, max_ptr, min_ptr, cnt_ptr):\n"
+            "    pid = tl.program_id(0)\n    v = tl.load(v_ptr + pid)\n"
+            "    tl.atomic_add(sum_ptr, v)\n    tl.atomic_max(max_ptr, v)\n    tl.atomic_min(min_ptr, v)\n"
+            "    old = tl.atomic_add(cnt_ptr, 1)\n    tl.atomic_xchg(cnt_ptr + 1 + old, pid)\n",
+            "*fp32, *fp32, *fp32, *fp32, *i32");
   const int n = 16;
   std::vector<float> v(n);
   for (float &x : v)
@@ -117,7 +119,8 @@ TEST_CASE("e2e: block pointers with boundary checks and padding") {
   Interpreter interp;
   interp.addBuffer(x.data(), x.size() * 4);
   interp.addBuffer(y.data(), y.size() * 4);
-  run(interp, m, {KernelArg::pointer(x.data()), KernelArg::pointer(y.data()), KernelArg::i32(M), KernelArg::i32(N)}, 1);
+  run(interp, m,
+      {KernelArg::pointer(x.data()), KernelArg::pointer(y.data()), KernelArg::i32(M), KernelArg::i32(N)}, 1);
   // The tile read at rows 16.., columns 8.., zero past the 20 x 20 matrix.
   auto tile = [&](int i, int j) {
     int r = 16 + i, c = 8 + j;
@@ -134,18 +137,21 @@ TEST_CASE("e2e: block pointers with boundary checks and padding") {
 }
 
 TEST_CASE("e2e: early return, while loops, dynamic if, noinline calls") {
-  Module m = build("@triton.jit(noinline=True)\ndef steps(v):\n    n = 0\n    while v > 1:\n"
-                   "        if v % 2 == 0:\n            v = v // 2\n        else:\n            v = 3 * v + 1\n"
-                   "        n += 1\n    return n\n\n"
-                   "@triton.jit\ndef k(x_ptr, out_ptr, n):\n    pid = tl.program_id(0)\n    if pid >= n:\n        return\n"
-                   "    tl.store(out_ptr + pid, steps(tl.load(x_ptr + pid)))\n",
-                   "*i32, *i32, i32");
+  Module m = build(
+      "@triton.jit(noinline=True)\ndef steps(v):\n    n = 0\n    while v > 1:\n"
+      "        if v % 2 == 0:\n            v = v // 2\n        else:\n            v = 3 * v + 1\n"
+      "        n += 1\n    return n\n\n"
+      "@triton.jit\ndef k(x_ptr, out_ptr, n):\n    pid = tl.program_id(0)\n    if pid >= n:\n        return\n"
+      "    tl.store(out_ptr + pid, steps(tl.load(x_ptr + pid)))\n",
+      "*i32, *i32, i32");
   std::vector<int32_t> x = {1, 2, 3, 6, 7, 27, 97, 871}, out(8, -1);
   Interpreter interp;
   interp.addBuffer(x.data(), x.size() * 4);
   interp.addBuffer(out.data(), out.size() * 4);
   run(interp, m,
-      {KernelArg::pointer(x.data(), Type::i32()), KernelArg::pointer(out.data(), Type::i32()), KernelArg::i32(6)}, 8);
+      {KernelArg::pointer(x.data(), Type::i32()), KernelArg::pointer(out.data(), Type::i32()),
+       KernelArg::i32(6)},
+      8);
   for (int i = 0; i < 8; ++i) {
     int v = x[i], steps = 0;
     while (v > 1) {

@@ -56,8 +56,10 @@ std::string show(const Expr *e) {
     return s + ")";
   }
   case ExprKind::Subscript: return show(e->value.get()) + "[" + show(e->index.get()) + "]";
-  case ExprKind::Slice: return show(e->items[0].get()) + ":" + show(e->items[1].get()) + ":" + show(e->items[2].get());
-  case ExprKind::BinOp: return "(" + show(e->value.get()) + " " + spelling(e->binOp) + " " + show(e->index.get()) + ")";
+  case ExprKind::Slice:
+    return show(e->items[0].get()) + ":" + show(e->items[1].get()) + ":" + show(e->items[2].get());
+  case ExprKind::BinOp:
+    return "(" + show(e->value.get()) + " " + spelling(e->binOp) + " " + show(e->index.get()) + ")";
   case ExprKind::UnaryOp: return std::string("(") + spelling(e->unaryOp) + " " + show(e->value.get()) + ")";
   case ExprKind::BoolOp: {
     std::string s = "(";
@@ -72,7 +74,8 @@ std::string show(const Expr *e) {
     return s + ")";
   }
   case ExprKind::IfExp:
-    return "(" + show(e->items[1].get()) + " if " + show(e->items[0].get()) + " else " + show(e->items[2].get()) + ")";
+    return "(" + show(e->items[1].get()) + " if " + show(e->items[0].get()) + " else " +
+           show(e->items[2].get()) + ")";
   case ExprKind::Tuple:
   case ExprKind::List: {
     std::string s = e->kind == ExprKind::Tuple ? "(" : "[";
@@ -196,9 +199,10 @@ TEST_CASE("statements of a jit function") {
   std::vector<StmtKind> kinds;
   for (auto &s : k->body)
     kinds.push_back(s->kind);
-  std::vector<StmtKind> expected = {StmtKind::Assign, StmtKind::AnnAssign, StmtKind::AugAssign, StmtKind::AugAssign,
-                                    StmtKind::If,     StmtKind::For,       StmtKind::While,     StmtKind::Assert,
-                                    StmtKind::Unsupported, StmtKind::Unsupported, StmtKind::Return};
+  std::vector<StmtKind> expected = {StmtKind::Assign,      StmtKind::AnnAssign, StmtKind::AugAssign,
+                                    StmtKind::AugAssign,   StmtKind::If,        StmtKind::For,
+                                    StmtKind::While,       StmtKind::Assert,    StmtKind::Unsupported,
+                                    StmtKind::Unsupported, StmtKind::Return};
   CHECK(kinds == expected);
   const Stmt &ifs = *k->body[4];
   REQUIRE(ifs.orelse.size() == 1);
@@ -210,33 +214,37 @@ TEST_CASE("statements of a jit function") {
 }
 
 TEST_CASE("the module reader keeps imports, constants and jit functions and skips host code") {
-  auto p = parse("import torch\nimport triton\nimport triton.language as tl\nfrom triton.language import "
-                 "(arange, load as ld)\n"
-                 "BLOCK = 128\nSCALE = tl.constexpr(2.0)\nDEVICE = triton.runtime.driver.active.get_active_torch_device()\n"
-                 "configs = [triton.Config({'B': b}) for b in (16, 32)]\n"
-                 "class Foo:\n    def bar(self):\n        return {x: y for x, y in z}\n"
-                 "def host(x):\n    with torch.no_grad():\n        return x @ x\n"
-                 "@torch.no_grad()\ndef host2(): pass\n"
-                 "@triton.jit\ndef k(x):\n    return x\n"
-                 "if __name__ == '__main__':\n    k[(1,)](torch.ones(3))\n    print(f'{1}')\nelse:\n    pass\n"
-                 "x = 1; y = 2\n"
-                 "print('done', end='')\n"
-                 "@triton.jit\ndef broken(x):\n    return x +\n"
-                 "@triton.jit(do_not_specialize=['n'])\ndef last(n):\n    pass\n");
+  auto p =
+      parse("import torch\nimport triton\nimport triton.language as tl\nfrom triton.language import "
+            "(arange, load as ld)\n"
+            "BLOCK = 128\nSCALE = tl.constexpr(2.0)\nDEVICE = "
+            "triton.runtime.driver.active.get_active_torch_device()\n"
+            "configs = [triton.Config({'B': b}) for b in (16, 32)]\n"
+            "class Foo:\n    def bar(self):\n        return {x: y for x, y in z}\n"
+            "def host(x):\n    with torch.no_grad():\n        return x @ x\n"
+            "@torch.no_grad()\ndef host2(): pass\n"
+            "@triton.jit\ndef k(x):\n    return x\n"
+            "if __name__ == '__main__':\n    k[(1,)](torch.ones(3))\n    print(f'{1}')\nelse:\n    pass\n"
+            "x = 1; y = 2\n"
+            "print('done', end='')\n"
+            "@triton.jit\ndef broken(x):\n    return x +\n"
+            "@triton.jit(do_not_specialize=['n'])\ndef last(n):\n    pass\n");
   std::vector<std::string> seen;
   for (auto &s : p.module.body) {
     switch (s->kind) {
     case StmtKind::Import: seen.push_back("import"); break;
     case StmtKind::ImportFrom: seen.push_back("from"); break;
     case StmtKind::Assign: seen.push_back("=" + s->targets[0]->name); break;
-    case StmtKind::FunctionDef: seen.push_back(std::string(s->function->parsed ? "jit " : "def ") + s->function->name); break;
+    case StmtKind::FunctionDef:
+      seen.push_back(std::string(s->function->parsed ? "jit " : "def ") + s->function->name);
+      break;
     case StmtKind::Skipped: seen.push_back("skip"); break;
     default: seen.push_back("?"); break;
     }
   }
-  std::vector<std::string> expected = {"import", "import", "import", "from", "=BLOCK", "=SCALE", "=DEVICE",
-                                       "=configs", "skip", "def host", "def host2", "jit k", "skip", "skip", "skip",
-                                       "jit broken", "jit last"};
+  std::vector<std::string> expected = {"import",  "import",   "import", "from",       "=BLOCK",    "=SCALE",
+                                       "=DEVICE", "=configs", "skip",   "def host",   "def host2", "jit k",
+                                       "skip",    "skip",     "skip",   "jit broken", "jit last"};
   CHECK(seen == expected);
   const FunctionDef *broken = findFunction(p.module, "broken");
   REQUIRE(broken);

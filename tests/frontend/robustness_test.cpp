@@ -51,14 +51,15 @@ TEST_CASE("recursion through deep expressions hits a depth limit") {
 }
 
 TEST_CASE("runaway unrolling and inlining hit the work budget") {
-  std::string unroll = "    acc = 0.0\n    for i in tl.static_range(60000):\n        for j in tl.static_range(60000):\n"
-                       "            acc += 1.0\n    tl.store(x_ptr, acc)\n";
-  CHECK(messageOf(firstError(kernel(unroll), "k", "*fp32"))
-            .rfind("the kernel is too large to compile", 0) == 0);
+  std::string unroll =
+      "    acc = 0.0\n    for i in tl.static_range(60000):\n        for j in tl.static_range(60000):\n"
+      "            acc += 1.0\n    tl.store(x_ptr, acc)\n";
+  CHECK(messageOf(firstError(kernel(unroll), "k", "*fp32")).rfind("the kernel is too large to compile", 0) ==
+        0);
   std::string prelude = "@triton.jit\ndef f0(x):\n    return x + x\n\n";
   for (int i = 1; i < 40; ++i)
-    prelude += "@triton.jit\ndef f" + std::to_string(i) + "(x):\n    return f" + std::to_string(i - 1) + "(x) + f" +
-               std::to_string(i - 1) + "(x)\n\n";
+    prelude += "@triton.jit\ndef f" + std::to_string(i) + "(x):\n    return f" + std::to_string(i - 1) +
+               "(x) + f" + std::to_string(i - 1) + "(x)\n\n";
   CHECK(messageOf(firstError(kernel("    tl.store(x_ptr, f39(tl.load(x_ptr)))\n", prelude), "k", "*fp32"))
             .rfind("the kernel is too large to compile", 0) == 0);
 }
@@ -70,8 +71,8 @@ TEST_CASE("huge compile-time values are refused") {
         "sequence too long in compile-time expression");
   CHECK(messageOf(firstError(kernel("    v: tl.constexpr = 1 << 100000\n"), "k", "*fp32")) ==
         "integer overflow in compile-time expression: the result does not fit in 64 bits");
-  CHECK(messageOf(firstError(kernel("    v = 123456789012345678901234567890123456789012345\n"), "k", "*fp32")) ==
-        "integer literal too large");
+  CHECK(messageOf(firstError(kernel("    v = 123456789012345678901234567890123456789012345\n"), "k",
+                             "*fp32")) == "integer literal too large");
 }
 
 TEST_CASE("arbitrary bytes never crash the entry points") {

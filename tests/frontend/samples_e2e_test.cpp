@@ -62,7 +62,8 @@ uint32_t cdiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 KernelArg ptr(const void *p, Type pointee) { return KernelArg::pointer(p, pointee); }
 
 // Philox 4x32-10 and Triton's uniform mapping, written from the Philox paper.
-std::array<uint32_t, 4> philox(uint64_t seed, uint32_t c0, uint32_t c1 = 0, uint32_t c2 = 0, uint32_t c3 = 0) {
+std::array<uint32_t, 4> philox(uint64_t seed, uint32_t c0, uint32_t c1 = 0, uint32_t c2 = 0,
+                               uint32_t c3 = 0) {
   uint32_t k0 = static_cast<uint32_t>(seed), k1 = static_cast<uint32_t>(seed >> 32);
   for (int round = 0; round < 10; ++round) {
     uint64_t pa = uint64_t(0xD2511F53) * c0, pb = uint64_t(0xCD9E8D57) * c2;
@@ -99,17 +100,20 @@ TEST_CASE("e2e: vector add") {
   addBuffer(interp, y, "y");
   addBuffer(interp, out, "out");
   run(interp, m, "add_kernel",
-      {ptr(x.data(), Type::f32()), ptr(y.data(), Type::f32()), ptr(out.data(), Type::f32()), KernelArg::i32(n)},
+      {ptr(x.data(), Type::f32()), ptr(y.data(), Type::f32()), ptr(out.data(), Type::f32()),
+       KernelArg::i32(n)},
       {cdiv(n, 256), 1, 1});
   for (int i = 0; i < n; ++i)
-    REQUIRE(std::fabs(out[i] - (double(x[i]) + double(y[i]))) <= 1e-6 * std::fabs(double(x[i]) + y[i]) + 1e-7);
+    REQUIRE(std::fabs(out[i] - (double(x[i]) + double(y[i]))) <=
+            1e-6 * std::fabs(double(x[i]) + y[i]) + 1e-7);
 }
 
 TEST_CASE("e2e: fused softmax, rows strided over programs") {
   uint64_t seed = freshSeed();
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
-  Module m = compileSample("fused_softmax.py", "softmax_kernel", "*fp32:16, *fp32:16, i32, i32, i32, i32, 128, 2");
+  Module m =
+      compileSample("fused_softmax.py", "softmax_kernel", "*fp32:16, *fp32:16, i32, i32, i32, i32, 128, 2");
   int rows = 5 + static_cast<int>(rng() % 5), cols = 50 + static_cast<int>(rng() % 78);
   auto x = randomFloats(rng, size_t(rows) * cols, -5, 5);
   std::vector<float> y(x.size(), NAN);
@@ -139,10 +143,12 @@ TEST_CASE("e2e: matmul with grouped order, K masks, fp16 output, optional leaky 
   std::mt19937_64 rng(seed);
   for (const char *activation : {"''", "'leaky_relu'"}) {
     CAPTURE(activation);
-    int M = 33 + static_cast<int>(rng() % 20), N = 40 + static_cast<int>(rng() % 20), K = 50 + static_cast<int>(rng() % 40);
-    Module m = compileSample("matmul.py", "matmul_kernel",
-                             "*fp16, *fp16, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, i32, 16, 16, 32, 2, " +
-                                 std::string(activation));
+    int M = 33 + static_cast<int>(rng() % 20), N = 40 + static_cast<int>(rng() % 20),
+        K = 50 + static_cast<int>(rng() % 40);
+    Module m =
+        compileSample("matmul.py", "matmul_kernel",
+                      "*fp16, *fp16, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, i32, 16, 16, 32, 2, " +
+                          std::string(activation));
     auto a = randomHalves(rng, size_t(M) * K), b = randomHalves(rng, size_t(K) * N);
     std::vector<uint16_t> c(size_t(M) * N, 0x7e00);
     Interpreter interp;
@@ -150,9 +156,9 @@ TEST_CASE("e2e: matmul with grouped order, K masks, fp16 output, optional leaky 
     addBuffer(interp, b, "b");
     addBuffer(interp, c, "c");
     run(interp, m, "matmul_kernel",
-        {ptr(a.data(), Type::f16()), ptr(b.data(), Type::f16()), ptr(c.data(), Type::f16()), KernelArg::i32(M),
-         KernelArg::i32(N), KernelArg::i32(K), KernelArg::i32(K), KernelArg::i32(1), KernelArg::i32(N),
-         KernelArg::i32(1), KernelArg::i32(N), KernelArg::i32(1)},
+        {ptr(a.data(), Type::f16()), ptr(b.data(), Type::f16()), ptr(c.data(), Type::f16()),
+         KernelArg::i32(M), KernelArg::i32(N), KernelArg::i32(K), KernelArg::i32(K), KernelArg::i32(1),
+         KernelArg::i32(N), KernelArg::i32(1), KernelArg::i32(N), KernelArg::i32(1)},
         {cdiv(M, 16) * cdiv(N, 16), 1, 1});
     for (int i = 0; i < M; ++i)
       for (int j = 0; j < N; ++j) {
@@ -174,7 +180,8 @@ TEST_CASE("e2e: layer norm forward and backward (lock-and-atomics accumulation)"
   std::mt19937_64 rng(seed);
   const int M = 7 + static_cast<int>(rng() % 4), N = 70 + static_cast<int>(rng() % 50);
   const float eps = 1e-5f;
-  auto x = randomFloats(rng, size_t(M) * N, -2, 2), w = randomFloats(rng, N, 0.5, 1.5), b = randomFloats(rng, N);
+  auto x = randomFloats(rng, size_t(M) * N, -2, 2), w = randomFloats(rng, N, 0.5, 1.5),
+       b = randomFloats(rng, N);
   auto dy = randomFloats(rng, size_t(M) * N);
   std::vector<float> y(x.size(), NAN), mean(M, NAN), rstd(M, NAN);
   Interpreter interp;
@@ -188,9 +195,9 @@ TEST_CASE("e2e: layer norm forward and backward (lock-and-atomics accumulation)"
   Module fwd = compileSample("layer_norm.py", "_layer_norm_fwd_fused",
                              "*fp32, *fp32, *fp32, *fp32, *fp32, *fp32, i32, i32, fp32, 32");
   run(interp, fwd, "_layer_norm_fwd_fused",
-      {ptr(x.data(), Type::f32()), ptr(y.data(), Type::f32()), ptr(w.data(), Type::f32()), ptr(b.data(), Type::f32()),
-       ptr(mean.data(), Type::f32()), ptr(rstd.data(), Type::f32()), KernelArg::i32(N), KernelArg::i32(N),
-       KernelArg::f32(eps)},
+      {ptr(x.data(), Type::f32()), ptr(y.data(), Type::f32()), ptr(w.data(), Type::f32()),
+       ptr(b.data(), Type::f32()), ptr(mean.data(), Type::f32()), ptr(rstd.data(), Type::f32()),
+       KernelArg::i32(N), KernelArg::i32(N), KernelArg::f32(eps)},
       {uint32_t(M), 1, 1});
   std::vector<double> refMean(M), refRstd(M);
   for (int r = 0; r < M; ++r) {
@@ -219,15 +226,17 @@ TEST_CASE("e2e: layer norm forward and backward (lock-and-atomics accumulation)"
   addBuffer(interp, dw, "dw");
   addBuffer(interp, db, "db");
   addBuffer(interp, locks, "locks");
-  Module bwd = compileSample("layer_norm.py", "_layer_norm_bwd_dx_fused",
-                             "*fp32, *fp32, *fp32, *fp32, *fp32, *fp32, *fp32, *fp32, *i32, i32, i32, 3, 128");
+  Module bwd =
+      compileSample("layer_norm.py", "_layer_norm_bwd_dx_fused",
+                    "*fp32, *fp32, *fp32, *fp32, *fp32, *fp32, *fp32, *fp32, *i32, i32, i32, 3, 128");
   run(interp, bwd, "_layer_norm_bwd_dx_fused",
       {ptr(dx.data(), Type::f32()), ptr(dy.data(), Type::f32()), ptr(partialDw.data(), Type::f32()),
        ptr(partialDb.data(), Type::f32()), ptr(x.data(), Type::f32()), ptr(w.data(), Type::f32()),
        ptr(mean.data(), Type::f32()), ptr(rstd.data(), Type::f32()), ptr(locks.data(), Type::i32()),
        KernelArg::i32(N), KernelArg::i32(N)},
       {uint32_t(M), 1, 1});
-  Module dwdb = compileSample("layer_norm.py", "_layer_norm_bwd_dwdb", "*fp32, *fp32, *fp32, *fp32, i32, i32, 32, 64");
+  Module dwdb =
+      compileSample("layer_norm.py", "_layer_norm_bwd_dwdb", "*fp32, *fp32, *fp32, *fp32, i32, i32, 32, 64");
   run(interp, dwdb, "_layer_norm_bwd_dwdb",
       {ptr(partialDw.data(), Type::f32()), ptr(partialDb.data(), Type::f32()), ptr(dw.data(), Type::f32()),
        ptr(db.data(), Type::f32()), KernelArg::i32(group), KernelArg::i32(N)},
@@ -260,13 +269,14 @@ TEST_CASE("e2e: layer norm forward and backward (lock-and-atomics accumulation)"
 }
 
 TEST_CASE("e2e: Philox matches the Random123 known answer and the reference stream") {
-  std::string src = std::string(kHeader) +
-                    "@triton.jit\ndef k(out_ptr, seed, offs_ptr, f_ptr, n_ptr, BLOCK: tl.constexpr):\n"
-                    "    i = tl.arange(0, BLOCK)\n    offs = tl.load(offs_ptr + i)\n"
-                    "    a, b, c, d = tl.randint4x(seed, offs)\n"
-                    "    tl.store(out_ptr + 4 * i, a)\n    tl.store(out_ptr + 4 * i + 1, b)\n"
-                    "    tl.store(out_ptr + 4 * i + 2, c)\n    tl.store(out_ptr + 4 * i + 3, d)\n"
-                    "    tl.store(f_ptr + i, tl.rand(seed, offs))\n    tl.store(n_ptr + i, tl.randn(seed, offs))\n";
+  std::string src =
+      std::string(kHeader) +
+      "@triton.jit\ndef k(out_ptr, seed, offs_ptr, f_ptr, n_ptr, BLOCK: tl.constexpr):\n"
+      "    i = tl.arange(0, BLOCK)\n    offs = tl.load(offs_ptr + i)\n"
+      "    a, b, c, d = tl.randint4x(seed, offs)\n"
+      "    tl.store(out_ptr + 4 * i, a)\n    tl.store(out_ptr + 4 * i + 1, b)\n"
+      "    tl.store(out_ptr + 4 * i + 2, c)\n    tl.store(out_ptr + 4 * i + 3, d)\n"
+      "    tl.store(f_ptr + i, tl.rand(seed, offs))\n    tl.store(n_ptr + i, tl.randn(seed, offs))\n";
   Compiled c = compileSource(src, "k", "*u32, i64, *i32, *fp32, *fp32, 64");
   INFO(c.diags.str());
   REQUIRE(c.module);
@@ -286,8 +296,8 @@ TEST_CASE("e2e: Philox matches the Random123 known answer and the reference stre
     addBuffer(interp, f, "f");
     addBuffer(interp, normal, "n");
     run(interp, *c.module, "k",
-        {ptr(out.data(), Type::i32()), KernelArg::i64(key), ptr(offs.data(), Type::i32()), ptr(f.data(), Type::f32()),
-         ptr(normal.data(), Type::f32())},
+        {ptr(out.data(), Type::i32()), KernelArg::i64(key), ptr(offs.data(), Type::i32()),
+         ptr(f.data(), Type::f32()), ptr(normal.data(), Type::f32())},
         {1, 1, 1});
     if (trial == 0) {
       CHECK(out[0] == 0x6627e8d5u);
@@ -329,7 +339,8 @@ TEST_CASE("e2e: low-memory dropout with tl.rand") {
   int kept = 0;
   for (int i = 0; i < n; ++i) {
     // The seed is sign-extended to 64 bits before it is split into the two keys.
-    float r = uniform(philox(static_cast<uint64_t>(static_cast<int64_t>(dropSeed)), static_cast<uint32_t>(i))[0]);
+    float r =
+        uniform(philox(static_cast<uint64_t>(static_cast<int64_t>(dropSeed)), static_cast<uint32_t>(i))[0]);
     float expected = r > p ? x[i] / (1.0f - p) : 0.0f;
     REQUIRE(out[i] == expected);
     kept += r > p;
@@ -344,10 +355,11 @@ TEST_CASE("e2e: fused attention forward, causal and not") {
   const int Z = 1, H = 2, NCTX = 48, D = 16;
   for (int stage : {1, 3}) {
     CAPTURE(stage);
-    Module m = compileSample("attention.py", "_attn_fwd",
-                             "*fp16, *fp16, *fp16, fp32, *fp32, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, i32, "
-                             "i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, 16, 16, 16, " +
-                                 std::to_string(stage));
+    Module m =
+        compileSample("attention.py", "_attn_fwd",
+                      "*fp16, *fp16, *fp16, fp32, *fp32, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, i32, "
+                      "i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, 16, 16, 16, " +
+                          std::to_string(stage));
     size_t total = size_t(Z) * H * NCTX * D;
     auto q = randomHalves(rng, total), kk = randomHalves(rng, total), v = randomHalves(rng, total);
     std::vector<uint16_t> o(total, 0x7e00);
@@ -360,8 +372,9 @@ TEST_CASE("e2e: fused attention forward, causal and not") {
     addBuffer(interp, o, "o");
     addBuffer(interp, lse, "M");
     int sz = H * NCTX * D, sh = NCTX * D, sm = D, sk = 1;
-    std::vector<KernelArg> args = {ptr(q.data(), Type::f16()), ptr(kk.data(), Type::f16()), ptr(v.data(), Type::f16()),
-                                   KernelArg::f32(smScale), ptr(lse.data(), Type::f32()), ptr(o.data(), Type::f16())};
+    std::vector<KernelArg> args = {ptr(q.data(), Type::f16()),   ptr(kk.data(), Type::f16()),
+                                   ptr(v.data(), Type::f16()),   KernelArg::f32(smScale),
+                                   ptr(lse.data(), Type::f32()), ptr(o.data(), Type::f16())};
     for (int t = 0; t < 4; ++t)
       for (int s : {sz, sh, sm, sk})
         args.push_back(KernelArg::i32(s));
@@ -428,7 +441,8 @@ TEST_CASE("e2e: tl.reduce with custom combine functions") {
   addBuffer(interp, y, "y");
   addBuffer(interp, prod, "prod");
   run(interp, p, "column_product_kernel",
-      {ptr(y.data(), Type::f32()), ptr(prod.data(), Type::f32()), KernelArg::i32(prows), KernelArg::i32(pcols)},
+      {ptr(y.data(), Type::f32()), ptr(prod.data(), Type::f32()), KernelArg::i32(prows),
+       KernelArg::i32(pcols)},
       {cdiv(pcols, 16), 1, 1});
   for (int c = 0; c < pcols; ++c) {
     double ref = 1;
@@ -449,8 +463,8 @@ TEST_CASE("e2e: tl.associative_scan (running sum, linear recurrence)") {
   Interpreter interp;
   addBuffer(interp, x, "x");
   addBuffer(interp, out, "out");
-  run(interp, m, "running_sum_kernel", {ptr(x.data(), Type::f32()), ptr(out.data(), Type::f32()), KernelArg::i32(n)},
-      {1, 1, 1});
+  run(interp, m, "running_sum_kernel",
+      {ptr(x.data(), Type::f32()), ptr(out.data(), Type::f32()), KernelArg::i32(n)}, {1, 1, 1});
   double acc = 0;
   for (int i = 0; i < n; ++i) {
     acc += x[i];
@@ -464,7 +478,8 @@ TEST_CASE("e2e: tl.associative_scan (running sum, linear recurrence)") {
   addBuffer(interp, b, "b");
   addBuffer(interp, h, "h");
   run(interp, r, "linear_recurrence_kernel",
-      {ptr(a.data(), Type::f32()), ptr(b.data(), Type::f32()), ptr(h.data(), Type::f32()), KernelArg::i32(cols)},
+      {ptr(a.data(), Type::f32()), ptr(b.data(), Type::f32()), ptr(h.data(), Type::f32()),
+       KernelArg::i32(cols)},
       {1, 1, 1});
   for (int row = 0; row < rows; ++row) {
     double state = 0;

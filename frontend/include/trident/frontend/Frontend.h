@@ -21,7 +21,7 @@ namespace trident {
 struct ArgSpec {
   enum class Kind { Pointer, Int, Float, Bool, Constexpr };
   Kind kind = Kind::Int;
-  Type type;              // Pointer: ptr<dtype>; Int: i8..i64; Float: f16..f64; Bool: i1
+  Type type;               // Pointer: ptr<dtype>; Int: i8..i64; Float: f16..f64; Bool: i1
   bool isUnsigned = false; // Int: Triton's u8..u64; Pointer: an unsigned pointee (*u32)
   // Triton's specializations: 16 when the integer or address is known to be a
   // multiple of 16; an integer equal to 1 is passed as Constexpr 1 instead.
@@ -35,9 +35,9 @@ struct ArgSpec {
 std::optional<std::vector<ArgSpec>> parseSignature(std::string_view text, Diagnostics &diags);
 
 struct CompileRequest {
-  std::string kernel;          // name of the @triton.jit function
-  std::vector<ArgSpec> args;   // one per parameter, in order (trailing parameters with
-                               // defaults may be left out: their defaults become constexprs)
+  std::string kernel;        // name of the @triton.jit function
+  std::vector<ArgSpec> args; // one per parameter, in order (trailing parameters with
+                             // defaults may be left out: their defaults become constexprs)
   // Triton's debug mode: `assert` and tl.device_assert become tt.assert (dropped otherwise).
   bool debug = false;
   // Receives tl.static_print output; when empty, it goes to standard error.
@@ -56,9 +56,9 @@ std::optional<Module> compileKernel(std::string_view source, std::string_view fi
 // Autotuning and launch facts recorded from decorators, for the runtime.
 struct KernelInfo {
   std::string name;
-  std::vector<std::string> params;       // parameter names, in order
-  std::vector<bool> isConstexpr;          // per parameter
-  std::vector<std::string> defaults;      // per parameter: default value source, or ""
+  std::vector<std::string> params;   // parameter names, in order
+  std::vector<bool> isConstexpr;     // per parameter
+  std::vector<std::string> defaults; // per parameter: default value source, or ""
   std::vector<std::string> doNotSpecialize;
   bool noinline = false;
   // @triton.autotune: configs (kwargs as name -> Python source, num_warps, num_stages) and keys.
