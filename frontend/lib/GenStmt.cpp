@@ -254,14 +254,12 @@ std::optional<bool> CodeGen::genIf(const Stmt &s, const StmtList &stmts, size_t 
                         "is only known at run time");
     b_.setInsertionPointToEnd(ifOp->region(0));
     Object skeleton = materialize(tv, s.span);
-    size_t before = elseValues.size();
     b_.setInsertionPointToEnd(ifOp->region(1));
     std::vector<Value *> candidate;
     if (!flattenLike(ev, skeleton, candidate, s.span))
       error(s.span, "mismatched type for '" + name + "' between then block (" + typeNames(skeleton) +
                         ") and else block (" + typeNames(materialize(ev, s.span)) + ")");
     elseValues.insert(elseValues.end(), candidate.begin(), candidate.end());
-    (void)before;
     b_.setInsertionPointToEnd(ifOp->region(0));
     flatten(skeleton, thenValues, s.span);
     yielded.emplace_back(name, skeleton);
