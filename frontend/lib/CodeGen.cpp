@@ -321,7 +321,7 @@ Object CodeGen::callJit(const FunctionDef &fn, const ModuleEnv &module, const Ca
   if (frames_.size() > kMaxCallDepth)
     error(args.span, "calls nest more than " + std::to_string(kMaxCallDepth) +
                          " deep (recursive @triton.jit functions are not supported)");
-  KernelInfo info = kernelInfo(fn, module);
+  KernelInfo info = kernelInfo(fn, module, false);
   if (info.noinline)
     return callNoinline(fn, module, args);
   // Arguments are evaluated in the caller's frame; the callee gets a fresh one.
@@ -429,7 +429,7 @@ Object CodeGen::callNoinline(const FunctionDef &fn, const ModuleEnv &module, con
 void CodeGen::compileKernel(const FunctionDef &kernel, const std::vector<ArgSpec> &args) {
   if (kernel.parseError)
     throw *kernel.parseError;
-  KernelInfo info = kernelInfo(kernel, main_);
+  KernelInfo info = kernelInfo(kernel, main_, false);
   FrameGuard guard(*this, kernel, main_);
   frame().isKernel = true;
   const std::vector<Param> &params = kernel.params;

@@ -113,7 +113,7 @@ KernelInfo::Config parseConfig(const Expr &e, const ModuleEnv &env) {
 
 } // namespace
 
-KernelInfo kernelInfo(const FunctionDef &fn, const ModuleEnv &env) {
+KernelInfo kernelInfo(const FunctionDef &fn, const ModuleEnv &env, bool withTuning) {
   KernelInfo info;
   info.name = fn.name;
   for (const Param &p : fn.params) {
@@ -140,7 +140,7 @@ KernelInfo kernelInfo(const FunctionDef &fn, const ModuleEnv &env) {
           info.noinline = boolLiteral(k.value.get(), env, "noinline", k.span);
         }
       }
-    } else if (name == "autotune" && d.kind == ExprKind::Call) {
+    } else if (name == "autotune" && d.kind == ExprKind::Call && withTuning) {
       const Expr *configs = argument(d, 0, "configs");
       const Expr *list = literal(configs, env);
       // Configurations computed by host code (a function call) are left to the
@@ -153,7 +153,7 @@ KernelInfo kernelInfo(const FunctionDef &fn, const ModuleEnv &env) {
           failAt(env, k->span, "@triton.autotune keys must be parameter names");
         info.autotuneKeys.push_back(k->name);
       }
-    } else if (name == "heuristics" && d.kind == ExprKind::Call) {
+    } else if (name == "heuristics" && d.kind == ExprKind::Call && withTuning) {
       const Expr *values = literal(argument(d, 0, "values"), env);
       if (!values || values->kind != ExprKind::Dict)
         failAt(env, d.span, "@triton.heuristics needs a dict literal of parameter name: lambda");

@@ -8,7 +8,9 @@
 
 namespace trident::frontend {
 
-// Throws CompileError for decorators whose arguments are malformed.
-KernelInfo kernelInfo(const FunctionDef &fn, const ModuleEnv &module);
+// Throws CompileError for decorators whose arguments are malformed. Without
+// `withTuning`, @triton.autotune and @triton.heuristics are not read (the code
+// generator only needs the @triton.jit options).
+KernelInfo kernelInfo(const FunctionDef &fn, const ModuleEnv &module, bool withTuning = true);
 
 } // namespace trident::frontend
