@@ -17,6 +17,26 @@ constexpr uint64_t kWorkLimit = 400000;
 constexpr int kMaxDepth = 600;
 constexpr size_t kMaxCallDepth = 64;
 
+// What a noinline callee is specialized on: types of tensors, values of constants.
+std::string specializationKey(const Object &v) {
+  if (v.is(Object::Kind::Tuple)) {
+    std::string s = "tuple";
+    for (const Object &item : v.items)
+      s += "_" + specializationKey(item);
+    return s + "_end";
+  }
+  if (v.is(Object::Kind::BlockPtr)) {
+    const BlockPointer &bp = *v.blockPtr;
+    std::string s = "blockptr_" + bp.base.dtype.name();
+    for (int64_t d : bp.blockShape)
+      s += "_" + std::to_string(d);
+    for (int64_t d : bp.order)
+      s += "o" + std::to_string(d);
+    return s;
+  }
+  return v.describe();
+}
+
 std::string plural(size_t n, const char *noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
@@ -366,7 +386,7 @@ Object CodeGen::callNoinline(const FunctionDef &fn, const ModuleEnv &module, con
     symbol = fn.name;
     for (const Param &p : fn.params) {
       const Object &v = frame().locals[p.name];
-      std::string part = v.isTensor() ? v.describe() : v.isConstexpr() ? pythonStr(v) : v.describe();
+      std::string part = specializationKey(v);
       std::string clean;
       for (char c : part)
         clean += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
