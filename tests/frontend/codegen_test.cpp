@@ -544,3 +544,17 @@ TEST_CASE("every sample kernel compiles and verifies") {
     CHECK(verify(*r.module, vd));
   }
 }
+
+TEST_CASE("noinline functions are specialized per argument types, block pointers included") {
+  std::string src = std::string(kHeader) +
+                    "@triton.jit(noinline=True)\ndef first(p):\n    return tl.sum(tl.ravel(tl.load(p)))\n\n"
+                    "@triton.jit\ndef k(x_ptr, n):\n"
+                    "    a = tl.make_block_ptr(x_ptr, (n, n), (n, 1), (0, 0), (16, 16), (1, 0))\n"
+                    "    b = tl.make_block_ptr(x_ptr, (n, n), (n, 1), (0, 0), (32, 16), (1, 0))\n"
+                    "    tl.store(x_ptr, first(a) + first(b) + first(a))\n";
+  std::string t = ir(src, "k", "*fp32, i32");
+  CHECK(count(t, "tt.func") == 3);
+  CHECK(count(t, "tt.call") == 3);
+  CHECK(has(t, "first__blockptr_pointer_fp32__16_16o1o0"));
+  CHECK(has(t, "first__blockptr_pointer_fp32__32_16o1o0"));
+}
