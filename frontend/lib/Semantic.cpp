@@ -31,6 +31,12 @@ Tensor CodeGen::constant(const Object &o, DType dtype, std::span<const int64_t> 
   Type t = Type::block(shape, dtype.type);
   if (dtype.isPtr())
     error(span, "cannot make a constant of pointer type " + dtype.name());
+  if (dtype.isBool()) {
+    bool v = o.kind == Object::Kind::Float ? o.floatValue != 0
+             : o.kind == Object::Kind::Bool ? o.boolValue
+                                            : o.intValue != 0;
+    return Tensor{b_.constBool(v, t), dtype};
+  }
   if (dtype.isFloat()) {
     double v = o.kind == Object::Kind::Float  ? o.floatValue
                : o.kind == Object::Kind::Bool ? double(o.boolValue)
