@@ -77,9 +77,11 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   VkPhysicalDeviceSubgroupProperties subgroup = vk<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
   VkPhysicalDeviceSubgroupSizeControlPropertiesEXT sizes = vk<VkPhysicalDeviceSubgroupSizeControlPropertiesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES_EXT);
   VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm = vk<VkPhysicalDeviceShaderSMBuiltinsPropertiesNV>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV);
+  VkPhysicalDeviceVulkan12Properties v12 = vk<VkPhysicalDeviceVulkan12Properties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES);
   VkPhysicalDeviceProperties2 props = vk<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
   props.pNext = &id;
-  id.pNext = &subgroup;
+  id.pNext = &v12;
+  v12.pNext = &subgroup;
   bool hasSizes = p.apiVersion >= VK_API_VERSION_1_3 || out.subgroupSizeControlExtension;
   void **tail = &subgroup.pNext;
   if (hasSizes) {
@@ -169,6 +171,12 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   add(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, spirv::kSubgroupShuffleRelative);
   add(out.subgroupSizeControl, spirv::kSubgroupSizeControl);
   add(out.fullSubgroups, spirv::kComputeFullSubgroups);
+  add(v12.shaderSignedZeroInfNanPreserveFloat16, spirv::kSignedZeroInfNanPreserveFloat16);
+  add(v12.shaderSignedZeroInfNanPreserveFloat32, spirv::kSignedZeroInfNanPreserveFloat32);
+  add(v12.shaderSignedZeroInfNanPreserveFloat64, spirv::kSignedZeroInfNanPreserveFloat64);
+  add(v12.shaderRoundingModeRTEFloat16, spirv::kRoundingModeRTEFloat16);
+  add(v12.shaderRoundingModeRTEFloat32, spirv::kRoundingModeRTEFloat32);
+  add(v12.shaderRoundingModeRTEFloat64, spirv::kRoundingModeRTEFloat64);
   d.features = features;
   return true;
 }

@@ -6,6 +6,7 @@
 #include "trident/backends/spirv/CodeGen.h"
 
 #include <cassert>
+#include <set>
 
 namespace trident::spirv {
 
@@ -168,6 +169,33 @@ Translator::PendingPhi Translator::loopPhi(uint32_t type, uint32_t initial, uint
 void Translator::patchPhi(const PendingPhi &phi, uint32_t value, uint32_t label) {
   body_.words()[phi.position] = value;
   body_.words()[phi.position + 1] = label;
+}
+
+Ids Translator::whileLoop(const std::vector<uint32_t> &types, const Ids &initial,
+                          const std::function<uint32_t(const Ids &)> &cond, const std::function<Ids(const Ids &)> &step) {
+  uint32_t start = currentLabel_, header = w.newId(), check = w.newId(), body = w.newId(), cont = w.newId(),
+           merge = w.newId();
+  emitVoid(Spv::Branch, {header});
+  beginBlock(header);
+  std::vector<PendingPhi> phis;
+  Ids vars;
+  for (size_t i = 0; i < types.size(); ++i) {
+    phis.push_back(loopPhi(types[i], initial[i], start));
+    vars.push_back(phis.back().id);
+  }
+  emitVoid(Spv::LoopMerge, {merge, cont, 0});
+  emitVoid(Spv::Branch, {check});
+  beginBlock(check);
+  emitVoid(Spv::BranchConditional, {cond(vars), body, merge});
+  beginBlock(body);
+  Ids next = step(vars);
+  emitVoid(Spv::Branch, {cont});
+  beginBlock(cont);
+  emitVoid(Spv::Branch, {header});
+  for (size_t i = 0; i < phis.size(); ++i)
+    patchPhi(phis[i], next[i], cont);
+  beginBlock(merge);
+  return vars;
 }
 
 bool Translator::translateBlock(Block *block) {
@@ -427,6 +455,22 @@ bool Translator::translateFunction(const Op *func, KernelInterface &iface) {
     return error(func, "needs " + std::to_string(iface.sharedBytes) + " bytes of workgroup memory (one array per "
                            "th.shared_alloc); " + device.name + " has " + std::to_string(device.sharedMemoryBytes));
 
+  // Float controls where the device has them: -0, inf and NaN survive the
+  // driver's optimizer, and results round to nearest even (conversions included).
+  for (unsigned bits : std::set<unsigned>(w.floatWidths())) {
+    unsigned k = bits == 16 ? 0 : bits == 32 ? 1 : 2;
+    if (uint64_t f = kSignedZeroInfNanPreserveFloat16 << k; device.features & f) {
+      w.capability(Capability::SignedZeroInfNanPreserve);
+      w.executionMode(kExecutionModeSignedZeroInfNanPreserve, {bits});
+      required_ |= f;
+    }
+    if (uint64_t f = kRoundingModeRTEFloat16 << k; device.features & f) {
+      w.capability(Capability::RoundingModeRTE);
+      w.executionMode(kExecutionModeRoundingModeRTE, {bits});
+      required_ |= f;
+    }
+  }
+
   uint32_t voidType = w.voidType();
   uint32_t fnType = w.functionType(voidType);
   uint32_t fn = w.newId();
@@ -446,12 +490,13 @@ bool Translator::translateFunction(const Op *func, KernelInterface &iface) {
 
 void Translator::addInterface(uint32_t variable) { interface_.push_back(variable); }
 
-uint32_t Translator::pairType(uint32_t type) {
-  auto it = pairTypes_.find(type);
+uint32_t Translator::pairType(uint32_t first, uint32_t second) {
+  auto key = std::make_pair(first, second);
+  auto it = pairTypes_.find(key);
   if (it != pairTypes_.end())
     return it->second;
-  uint32_t members[] = {type, type};
-  return pairTypes_[type] = w.structType(members);
+  uint32_t members[] = {first, second};
+  return pairTypes_[key] = w.structType(members);
 }
 
 void mapComponents(Translator &t, Op *op, const std::function<uint32_t(const std::vector<uint32_t> &)> &f) {

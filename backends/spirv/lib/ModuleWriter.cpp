@@ -75,6 +75,7 @@ uint32_t ModuleWriter::floatType(unsigned bits) {
     capability(Capability::Float64);
   uint32_t id = interned(Spv::TypeFloat, {bits});
   widths_[id] = bits;
+  floatWidths_.insert(bits);
   return id;
 }
 
@@ -179,6 +180,11 @@ void ModuleWriter::entryPoint(uint32_t function, std::string_view name, std::spa
   ops.insert(ops.end(), interface.begin(), interface.end());
   entry_.emit(Spv::EntryPoint, ops);
   modes_.emit(Spv::ExecutionMode, {function, kExecutionModeLocalSize, x, 1, 1});
+  for (const std::vector<uint32_t> &m : extraModes_) {
+    std::vector<uint32_t> ops{function};
+    ops.insert(ops.end(), m.begin(), m.end());
+    modes_.emit(Spv::ExecutionMode, ops);
+  }
 }
 
 std::vector<uint32_t> ModuleWriter::finish() const {

@@ -78,6 +78,15 @@ public:
   // The function body being written.
   Words &body() { return body_; }
 
+  // An execution mode of the entry point (with its literal operands), set by entryPoint.
+  void executionMode(uint32_t mode, std::initializer_list<uint32_t> literals) {
+    std::vector<uint32_t> m{mode};
+    m.insert(m.end(), literals);
+    extraModes_.push_back(std::move(m));
+  }
+  // The float widths the module uses so far.
+  const std::set<unsigned> &floatWidths() const { return floatWidths_; }
+
   // Declares the GLCompute entry point `function` named `name` with a local size
   // of (x, 1, 1), listing `interface` (every global variable it uses).
   void entryPoint(uint32_t function, std::string_view name, std::span<const uint32_t> interface, uint32_t x);
@@ -95,6 +104,8 @@ private:
   std::map<std::pair<uint32_t, uint64_t>, uint32_t> constants_;
   std::map<uint32_t, uint32_t> nulls_;
   std::map<uint32_t, unsigned> widths_; // int and float type id -> bits
+  std::set<unsigned> floatWidths_;
+  std::vector<std::vector<uint32_t>> extraModes_;
   uint32_t interned(Spv op, std::initializer_list<uint32_t> operands);
 };
 

@@ -140,6 +140,9 @@ enum class Capability : uint32_t {
   StorageBuffer16BitAccess = 4433,
   StorageBuffer8BitAccess = 4448,
   PhysicalStorageBufferAddresses = 5347,
+  DenormPreserve = 4464,
+  SignedZeroInfNanPreserve = 4466,
+  RoundingModeRTE = 4467,
   AtomicFloat32AddEXT = 6033,
   AtomicFloat64AddEXT = 6034,
 };
@@ -157,6 +160,7 @@ enum class Decoration : uint32_t {
   ArrayStride = 6,
   BuiltIn = 11,
   Offset = 35,
+  NoContraction = 42,
 };
 
 enum class BuiltIn : uint32_t {
@@ -180,6 +184,8 @@ constexpr uint32_t kAddressingPhysicalStorageBuffer64 = 5348;
 constexpr uint32_t kMemoryModelGLSL450 = 1;
 constexpr uint32_t kExecutionModelGLCompute = 5;
 constexpr uint32_t kExecutionModeLocalSize = 17;
+constexpr uint32_t kExecutionModeSignedZeroInfNanPreserve = 4461;
+constexpr uint32_t kExecutionModeRoundingModeRTE = 4462;
 constexpr uint32_t kMagic = 0x07230203;
 constexpr uint32_t kVersion1_5 = 0x00010500;
 
@@ -197,6 +203,8 @@ enum class Glsl : uint32_t {
   Sqrt = 31,
   InverseSqrt = 32,
   Fma = 50,
+  FrexpStruct = 52,
+  Ldexp = 53,
 };
 
 } // namespace trident::spirv

@@ -20,6 +20,12 @@ std::string featureNames(uint64_t features) {
       {kSubgroupShuffleRelative, "relative subgroup shuffles in compute shaders"},
       {kSubgroupSizeControl, "subgroupSizeControl"},
       {kComputeFullSubgroups, "computeFullSubgroups"},
+      {kSignedZeroInfNanPreserveFloat16, "shaderSignedZeroInfNanPreserveFloat16"},
+      {kSignedZeroInfNanPreserveFloat32, "shaderSignedZeroInfNanPreserveFloat32"},
+      {kSignedZeroInfNanPreserveFloat64, "shaderSignedZeroInfNanPreserveFloat64"},
+      {kRoundingModeRTEFloat16, "shaderRoundingModeRTEFloat16"},
+      {kRoundingModeRTEFloat32, "shaderRoundingModeRTEFloat32"},
+      {kRoundingModeRTEFloat64, "shaderRoundingModeRTEFloat64"},
   };
   std::string out;
   for (const auto &[bit, name] : names)

@@ -258,7 +258,15 @@ bool translateFloatArith(Translator &t, Op *op) {
   case OpCode::SubF: return binary(Spv::FSub);
   case OpCode::MulF: return binary(Spv::FMul);
   case OpCode::DivF: return binary(Spv::FDiv);
-  case OpCode::RemF: return binary(Spv::FRem);
+  case OpCode::RemF: // exactly, in f32 for f16 (bf16 is already there)
+    floatOp(t, op, true, [&](uint32_t type, const std::vector<uint32_t> &a) {
+      if (t.w.widthOf(type) != 16)
+        return exactRemainder(t, type, a[0], a[1]);
+      uint32_t f32 = t.w.floatType(32);
+      uint32_t r = exactRemainder(t, f32, t.emit(Spv::FConvert, f32, {a[0]}), t.emit(Spv::FConvert, f32, {a[1]}));
+      return t.emit(Spv::FConvert, type, {r});
+    });
+    return true;
   case OpCode::NegF:
     floatOp(t, op, true, [&](uint32_t type, const std::vector<uint32_t> &a) { return t.emit(Spv::FNegate, type, {a[0]}); });
     return true;

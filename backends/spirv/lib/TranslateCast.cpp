@@ -114,8 +114,8 @@ bool translateIntToFloat(Translator &t, Op *op, bool isSigned) {
   uint32_t ft = t.valueType(compute);
   mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
     uint32_t r;
-    if (src == Type::i1())
-      r = t.emit(Spv::Select, ft, {a[0], floatConstant(t, compute, isSigned ? -1.0 : 1.0), floatConstant(t, compute, 0.0)});
+    if (src == Type::i1()) // as the integer -1 / 1 or 0, converted: +0.0 whatever the driver does with float constants
+      r = t.emit(Spv::ConvertSToF, ft, {t.emit(Spv::Select, t.u32Type(), {a[0], t.u32(isSigned ? 0xffffffffu : 1u), t.u32(0)})});
     else
       r = t.emit(isSigned ? Spv::ConvertSToF : Spv::ConvertUToF, ft, {a[0]});
     return viaF32 ? f32ToBF16(t, r, false) : r;

@@ -8,7 +8,9 @@
 //   erf      has no GLSL instruction: a series near 0, a Chebyshev-fitted
 //            erfc elsewhere (relative error ~1e-7);
 //   precise  divf/sqrt of f16/bf16/f32 run in f64 and round once: f64 has more
-//            than twice the bits, so the double rounding is innocuous.
+//            than twice the bits, so the double rounding is innocuous;
+//   fma      exactly (FloatExact.cpp), since Vulkan lets GLSL Fma round twice;
+//            bf16 rounds through f32 and may differ in the last bit.
 #include "Translator.h"
 
 #include <bit>
@@ -137,6 +139,8 @@ bool translateMath(Translator &t, Op *op) {
     uint32_t r;
     if (op->is(OpCode::Erf))
       r = erfF32(t, a[0]);
+    else if (op->is(OpCode::Fma) && (t.device.features & kShaderFloat64))
+      r = fusedMultiplyAdd(t, type, a[0], a[1], a[2]);
     else if (op->is(OpCode::Fma))
       r = t.glsl(inst, type, {a[0], a[1], a[2]});
     else

@@ -89,6 +89,10 @@ public:
   };
   PendingPhi loopPhi(uint32_t type, uint32_t initial, uint32_t initialLabel);
   void patchPhi(const PendingPhi &phi, uint32_t value, uint32_t label);
+  // A structured loop: while (cond(vars)) vars = step(vars); returns the final vars
+  // (`types` and `initial` give one entry per loop variable).
+  Ids whileLoop(const std::vector<uint32_t> &types, const Ids &initial, const std::function<uint32_t(const Ids &)> &cond,
+                const std::function<Ids(const Ids &)> &step);
 
   // Translates the ops of `block` in order (the terminator too, unless it is
   // scf.yield or scf.condition, whose operands the caller reads).
@@ -107,8 +111,9 @@ public:
   // Adds a global variable to the entry point's interface.
   void addInterface(uint32_t variable);
   KernelInterface &interface() { return *iface_; }
-  // A struct {type, type} (the result of OpUMulExtended), one per type.
-  uint32_t pairType(uint32_t type);
+  // A struct {first, second} (the result of OpUMulExtended, FrexpStruct), one per pair.
+  uint32_t pairType(uint32_t first, uint32_t second);
+  uint32_t pairType(uint32_t type) { return pairType(type, type); }
 
   ModuleWriter &w;
   const DeviceInfo &device;
@@ -133,7 +138,7 @@ private:
   uint32_t programIds_[3] = {0, 0, 0}, numPrograms_[3] = {0, 0, 0};
   uint32_t pushConstants_ = 0, pushStruct_ = 0;
   uint32_t argBase_ = 0, argStruct_ = 0; // argument buffer: PSB pointer, struct type
-  std::map<uint32_t, uint32_t> pairTypes_;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> pairTypes_;
   KernelInterface *iface_ = nullptr;
   const Op *func_ = nullptr;
 };
@@ -145,6 +150,12 @@ void mapComponents(Translator &t, Op *op, const std::function<uint32_t(const std
 // bf16 values are u16 bits; arithmetic on them runs in f32 (TranslateCast.cpp).
 uint32_t bf16ToF32(Translator &t, uint32_t bits);
 uint32_t f32ToBF16(Translator &t, uint32_t value, bool towardZero);
+
+// Exact floating-point sequences (FloatExact.cpp), on f32 or f64 values of `type`.
+// C's fmod(x, y), exactly (OpFRem may round).
+uint32_t exactRemainder(Translator &t, uint32_t type, uint32_t x, uint32_t y);
+// a * b + c rounded once, for f16 and f32 `type` (through f64, rounding to odd).
+uint32_t fusedMultiplyAdd(Translator &t, uint32_t type, uint32_t a, uint32_t b, uint32_t c);
 
 // Op families (Translate*.cpp); each returns false after reporting an error.
 bool translateArith(Translator &t, Op *op);      // arith.* and tt.* on scalars

@@ -32,6 +32,13 @@ enum Feature : uint64_t {
   kSubgroupShuffleRelative = 1u << 11,
   kSubgroupSizeControl = 1u << 12,         // can require an exact subgroup size
   kComputeFullSubgroups = 1u << 13,
+  // Float controls (Vulkan 1.2 properties): keep -0, inf and NaN exactly; round to nearest even.
+  kSignedZeroInfNanPreserveFloat16 = 1u << 14,
+  kSignedZeroInfNanPreserveFloat32 = 1u << 15,
+  kSignedZeroInfNanPreserveFloat64 = 1u << 16,
+  kRoundingModeRTEFloat16 = 1u << 17,
+  kRoundingModeRTEFloat32 = 1u << 18,
+  kRoundingModeRTEFloat64 = 1u << 19,
 };
 
 // The Vulkan feature names of the bits set in `features`, comma-separated.
