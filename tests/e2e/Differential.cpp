@@ -25,7 +25,17 @@ bool SeedResult::passed(bool strict) const {
   return true;
 }
 
-SeedResult runSeed(uint64_t seed, const GeneratorOptions &options, std::span<DeviceRunner *const> devices) {
+SeedResult runSeed(uint64_t seed, const GeneratorOptions &options, std::span<DeviceRunner *const> devices,
+                   const SeedHooks &hooks) {
+  auto stage = [&](const std::string &s) {
+    if (hooks.stage)
+      hooks.stage(s);
+  };
+  auto done = [&](DeviceVerdict v) {
+    if (hooks.verdict)
+      hooks.verdict(v);
+    return v;
+  };
   SeedResult result;
   result.seed = seed;
   RandomKernel kernel = generateRandomKernel(seed, options);
@@ -38,10 +48,12 @@ SeedResult runSeed(uint64_t seed, const GeneratorOptions &options, std::span<Dev
     }
 
   Diagnostics diags;
+  stage("verifying the kernel");
   if (!verify(kernel.module, diags)) {
     result.problem = "the generated kernel does not verify:\n" + diags.str();
     return result;
   }
+  stage("parsing the printed kernel");
   std::optional<Module> reparsed = parseModule(result.ir, "<random kernel>", diags);
   if (!reparsed) {
     result.problem = "the printed kernel does not parse:\n" + diags.str();
@@ -52,6 +64,7 @@ SeedResult runSeed(uint64_t seed, const GeneratorOptions &options, std::span<Dev
     return result;
   }
 
+  stage("running the reference interpreter");
   RunResult reference = makeInterpreterRunner()->run(kernel, result.ir);
   if (!reference.ok) {
     result.problem = "the reference interpreter failed:\n" + reference.error;
@@ -60,12 +73,13 @@ SeedResult runSeed(uint64_t seed, const GeneratorOptions &options, std::span<Dev
   for (DeviceRunner *device : devices) {
     DeviceVerdict verdict;
     verdict.device = device->name();
+    stage("device " + device->name());
     RunResult run = device->run(kernel, result.ir);
     if (!run.ok) {
       verdict.message = "run failed: " + run.error;
       verdict.unsupported = run.error.find("not supported") != std::string::npos &&
                             run.error.find("compile error") != std::string::npos;
-      result.verdicts.push_back(std::move(verdict));
+      result.verdicts.push_back(done(std::move(verdict)));
       continue;
     }
     std::string report;
@@ -78,7 +92,7 @@ SeedResult runSeed(uint64_t seed, const GeneratorOptions &options, std::span<Dev
     verdict.passed = report.empty();
     if (!verdict.passed)
       verdict.message = "wrong results:\n" + report;
-    result.verdicts.push_back(std::move(verdict));
+    result.verdicts.push_back(done(std::move(verdict)));
   }
   return result;
 }

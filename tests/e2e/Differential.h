@@ -12,6 +12,7 @@
 
 #include "trident/Runtime.h"
 
+#include <functional>
 #include <span>
 
 namespace trident::e2e {
@@ -36,7 +37,15 @@ struct SeedResult {
   bool passed(bool strict = true) const;
 };
 
-SeedResult runSeed(uint64_t seed, const GeneratorOptions &options, std::span<DeviceRunner *const> devices);
+// Hooks for a harness that must say where a crash happened: `stage` hears what is
+// about to happen ("verifying the kernel", "device cuda:0"), `verdict` each device's
+// verdict as soon as it is known.
+struct SeedHooks {
+  std::function<void(const std::string &stage)> stage;
+  std::function<void(const DeviceVerdict &verdict)> verdict;
+};
+SeedResult runSeed(uint64_t seed, const GeneratorOptions &options, std::span<DeviceRunner *const> devices,
+                   const SeedHooks &hooks = {});
 // A failure report: the seed, each failing device and why, the kernel's arguments and IR.
 std::string describe(const SeedResult &r, const RandomKernel *kernel = nullptr);
 // The arguments of a kernel, one per line: name, type, size and how outputs compare.

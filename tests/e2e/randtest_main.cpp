@@ -5,6 +5,7 @@
 //   trident-randtest --first 1234 --seeds 1 --print-ir       # show one kernel
 
 #include "Differential.h"
+#include "IsolatedRuns.h"
 
 #include "trident/Trident.h"
 
@@ -34,6 +35,8 @@ void usage(std::ostream &os) {
         "  --print-ir        print every kernel, not only failing ones\n"
         "  --no-devices      only generate, verify and run the interpreter\n"
         "  --strict          count kernels a device's compiler does not support yet as failures\n"
+        "  --no-isolate      run in this process (for a debugger); by default seeds run in child\n"
+        "                    processes, so a crash or hang fails one seed, not the run\n"
         "  --quiet           print only failures and the summary\n";
 }
 
@@ -48,7 +51,7 @@ bool parseNumber(const char *s, uint64_t &out) {
 int main(int argc, char **argv) {
   uint64_t seeds = 100, first = 0, ops = 60, maxElements = 256;
   std::string only;
-  bool printIR = false, noDevices = false, quiet = false, strict = false;
+  bool printIR = false, noDevices = false, quiet = false, strict = false, isolate = true;
   GeneratorOptions options;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -93,6 +96,8 @@ int main(int argc, char **argv) {
       printIR = true;
     else if (a == "--no-devices")
       noDevices = true;
+    else if (a == "--no-isolate")
+      isolate = false;
     else if (a == "--strict")
       strict = true;
     else if (a == "--quiet")
@@ -109,29 +114,10 @@ int main(int argc, char **argv) {
   options.ops = int(ops);
   options.maxElements = int64_t(maxElements);
 
-  std::unique_ptr<Runtime> runtime;
-  DeviceSelection devices;
-  if (!noDevices) {
-    try {
-      runtime = std::make_unique<Runtime>(e2eRuntimeOptions());
-      devices = selectDevices(*runtime, only);
-    } catch (const Error &e) {
-      std::cerr << "trident-randtest: " << e.what() << "\n";
-      return 2;
-    }
-    for (const std::string &s : devices.skipped)
-      std::cout << "SKIPPED: " << s << "\n";
-    if (!quiet)
-      for (const auto &r : devices.runners)
-        std::cout << "device " << r->name() << "\n";
-  }
-
-  std::vector<DeviceRunner *> runners = devices.pointers();
   std::map<std::string, uint64_t> passed, failed, unsupported;
   std::map<std::string, uint64_t> featureCounts;
   uint64_t problems = 0, failedSeeds = 0, outputs = 0, unchecked = 0;
-  for (uint64_t seed = first; seed < first + seeds; ++seed) {
-    SeedResult r = runSeed(seed, options, runners);
+  auto onSeed = [&](const SeedResult &r) {
     outputs += r.outputs;
     unchecked += r.skippedOutputs;
     for (const std::string &f : r.features)
@@ -141,20 +127,55 @@ int main(int argc, char **argv) {
       (v.passed ? passed : v.unsupported ? unsupported : failed)[v.device]++;
       if (v.unsupported && !strict) {
         size_t at = v.message.rfind(": error: ");
-        std::cout << "UNSUPPORTED: " << v.device << ": seed " << seed << ": "
+        std::cout << "UNSUPPORTED: " << v.device << ": seed " << r.seed << ": "
                   << v.message.substr(at == std::string::npos ? 0 : at + 9) << "\n";
       }
     }
+    RandomKernel k = generateRandomKernel(r.seed, options);
     if (!r.passed(strict)) {
       ++failedSeeds;
-      RandomKernel k = generateRandomKernel(seed, options);
       std::cout << "FAILED " << describe(r, &k) << "\n";
     } else if (printIR) {
-      RandomKernel k = generateRandomKernel(seed, options);
-      std::cout << "seed " << seed << ": passed\ngrid " << k.grid[0] << "x" << k.grid[1] << "x" << k.grid[2]
+      std::cout << "seed " << r.seed << ": passed\ngrid " << k.grid[0] << "x" << k.grid[1] << "x" << k.grid[2]
                 << ", arguments:\n"
                 << describeArgs(k) << r.ir << "\n";
     }
+    std::cout.flush();
+  };
+
+  std::vector<std::string> deviceNames;
+  if (isolate) {
+    IsolatedRunOptions iso;
+    iso.generator = options;
+    iso.device = only;
+    iso.noDevices = noDevices;
+    IsolatedRunSummary summary = runSeedsIsolated(first, seeds, iso, onSeed);
+    if (!summary.fatal.empty()) {
+      std::cerr << "trident-randtest: " << summary.fatal << "\n";
+      return 2;
+    }
+    deviceNames = summary.devices;
+    for (const std::string &s : summary.skipped)
+      std::cout << "SKIPPED: " << s << "\n";
+  } else {
+    std::unique_ptr<Runtime> runtime;
+    DeviceSelection devices;
+    if (!noDevices) {
+      try {
+        runtime = std::make_unique<Runtime>(e2eRuntimeOptions());
+        devices = selectDevices(*runtime, only);
+      } catch (const Error &e) {
+        std::cerr << "trident-randtest: " << e.what() << "\n";
+        return 2;
+      }
+      for (const std::string &s : devices.skipped)
+        std::cout << "SKIPPED: " << s << "\n";
+    }
+    std::vector<DeviceRunner *> runners = devices.pointers();
+    for (DeviceRunner *r : runners)
+      deviceNames.push_back(r->name());
+    for (uint64_t seed = first; seed < first + seeds; ++seed)
+      onSeed(runSeed(seed, options, runners));
   }
 
   std::cout << "seeds " << first << ".." << first + seeds - 1 << ": " << seeds - failedSeeds << " passed, "
@@ -162,9 +183,9 @@ int main(int argc, char **argv) {
   if (problems)
     std::cout << " (" << problems << " before any device ran)";
   std::cout << "; " << outputs << " outputs, " << unchecked << " without a usable bound\n";
-  for (DeviceRunner *r : runners)
-    std::cout << "  " << r->name() << ": " << passed[r->name()] << " passed, " << failed[r->name()] << " failed, "
-              << unsupported[r->name()] << " unsupported\n";
+  for (const std::string &d : deviceNames)
+    std::cout << "  " << d << ": " << passed[d] << " passed, " << failed[d] << " failed, " << unsupported[d]
+              << " unsupported\n";
   if (!quiet) {
     std::cout << "  features:";
     for (const auto &[f, n] : featureCounts)
