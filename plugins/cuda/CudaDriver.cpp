@@ -86,7 +86,8 @@ bool Driver::load(std::string &reason) {
   resolve(cuFuncSetAttribute, "cuFuncSetAttribute");
   resolve(cuLaunchKernel, "cuLaunchKernel");
   if (!missing.empty()) {
-    failure_ = "the CUDA driver lacks entry points at API version " + std::to_string(kPinnedApiVersion) + ": " + missing;
+    failure_ = "the CUDA driver lacks entry points at API version " + std::to_string(kPinnedApiVersion) +
+               ": " + missing;
     reason = failure_;
     return false;
   }

@@ -38,7 +38,12 @@ enum : int {
 };
 constexpr int kFuncAttrMaxDynamicSharedSizeBytes = 8; // CUfunction_attribute
 // JIT options of cuModuleLoadDataEx (CUjit_option values).
-enum : int { kJitInfoLogBuffer = 3, kJitInfoLogBufferSize = 4, kJitErrorLogBuffer = 5, kJitErrorLogBufferSize = 6 };
+enum : int {
+  kJitInfoLogBuffer = 3,
+  kJitInfoLogBufferSize = 4,
+  kJitErrorLogBuffer = 5,
+  kJitErrorLogBufferSize = 6
+};
 constexpr unsigned kStreamNonBlocking = 1;
 constexpr unsigned kEventDefault = 0;
 

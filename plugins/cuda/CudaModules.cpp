@@ -56,7 +56,8 @@ bool decode(std::string_view binary, std::vector<BinaryKernel> &kernels, std::st
     std::istringstream fields(line);
     std::string word, threadsWord, sharedWord, paramsWord;
     BinaryKernel k;
-    if (!(fields >> word >> k.name >> threadsWord >> k.threads >> sharedWord >> k.shared >> paramsWord >> k.params) ||
+    if (!(fields >> word >> k.name >> threadsWord >> k.threads >> sharedWord >> k.shared >> paramsWord >>
+          k.params) ||
         word != "kernel")
       return false;
     kernels.push_back(k);
@@ -88,12 +89,14 @@ trident_status compile(trident_context, const char *target, const char *ir, size
   std::optional<TargetDesc> desc = target ? nvptx::targetDesc(target) : std::nullopt;
   if (!desc)
     return fail(TRIDENT_ERROR_NOT_SUPPORTED, std::string("the CUDA plugin does not compile for '") +
-                                                 (target ? target : "") + "' (it supports cuda:sm_80 and newer)");
+                                                 (target ? target : "") +
+                                                 "' (it supports cuda:sm_80 and newer)");
   return guarded([&]() -> trident_status {
     Diagnostics diags;
     std::optional<Module> m = parseModule(std::string_view(ir, size), "<block IR>", diags);
     if (!m || !verify(*m, diags))
-      return fail(TRIDENT_ERROR_COMPILE, "the block IR of '" + std::string(kernel) + "' is invalid:\n" + diags.str());
+      return fail(TRIDENT_ERROR_COMPILE,
+                  "the block IR of '" + std::string(kernel) + "' is invalid:\n" + diags.str());
     if (!m->lookupFunction(kernel))
       return fail(TRIDENT_ERROR_NOT_FOUND, "the block IR has no tt.func named '" + std::string(kernel) + "'");
     nvptx::PTXOptions ptxOptions;
@@ -122,8 +125,8 @@ trident_status compile(trident_context, const char *target, const char *ir, size
                   "the CUDA plugin emits 'binary', 'ptx', 'llvm' or 'thread-ir', not '" + emit + "'");
     }
     if (text.empty())
-      return fail(TRIDENT_ERROR_COMPILE, "cannot compile '" + std::string(kernel) + "' for " + desc->name + ":\n" +
-                                             diags.str());
+      return fail(TRIDENT_ERROR_COMPILE,
+                  "cannot compile '" + std::string(kernel) + "' for " + desc->name + ":\n" + diags.str());
     auto *bytes = new std::string(std::move(text));
     out->data = bytes->data();
     out->size = bytes->size();
@@ -144,7 +147,8 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
     std::vector<BinaryKernel> kernels;
     std::string ptx;
     if (!decode(std::string_view(static_cast<const char *>(binary), size), kernels, ptx))
-      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "not a CUDA-plugin binary (its header or kernel list is malformed)");
+      return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
+                  "not a CUDA-plugin binary (its header or kernel list is malformed)");
     if (trident_status s = makeCurrent(device))
       return s;
     Driver &d = driver();
@@ -208,11 +212,11 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
   if (shared > static_cast<uint64_t>(kernel->dynamicSharedLimit.load(std::memory_order_relaxed))) {
     int optin = stream->device->maxSharedOptin;
     if (shared > static_cast<uint64_t>(optin))
-      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel->name + "' needs " + std::to_string(shared) +
-                                                      " bytes of shared memory; the device allows " +
-                                                      std::to_string(optin));
+      return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
+                  "kernel '" + kernel->name + "' needs " + std::to_string(shared) +
+                      " bytes of shared memory; the device allows " + std::to_string(optin));
     if (trident_status s = check(d.cuFuncSetAttribute(kernel->function, kFuncAttrMaxDynamicSharedSizeBytes,
-                                                       static_cast<int>(shared)),
+                                                      static_cast<int>(shared)),
                                  "cuFuncSetAttribute(max dynamic shared memory)"))
       return s;
     kernel->dynamicSharedLimit.store(static_cast<int>(shared), std::memory_order_relaxed);
@@ -229,8 +233,9 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
   }
   for (uint32_t i = 0; i < params->num_args; ++i)
     args[i] = const_cast<uint64_t *>(&params->args[i].bits);
-  CUresult r = d.cuLaunchKernel(kernel->function, params->grid[0], params->grid[1], params->grid[2], kernel->numThreads,
-                                1, 1, static_cast<unsigned>(shared), stream->stream, args, nullptr);
+  CUresult r = d.cuLaunchKernel(kernel->function, params->grid[0], params->grid[1], params->grid[2],
+                                kernel->numThreads, 1, 1, static_cast<unsigned>(shared), stream->stream, args,
+                                nullptr);
   if (r != CUDA_SUCCESS)
     return fail(TRIDENT_ERROR_LAUNCH, "launching '" + kernel->name + "' failed: " + d.describe(r));
   return TRIDENT_SUCCESS;

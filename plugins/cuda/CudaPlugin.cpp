@@ -115,7 +115,8 @@ trident_status deviceOpen(trident_context ctx, uint32_t ordinal, trident_device 
   std::lock_guard lock(ctx->mutex);
   if (dev->opens == 0) {
     CUcontext c = nullptr;
-    if (trident_status s = check(driver().cuDevicePrimaryCtxRetain(&c, dev->device), "cuDevicePrimaryCtxRetain"))
+    if (trident_status s =
+            check(driver().cuDevicePrimaryCtxRetain(&c, dev->device), "cuDevicePrimaryCtxRetain"))
       return s;
     dev->context = c;
   }
@@ -127,7 +128,8 @@ trident_status deviceOpen(trident_context ctx, uint32_t ordinal, trident_device 
 trident_status deviceClose(trident_device dev) {
   std::lock_guard lock(dev->ctx->mutex);
   if (dev->opens <= 0)
-    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "CUDA device " + std::to_string(dev->ordinal) + " is not open");
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
+                "CUDA device " + std::to_string(dev->ordinal) + " is not open");
   if (--dev->opens == 0) {
     closeEpoch.fetch_add(1);
     driver().cuDevicePrimaryCtxRelease(dev->device);
@@ -185,10 +187,16 @@ trident_status memFill(trident_stream s, trident_devptr dst, uint32_t pattern, u
     return st;
   Driver &d = driver();
   switch (size) {
-  case 1: return check(d.cuMemsetD8Async(dst, static_cast<unsigned char>(pattern), count, s->stream), "cuMemsetD8Async");
-  case 2: return check(d.cuMemsetD16Async(dst, static_cast<unsigned short>(pattern), count, s->stream), "cuMemsetD16Async");
+  case 1:
+    return check(d.cuMemsetD8Async(dst, static_cast<unsigned char>(pattern), count, s->stream),
+                 "cuMemsetD8Async");
+  case 2:
+    return check(d.cuMemsetD16Async(dst, static_cast<unsigned short>(pattern), count, s->stream),
+                 "cuMemsetD16Async");
   case 4: return check(d.cuMemsetD32Async(dst, pattern, count, s->stream), "cuMemsetD32Async");
-  default: return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "mem_fill pattern size must be 1, 2 or 4, got " + std::to_string(size));
+  default:
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
+                "mem_fill pattern size must be 1, 2 or 4, got " + std::to_string(size));
   }
 }
 
@@ -334,7 +342,8 @@ trident_status check(CUresult r, const char *what) {
 
 trident_status makeCurrent(trident_device_s *device) {
   if (!device->context)
-    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "CUDA device " + std::to_string(device->ordinal) + " is not open");
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
+                "CUDA device " + std::to_string(device->ordinal) + " is not open");
   uint64_t epoch = closeEpoch.load(std::memory_order_acquire);
   if (currentContext == device->context && currentEpoch == epoch)
     return TRIDENT_SUCCESS;
@@ -349,7 +358,7 @@ trident_status makeCurrent(trident_device_s *device) {
 
 extern "C" TRIDENT_PLUGIN_EXPORT const trident_plugin_info *trident_plugin_entry(uint32_t, uint32_t) {
   static const trident_plugin_api api = trident::cuda::makeApi();
-  static const trident_plugin_info info = {sizeof(trident_plugin_info), TRIDENT_PLUGIN_ABI_MAJOR,
-                                           TRIDENT_PLUGIN_ABI_MINOR, "cuda", "0.1.0", &api};
+  static const trident_plugin_info info = {
+      sizeof(trident_plugin_info), TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR, "cuda", "0.1.0", &api};
   return &info;
 }

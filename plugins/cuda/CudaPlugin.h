@@ -78,8 +78,8 @@ template <class F> trident_status guarded(F &&f) {
 
 // The compile/module/launch entry points (CudaModules.cpp).
 trident_status supportsTarget(trident_context ctx, const char *target);
-trident_status compile(trident_context ctx, const char *target, const char *ir, size_t size, const char *kernel,
-                       const trident_compile_options *options, trident_binary *out);
+trident_status compile(trident_context ctx, const char *target, const char *ir, size_t size,
+                       const char *kernel, const trident_compile_options *options, trident_binary *out);
 trident_status binaryRelease(trident_context ctx, trident_binary *binary);
 trident_status moduleLoad(trident_device device, const void *binary, size_t size, trident_module *out);
 trident_status moduleUnload(trident_module module);

@@ -43,7 +43,8 @@ struct CudaHarness {
       throw std::runtime_error("the CUDA plugin exports no entry point");
     const trident_plugin_info *info = entry(TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR);
     api = info->api;
-    trident_init_params params{sizeof(trident_init_params), TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR, "test"};
+    trident_init_params params{sizeof(trident_init_params), TRIDENT_PLUGIN_ABI_MAJOR,
+                               TRIDENT_PLUGIN_ABI_MINOR, "test"};
     check(api->init(&params, &ctx), "init");
     uint32_t count = 0;
     const char *reason = nullptr;
@@ -73,16 +74,19 @@ struct CudaHarness {
 
   void check(trident_status s, const char *what) const {
     if (s != TRIDENT_SUCCESS)
-      throw std::runtime_error(std::string(what) + " failed (" + std::to_string(s) + "): " + api->last_error());
+      throw std::runtime_error(std::string(what) + " failed (" + std::to_string(s) +
+                               "): " + api->last_error());
   }
 
   // Compiles `ir` (block IR text) for `forTarget`; `emit` null means a loadable binary.
   std::string compile(const std::string &ir, const std::string &kernel, const std::string &forTarget,
-                      const char *emit = nullptr, uint32_t numWarps = 0, trident_kernel_metadata *meta = nullptr) {
+                      const char *emit = nullptr, uint32_t numWarps = 0,
+                      trident_kernel_metadata *meta = nullptr) {
     trident_compile_options options{sizeof(trident_compile_options), numWarps, 1, 0, emit};
     trident_binary binary{};
     binary.struct_size = sizeof binary;
-    check(api->compile(ctx, forTarget.c_str(), ir.data(), ir.size(), kernel.c_str(), &options, &binary), "compile");
+    check(api->compile(ctx, forTarget.c_str(), ir.data(), ir.size(), kernel.c_str(), &options, &binary),
+          "compile");
     std::string out(static_cast<const char *>(binary.data), binary.size);
     if (meta)
       *meta = binary.metadata;
@@ -119,8 +123,11 @@ struct CudaHarness {
   }
 
   void launch(trident_kernel k, std::array<uint32_t, 3> grid, const std::vector<trident_kernel_arg> &args) {
-    trident_launch_params p{TRIDENT_LAUNCH_ABI_VERSION, {grid[0], grid[1], grid[2]}, 0,
-                            static_cast<uint32_t>(args.size()), args.data()};
+    trident_launch_params p{TRIDENT_LAUNCH_ABI_VERSION,
+                            {grid[0], grid[1], grid[2]},
+                            0,
+                            static_cast<uint32_t>(args.size()),
+                            args.data()};
     check(api->launch(stream, k, &p), "launch");
   }
 

@@ -43,7 +43,8 @@ Value *RandomKernelGenerator::elementwiseI32(Value *a, Value *c) {
 
 Value *RandomKernelGenerator::reduceBack(Value *v) {
   bool isFloat = v->type().element().isFloat();
-  OpCode code = isFloat ? (pick(2) ? OpCode::AddF : OpCode::MaxNumF) : (pick(2) ? OpCode::AddI : OpCode::MaxSI);
+  OpCode code =
+      isFloat ? (pick(2) ? OpCode::AddF : OpCode::MaxNumF) : (pick(2) ? OpCode::AddI : OpCode::MaxSI);
   unsigned axis = static_cast<unsigned>(pick(static_cast<int>(shape_.size())));
   Value *inputs[] = {v};
   Op *r = b_.reduce(inputs, static_cast<int>(axis), [&](Builder &ib, auto lhs, auto rhs) {
@@ -59,9 +60,9 @@ Value *RandomKernelGenerator::scanAlong(Value *v) {
   bool isFloat = v->type().element().isFloat();
   OpCode code = isFloat ? (pick(2) ? OpCode::AddF : OpCode::MaxNumF) : OpCode::AddI;
   Value *inputs[] = {v};
-  Op *s = b_.scan(inputs, pick(static_cast<int>(shape_.size())), pick(2) == 1, [&](Builder &ib, auto lhs, auto rhs) {
-    return std::vector<Value *>{ib.binary(code, lhs[0], rhs[0])};
-  });
+  Op *s = b_.scan(
+      inputs, pick(static_cast<int>(shape_.size())), pick(2) == 1,
+      [&](Builder &ib, auto lhs, auto rhs) { return std::vector<Value *>{ib.binary(code, lhs[0], rhs[0])}; });
   return s->result();
 }
 
@@ -76,14 +77,15 @@ Value *RandomKernelGenerator::reshapeRoundTrip(Value *v) {
   int64_t total = 1;
   for (int64_t s : shape_)
     total *= s;
-  std::vector<int64_t> other = shape_.size() == 2 || total < 2 ? std::vector<int64_t>{total}
-                                                                 : std::vector<int64_t>{total / 2, 2};
+  std::vector<int64_t> other =
+      shape_.size() == 2 || total < 2 ? std::vector<int64_t>{total} : std::vector<int64_t>{total / 2, 2};
   Value *r = b_.reshape(v, other);
   Value *c = b_.binary(v->type().element().isFloat() ? OpCode::MulF : OpCode::MulI, r, r);
   Value *back = b_.reshape(c, shape_);
   if (shape_.size() == 1 && total >= 2) { // and a join/split round trip
     auto [lo, hi] = b_.split(b_.join(back, v));
-    return b_.binary(v->type().element().isFloat() ? OpCode::SubF : OpCode::SubI, lo, hi); // asymmetric: halves must not swap
+    return b_.binary(v->type().element().isFloat() ? OpCode::SubF : OpCode::SubI, lo,
+                     hi); // asymmetric: halves must not swap
   }
   return back;
 }
@@ -91,7 +93,8 @@ Value *RandomKernelGenerator::reshapeRoundTrip(Value *v) {
 Value *RandomKernelGenerator::loop(Value *v) {
   bool isFloat = v->type().element().isFloat();
   Value *inits[] = {v};
-  Op *f = b_.forOp(b_.constInt(0, Type::i32()), b_.constInt(3, Type::i32()), b_.constInt(1, Type::i32()), inits);
+  Op *f =
+      b_.forOp(b_.constInt(0, Type::i32()), b_.constInt(3, Type::i32()), b_.constInt(1, Type::i32()), inits);
   Op *after = f;
   b_.setInsertionPointToEnd(f->region());
   Value *acc = f->region()->argument(1);
@@ -145,7 +148,8 @@ RandomKernel RandomKernelGenerator::generate() {
     Value *rows = b_.expandDims(b_.makeRange(0, shape_[0]), 1);
     Value *cols = b_.expandDims(b_.makeRange(0, shape_[1]), 0);
     int64_t rowShape[] = {shape_[0], 1};
-    Value *rowStarts = b_.binary(OpCode::MulI, rows, b_.constInt(shape_[1], Type::block(rowShape, Type::i32())));
+    Value *rowStarts =
+        b_.binary(OpCode::MulI, rows, b_.constInt(shape_[1], Type::block(rowShape, Type::i32())));
     offs = b_.binary(OpCode::AddI, b_.broadcast(rowStarts, shape_), b_.broadcast(cols, shape_));
   }
   Value *mask = b_.cmpi("slt", offs, b_.splat(n_, shape_));

@@ -101,21 +101,22 @@ int main(int argc, char **argv) {
     rows.push_back({"vector add", "2^28 f32", addMs, addGbps, addGbps / copyGbps});
 
     // Fused softmax, 16384 rows, at 4, 8 (Triton's tutorial today) and 16 warps.
-    std::string softmax = replaceAll(kernelFile("softmax.ttir"), "[16, 16, 16, 16, 1]", "[16, 16, 16, 16, 16]");
+    std::string softmax =
+        replaceAll(kernelFile("softmax.ttir"), "[16, 16, 16, 16, 1]", "[16, 16, 16, 16, 16]");
     for (int cols : {1024, 4096, 16384}) {
       const int rowsN = 16384;
       std::string ir = replaceAll(softmax, "1024", std::to_string(cols));
       for (uint32_t warps : {4u, 8u, 16u}) {
-        auto k = compileTimed("softmax_" + std::to_string(cols) + "_w" + std::to_string(warps), ir, "softmax_kernel",
-                              warps);
+        auto k = compileTimed("softmax_" + std::to_string(cols) + "_w" + std::to_string(warps), ir,
+                              "softmax_kernel", warps);
         double ms = timeMs(h, [&] {
           h.launch(k.kernel, {uint32_t(rowsN), 1, 1},
                    {CudaHarness::ptr(c), CudaHarness::ptr(a), CudaHarness::i32(cols), CudaHarness::i32(cols),
                     CudaHarness::i32(cols)});
         });
         double gbps = 2.0 * rowsN * cols * 4 / (ms * 1e6);
-        rows.push_back({"softmax w" + std::to_string(warps), "16384x" + std::to_string(cols) + " f32", ms, gbps,
-                        gbps / copyGbps});
+        rows.push_back({"softmax w" + std::to_string(warps), "16384x" + std::to_string(cols) + " f32", ms,
+                        gbps, gbps / copyGbps});
       }
     }
 
@@ -140,8 +141,14 @@ int main(int argc, char **argv) {
       auto k = compileTimed("layer_norm_fwd", trident::print(*m), "_layer_norm_fwd_fused", 8);
       double ms = timeMs(h, [&] {
         h.launch(k.kernel, {uint32_t(M), 1, 1},
-                 {CudaHarness::ptr(a), CudaHarness::ptr(c), CudaHarness::ptr(w), CudaHarness::ptr(bias),
-                  CudaHarness::ptr(mean), CudaHarness::ptr(rstd), CudaHarness::i32(N), CudaHarness::i32(N),
+                 {CudaHarness::ptr(a),
+                  CudaHarness::ptr(c),
+                  CudaHarness::ptr(w),
+                  CudaHarness::ptr(bias),
+                  CudaHarness::ptr(mean),
+                  CudaHarness::ptr(rstd),
+                  CudaHarness::i32(N),
+                  CudaHarness::i32(N),
                   {TRIDENT_ARG_F32, 0, 0x3727c5acu /* 1e-5f */}});
       });
       double gbps = 2.0 * M * N * 2 / (ms * 1e6);
@@ -159,7 +166,8 @@ int main(int argc, char **argv) {
 
     std::printf("%-14s %-18s %10s %10s %8s\n", "kernel", "size", "ms", "GB/s", "vs copy");
     for (const Row &r : rows)
-      std::printf("%-14s %-18s %10.4f %10.1f %8.3f\n", r.kernel.c_str(), r.size.c_str(), r.ms, r.gbps, r.ratio);
+      std::printf("%-14s %-18s %10.4f %10.1f %8.3f\n", r.kernel.c_str(), r.size.c_str(), r.ms, r.gbps,
+                  r.ratio);
     std::printf("vector add result check: %s\n", addOk ? "ok" : "WRONG");
     std::printf("warm launch host time: %.2f us\n", launchUs);
     for (auto &[name, ms] : compileMs)
@@ -168,9 +176,9 @@ int main(int argc, char **argv) {
     std::ofstream json(jsonPath);
     json << "{\n  \"device_target\": \"" << h.target << "\",\n  \"rows\": [\n";
     for (size_t i = 0; i < rows.size(); ++i)
-      json << "    {\"kernel\": \"" << rows[i].kernel << "\", \"size\": \"" << rows[i].size << "\", \"ms\": "
-           << rows[i].ms << ", \"gbps\": " << rows[i].gbps << ", \"ratio_to_copy\": " << rows[i].ratio << "}"
-           << (i + 1 < rows.size() ? "," : "") << "\n";
+      json << "    {\"kernel\": \"" << rows[i].kernel << "\", \"size\": \"" << rows[i].size
+           << "\", \"ms\": " << rows[i].ms << ", \"gbps\": " << rows[i].gbps
+           << ", \"ratio_to_copy\": " << rows[i].ratio << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
     json << "  ],\n  \"launch_host_us\": " << launchUs << ",\n  \"compile_ms\": {";
     for (size_t i = 0; i < compileMs.size(); ++i)
       json << (i ? ", " : "") << "\"" << compileMs[i].first << "\": " << compileMs[i].second;

@@ -55,7 +55,8 @@ TEST_CASE("the CUDA plugin loads, enumerates and compiles without a GPU") {
   CHECK(binary.find(".entry add_kernel") != std::string::npos);
   CHECK(meta.threads_per_program == 128);
   CHECK(h.compile(ir, "add_kernel", "cuda:sm_80", "ptx").find(".target sm_80") != std::string::npos);
-  CHECK(h.compile(ir, "add_kernel", "cuda:sm_90", "llvm").find("define void @add_kernel") != std::string::npos);
+  CHECK(h.compile(ir, "add_kernel", "cuda:sm_90", "llvm").find("define void @add_kernel") !=
+        std::string::npos);
   CHECK(h.compile(ir, "add_kernel", "cuda:sm_90", "thread-ir").find("th.load") != std::string::npos);
 
   trident_binary out{};
@@ -64,9 +65,11 @@ TEST_CASE("the CUDA plugin loads, enumerates and compiles without a GPU") {
   CHECK(h.api->compile(h.ctx, "cuda:sm_90", ir.data(), ir.size(), "add_kernel", &options, &out) ==
         TRIDENT_ERROR_NOT_SUPPORTED);
   CHECK(std::string(h.api->last_error()).find("spirv") != std::string::npos);
-  CHECK(h.api->compile(h.ctx, "cuda:sm_90", ir.data(), ir.size(), "nope", nullptr, &out) == TRIDENT_ERROR_NOT_FOUND);
+  CHECK(h.api->compile(h.ctx, "cuda:sm_90", ir.data(), ir.size(), "nope", nullptr, &out) ==
+        TRIDENT_ERROR_NOT_FOUND);
   std::string bad = "builtin.module ({ tt.func {sym_name = \"k\"} ({ %x = arith.addi })})";
-  CHECK(h.api->compile(h.ctx, "cuda:sm_90", bad.data(), bad.size(), "k", nullptr, &out) == TRIDENT_ERROR_COMPILE);
+  CHECK(h.api->compile(h.ctx, "cuda:sm_90", bad.data(), bad.size(), "k", nullptr, &out) ==
+        TRIDENT_ERROR_COMPILE);
   trident_module module = nullptr;
   CHECK(h.api->module_load(h.device, "garbage", 7, &module) == TRIDENT_ERROR_INVALID_ARGUMENT);
 }
@@ -100,8 +103,8 @@ TEST_CASE("kernels run on cuda:0 against references") {
     auto k = h.load(h.compile(kernelFile("softmax.ttir"), "softmax_kernel", h.target), "softmax_kernel");
     trident_devptr din = h.upload(in), dout = h.upload(std::vector<float>(in.size(), NAN));
     h.launch(k.kernel, {uint32_t(rows), 1, 1},
-             {CudaHarness::ptr(dout), CudaHarness::ptr(din), CudaHarness::i32(stride), CudaHarness::i32(stride),
-              CudaHarness::i32(cols)});
+             {CudaHarness::ptr(dout), CudaHarness::ptr(din), CudaHarness::i32(stride),
+              CudaHarness::i32(stride), CudaHarness::i32(cols)});
     std::vector<float> out = h.download<float>(dout, in.size());
     double worst = 0;
     for (int r = 0; r < rows; ++r) {
@@ -111,7 +114,8 @@ TEST_CASE("kernels run on cuda:0 against references") {
       for (int c = 0; c < cols; ++c)
         sum += std::exp(double(in[r * stride + c]) - mx);
       for (int c = 0; c < cols; ++c)
-        worst = std::max(worst, std::abs(out[r * stride + c] - std::exp(double(in[r * stride + c]) - mx) / sum));
+        worst =
+            std::max(worst, std::abs(out[r * stride + c] - std::exp(double(in[r * stride + c]) - mx) / sum));
     }
     CHECK(worst < 1e-6);
   }
@@ -124,8 +128,9 @@ TEST_CASE("kernels run on cuda:0 against references") {
       auto k = h.load(h.compile(simt::test::reduce2dKernel(m, n), "reduce2d", h.target), "reduce2d");
       trident_devptr dx = h.upload(x), drs = h.upload(std::vector<float>(m, NAN)),
                      dcm = h.upload(std::vector<float>(n, NAN));
-      h.launch(k.kernel, {1, 1, 1},
-               {CudaHarness::ptr(dx), CudaHarness::ptr(drs), CudaHarness::ptr(dcm), CudaHarness::i32(stride)});
+      h.launch(
+          k.kernel, {1, 1, 1},
+          {CudaHarness::ptr(dx), CudaHarness::ptr(drs), CudaHarness::ptr(dcm), CudaHarness::i32(stride)});
       std::vector<float> rs = h.download<float>(drs, m), cm = h.download<float>(dcm, n);
       int bad = 0;
       for (int i = 0; i < m; ++i) {
@@ -163,8 +168,10 @@ TEST_CASE("kernels run on cuda:0 against references") {
     trident_devptr counts = h.upload(std::vector<int32_t>(block, 0)),
                    olds = h.upload(std::vector<int32_t>(programs * block, -1)),
                    tickets = h.upload(std::vector<int32_t>(programs + 1, 0));
-    h.launch(k.kernel, {programs, 1, 1}, {CudaHarness::ptr(counts), CudaHarness::ptr(olds), CudaHarness::ptr(tickets)});
-    std::vector<int32_t> c = h.download<int32_t>(counts, block), t = h.download<int32_t>(tickets, programs + 1);
+    h.launch(k.kernel, {programs, 1, 1},
+             {CudaHarness::ptr(counts), CudaHarness::ptr(olds), CudaHarness::ptr(tickets)});
+    std::vector<int32_t> c = h.download<int32_t>(counts, block),
+                         t = h.download<int32_t>(tickets, programs + 1);
     int bad = 0;
     for (int i = 0; i < block; ++i)
       bad += c[i] != int(programs);

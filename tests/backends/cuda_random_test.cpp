@@ -53,13 +53,17 @@ TEST_CASE("random kernels on cuda:0 agree with the interpreter") {
     interp.addBuffer(refF.data(), e * 4);
     interp.addBuffer(refI.data(), e * 4);
     interp.addBuffer(refC.data(), 64);
-    KernelArg args[] = {KernelArg::pointer(x.data()),    KernelArg::pointer(y.data(), Type::i32()),
-                        KernelArg::pointer(refF.data()), KernelArg::pointer(refI.data(), Type::i32()),
-                        KernelArg::pointer(refC.data(), Type::i32()), KernelArg::i32(n)};
+    KernelArg args[] = {KernelArg::pointer(x.data()),
+                        KernelArg::pointer(y.data(), Type::i32()),
+                        KernelArg::pointer(refF.data()),
+                        KernelArg::pointer(refI.data(), Type::i32()),
+                        KernelArg::pointer(refC.data(), Type::i32()),
+                        KernelArg::i32(n)};
     REQUIRE(interp.run(k.module, "random_kernel", args, {1, 1, 1}, diags));
 
     auto loaded = h.load(h.compile(text, "random_kernel", h.target, nullptr, k.numWarps), "random_kernel");
-    trident_devptr dx = h.upload(x), dy = h.upload(y), df = h.upload(outf), di = h.upload(outi), dc = h.upload(counts);
+    trident_devptr dx = h.upload(x), dy = h.upload(y), df = h.upload(outf), di = h.upload(outi),
+                   dc = h.upload(counts);
     h.launch(loaded.kernel, {1, 1, 1},
              {CudaHarness::ptr(dx), CudaHarness::ptr(dy), CudaHarness::ptr(df), CudaHarness::ptr(di),
               CudaHarness::ptr(dc), CudaHarness::i32(n)});
@@ -79,5 +83,6 @@ TEST_CASE("random kernels on cuda:0 agree with the interpreter") {
       h.api->mem_free(h.device, p);
     h.api->module_unload(loaded.module);
   }
-  std::cout << "random kernels on cuda:0: " << count - failures << " of " << count << " agree with the interpreter\n";
+  std::cout << "random kernels on cuda:0: " << count - failures << " of " << count
+            << " agree with the interpreter\n";
 }

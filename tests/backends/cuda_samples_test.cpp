@@ -12,8 +12,8 @@
 #include <doctest/doctest.h>
 
 #include <bit>
-#include <cstring>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>

@@ -65,16 +65,20 @@ TEST_CASE("random kernels: the lowered thread IR agrees with the interpreter") {
     interp.addBuffer(ref.outf.data(), elements * 4);
     interp.addBuffer(ref.outi.data(), elements * 4);
     interp.addBuffer(ref.counts.data(), 16 * 4);
-    KernelArg args[] = {KernelArg::pointer(ref.x.data()),          KernelArg::pointer(ref.y.data(), Type::i32()),
-                        KernelArg::pointer(ref.outf.data()),       KernelArg::pointer(ref.outi.data(), Type::i32()),
-                        KernelArg::pointer(ref.counts.data(), Type::i32()), KernelArg::i32(n)};
+    KernelArg args[] = {KernelArg::pointer(ref.x.data()),
+                        KernelArg::pointer(ref.y.data(), Type::i32()),
+                        KernelArg::pointer(ref.outf.data()),
+                        KernelArg::pointer(ref.outi.data(), Type::i32()),
+                        KernelArg::pointer(ref.counts.data(), Type::i32()),
+                        KernelArg::i32(n)};
     bool ran = interp.run(k.module, "random_kernel", args, {1, 1, 1}, diags);
     INFO(diags.str());
     REQUIRE(ran);
 
     nvptx::PTXOptions options;
     options.numWarps = k.numWarps;
-    std::optional<Module> threadIR = nvptx::lowerToThreadIR(k.module, *nvptx::targetDesc("sm_90"), options, diags);
+    std::optional<Module> threadIR =
+        nvptx::lowerToThreadIR(k.module, *nvptx::targetDesc("sm_90"), options, diags);
     INFO(diags.str());
     REQUIRE(threadIR.has_value());
     simt::test::ThreadSim simulator;
@@ -83,9 +87,10 @@ TEST_CASE("random kernels: the lowered thread IR agrees with the interpreter") {
     simulator.addBuffer(sim.outf.data(), elements * 4);
     simulator.addBuffer(sim.outi.data(), elements * 4);
     simulator.addBuffer(sim.counts.data(), 16 * 4);
-    std::vector<uint64_t> simArgs = {reinterpret_cast<uint64_t>(sim.x.data()),    reinterpret_cast<uint64_t>(sim.y.data()),
-                                     reinterpret_cast<uint64_t>(sim.outf.data()), reinterpret_cast<uint64_t>(sim.outi.data()),
-                                     reinterpret_cast<uint64_t>(sim.counts.data()), static_cast<uint32_t>(n)};
+    std::vector<uint64_t> simArgs = {
+        reinterpret_cast<uint64_t>(sim.x.data()),      reinterpret_cast<uint64_t>(sim.y.data()),
+        reinterpret_cast<uint64_t>(sim.outf.data()),   reinterpret_cast<uint64_t>(sim.outi.data()),
+        reinterpret_cast<uint64_t>(sim.counts.data()), static_cast<uint32_t>(n)};
     std::string error;
     bool simulated = simulator.run(*threadIR, "random_kernel", simArgs, {1, 1, 1}, error);
     INFO(error);
@@ -93,7 +98,8 @@ TEST_CASE("random kernels: the lowered thread IR agrees with the interpreter") {
     int bad = 0;
     for (int64_t i = 0; i < elements; ++i) {
       float w = ref.outf[i], h = sim.outf[i];
-      bool close = (std::isnan(w) && std::isnan(h)) || w == h || std::abs(w - h) <= 1e-4f + 1e-4f * std::abs(w);
+      bool close =
+          (std::isnan(w) && std::isnan(h)) || w == h || std::abs(w - h) <= 1e-4f + 1e-4f * std::abs(w);
       bad += !close;
       bad += ref.outi[i] != sim.outi[i];
     }

@@ -30,17 +30,20 @@ const SampleKernel kSamples[] = {
     {"layer_norm.py", "_layer_norm_fwd_fused",
      "*fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp32:16, *fp32:16, i32:16, i32:16, fp32, 1024"},
     {"layer_norm.py", "_layer_norm_bwd_dx_fused",
-     "*fp16:16, *fp16:16, *fp32:16, *fp32:16, *fp16:16, *fp16:16, *fp32:16, *fp32:16, *i32:16, i32:16, i32:16, 64, 1024"},
+     "*fp16:16, *fp16:16, *fp32:16, *fp32:16, *fp16:16, *fp16:16, *fp32:16, *fp32:16, *i32:16, i32:16, "
+     "i32:16, 64, 1024"},
     {"layer_norm.py", "_layer_norm_bwd_dwdb", "*fp32:16, *fp32:16, *fp16:16, *fp16:16, i32, i32:16, 32, 128"},
     {"matmul.py", "matmul_kernel",
-     "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1, 64, 64, 32, 8, ''"},
+     "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1, 64, 64, 32, 8, "
+     "''"},
     {"dropout.py", "_seeded_dropout", "*fp32:16, *fp32:16, i32:16, fp32, i32, 1024"},
     {"reduce_custom.py", "row_absmax_kernel", "*fp32:16, *fp32:16, *i32:16, i32, i32:16, 1024"},
     {"reduce_custom.py", "column_product_kernel", "*fp32:16, *fp32:16, i32, i32, 16, 64"},
     {"scan.py", "running_sum_kernel", "*fp32:16, *fp32:16, i32, 1024"},
     {"scan.py", "linear_recurrence_kernel", "*fp32:16, *fp32:16, *fp32:16, i32, 8, 128"},
     {"attention.py", "_attn_fwd",
-     "*fp16:16, *fp16:16, *fp16:16, fp32, *fp32:16, *fp16:16, i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, "
+     "*fp16:16, *fp16:16, *fp16:16, fp32, *fp32:16, *fp16:16, i32:16, i32:16, i32:16, 1, i32:16, i32:16, "
+     "i32:16, 1, "
      "i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, i32, i32, i32:16, 64, 64, 32, 3"},
 };
 
@@ -91,7 +94,8 @@ TEST_CASE("every sample kernel compiles to PTX for sm_80 and sm_90") {
       INFO(arch);
       nvptx::PTXOptions options;
       options.kernel = s.kernel;
-      std::optional<nvptx::PTXModule> ptx = nvptx::compileModuleToPTX(*m, *nvptx::targetDesc(arch), options, diags);
+      std::optional<nvptx::PTXModule> ptx =
+          nvptx::compileModuleToPTX(*m, *nvptx::targetDesc(arch), options, diags);
       INFO(diags.str());
       CHECK(ptx.has_value());
       if (!ptx)

@@ -10,7 +10,8 @@
 namespace trident::llvmgen {
 
 Translator::Translator(const Op *func, llvm::Module &module, TargetHooks &hooks, Diagnostics &diags)
-    : ctx(module.getContext()), module(module), hooks(hooks), diags(diags), b(module.getContext()), func_(func) {}
+    : ctx(module.getContext()), module(module), hooks(hooks), diags(diags), b(module.getContext()),
+      func_(func) {}
 
 bool Translator::error(const Op *op, const std::string &message) {
   diags.error(op->loc(), message);
@@ -32,8 +33,9 @@ llvm::Type *Translator::type(Type t) {
   case TypeKind::F8E5M2: return b.getInt8Ty(); // storage only
   case TypeKind::Ptr:
     return llvm::PointerType::get(ctx, t.addressSpace() == 3 ? hooks.sharedAddressSpace()
-                                                               : hooks.globalAddressSpace());
-  case TypeKind::Vector: return llvm::FixedVectorType::get(type(t.element()), static_cast<unsigned>(t.numElements()));
+                                                             : hooks.globalAddressSpace());
+  case TypeKind::Vector:
+    return llvm::FixedVectorType::get(type(t.element()), static_cast<unsigned>(t.numElements()));
   case TypeKind::Block: break;
   }
   return nullptr; // blocks never reach the translation (verifyThreadIR)
@@ -222,7 +224,8 @@ bool Translator::run() {
   for (Type t : func::argumentTypes(func_))
     params.push_back(type(t));
   auto *fnType = llvm::FunctionType::get(b.getVoidTy(), params, false);
-  function = llvm::Function::Create(fnType, llvm::Function::ExternalLinkage, std::string(func::name(func_)), module);
+  function =
+      llvm::Function::Create(fnType, llvm::Function::ExternalLinkage, std::string(func::name(func_)), module);
   for (unsigned i = 0; i < params.size(); ++i)
     define(func_->region()->argument(i), function->getArg(i));
   b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", function));

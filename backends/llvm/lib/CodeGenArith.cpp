@@ -10,35 +10,59 @@ namespace {
 
 llvm::CmpInst::Predicate intPredicate(const std::string &p) {
   using P = llvm::CmpInst::Predicate;
-  if (p == "eq") return P::ICMP_EQ;
-  if (p == "ne") return P::ICMP_NE;
-  if (p == "slt") return P::ICMP_SLT;
-  if (p == "sle") return P::ICMP_SLE;
-  if (p == "sgt") return P::ICMP_SGT;
-  if (p == "sge") return P::ICMP_SGE;
-  if (p == "ult") return P::ICMP_ULT;
-  if (p == "ule") return P::ICMP_ULE;
-  if (p == "ugt") return P::ICMP_UGT;
-  if (p == "uge") return P::ICMP_UGE;
+  if (p == "eq")
+    return P::ICMP_EQ;
+  if (p == "ne")
+    return P::ICMP_NE;
+  if (p == "slt")
+    return P::ICMP_SLT;
+  if (p == "sle")
+    return P::ICMP_SLE;
+  if (p == "sgt")
+    return P::ICMP_SGT;
+  if (p == "sge")
+    return P::ICMP_SGE;
+  if (p == "ult")
+    return P::ICMP_ULT;
+  if (p == "ule")
+    return P::ICMP_ULE;
+  if (p == "ugt")
+    return P::ICMP_UGT;
+  if (p == "uge")
+    return P::ICMP_UGE;
   return P::BAD_ICMP_PREDICATE;
 }
 
 llvm::CmpInst::Predicate floatPredicate(const std::string &p) {
   using P = llvm::CmpInst::Predicate;
-  if (p == "oeq") return P::FCMP_OEQ;
-  if (p == "one") return P::FCMP_ONE;
-  if (p == "olt") return P::FCMP_OLT;
-  if (p == "ole") return P::FCMP_OLE;
-  if (p == "ogt") return P::FCMP_OGT;
-  if (p == "oge") return P::FCMP_OGE;
-  if (p == "ord") return P::FCMP_ORD;
-  if (p == "ueq") return P::FCMP_UEQ;
-  if (p == "une") return P::FCMP_UNE;
-  if (p == "ult") return P::FCMP_ULT;
-  if (p == "ule") return P::FCMP_ULE;
-  if (p == "ugt") return P::FCMP_UGT;
-  if (p == "uge") return P::FCMP_UGE;
-  if (p == "uno") return P::FCMP_UNO;
+  if (p == "oeq")
+    return P::FCMP_OEQ;
+  if (p == "one")
+    return P::FCMP_ONE;
+  if (p == "olt")
+    return P::FCMP_OLT;
+  if (p == "ole")
+    return P::FCMP_OLE;
+  if (p == "ogt")
+    return P::FCMP_OGT;
+  if (p == "oge")
+    return P::FCMP_OGE;
+  if (p == "ord")
+    return P::FCMP_ORD;
+  if (p == "ueq")
+    return P::FCMP_UEQ;
+  if (p == "une")
+    return P::FCMP_UNE;
+  if (p == "ult")
+    return P::FCMP_ULT;
+  if (p == "ule")
+    return P::FCMP_ULE;
+  if (p == "ugt")
+    return P::FCMP_UGT;
+  if (p == "uge")
+    return P::FCMP_UGE;
+  if (p == "uno")
+    return P::FCMP_UNO;
   return P::BAD_FCMP_PREDICATE;
 }
 
@@ -118,9 +142,7 @@ bool Translator::translateArith(Op *op) {
     break;
   }
   case OpCode::Select: r = b.CreateSelect(x(0), x(1), x(2)); break;
-  case OpCode::AddPtr:
-    r = b.CreateGEP(type(resultType.pointee()), x(0), x(1));
-    break;
+  case OpCode::AddPtr: r = b.CreateGEP(type(resultType.pointee()), x(0), x(1)); break;
   default:
     if (op->has(kElementwise) && op->numOperands() == 1 && op->name().starts_with("arith."))
       return translateCast(op);
@@ -187,9 +209,7 @@ bool Translator::translateMath(Op *op) {
   case OpCode::Floor: r = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, args[0]); break;
   case OpCode::Ceil: r = b.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, args[0]); break;
   case OpCode::PreciseSqrt: r = b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0]); break;
-  case OpCode::Fma:
-    r = b.CreateIntrinsic(llvm::Intrinsic::fma, {args[0]->getType()}, args);
-    break;
+  case OpCode::Fma: r = b.CreateIntrinsic(llvm::Intrinsic::fma, {args[0]->getType()}, args); break;
   default:
     r = hooks.mathFunction(b, op->code(), args);
     if (!r) {

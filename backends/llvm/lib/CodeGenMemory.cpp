@@ -29,16 +29,26 @@ llvm::AtomicOrdering ordering(const Op *op) {
 
 std::optional<llvm::AtomicRMWInst::BinOp> rmwKind(const std::string &kind) {
   using K = llvm::AtomicRMWInst::BinOp;
-  if (kind == "add") return K::Add;
-  if (kind == "fadd") return K::FAdd;
-  if (kind == "and") return K::And;
-  if (kind == "or") return K::Or;
-  if (kind == "xor") return K::Xor;
-  if (kind == "max") return K::Max;
-  if (kind == "min") return K::Min;
-  if (kind == "umax") return K::UMax;
-  if (kind == "umin") return K::UMin;
-  if (kind == "xchg") return K::Xchg;
+  if (kind == "add")
+    return K::Add;
+  if (kind == "fadd")
+    return K::FAdd;
+  if (kind == "and")
+    return K::And;
+  if (kind == "or")
+    return K::Or;
+  if (kind == "xor")
+    return K::Xor;
+  if (kind == "max")
+    return K::Max;
+  if (kind == "min")
+    return K::Min;
+  if (kind == "umax")
+    return K::UMax;
+  if (kind == "umin")
+    return K::UMin;
+  if (kind == "xchg")
+    return K::Xchg;
   return std::nullopt;
 }
 
@@ -82,7 +92,8 @@ bool Translator::translateMemory(Op *op) {
   case OpCode::ThAtomicRMW: {
     auto kind = rmwKind(op->stringAttr("kind"));
     if (!kind)
-      return error(op, "th.atomic_rmw kind '" + op->stringAttr("kind") + "' is not supported by the LLVM backend");
+      return error(op, "th.atomic_rmw kind '" + op->stringAttr("kind") +
+                           "' is not supported by the LLVM backend");
     Type t = op->result()->type();
     llvm::Value *v = x(1);
     // Exchanges of floats go through the integer of their width.
@@ -106,8 +117,9 @@ bool Translator::translateMemory(Op *op) {
     llvm::Value *cmp = b.CreateBitCast(x(1), intType), *v = b.CreateBitCast(x(2), intType);
     llvm::AtomicOrdering success = ordering(op);
     llvm::AtomicOrdering failure = success == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic
-                                   : success == llvm::AtomicOrdering::AcquireRelease ? llvm::AtomicOrdering::Acquire
-                                                                                      : success;
+                                   : success == llvm::AtomicOrdering::AcquireRelease
+                                       ? llvm::AtomicOrdering::Acquire
+                                       : success;
     llvm::Value *ptr = x(0);
     llvm::Value *old = predicated(
         optional(3),
@@ -176,7 +188,8 @@ bool Translator::translateThreadOp(Op *op) {
     break;
   }
   case OpCode::ThExtract:
-    r = b.CreateExtractElement(value(op->operand(0)), b.getInt32(static_cast<uint32_t>(op->intAttr("index"))));
+    r = b.CreateExtractElement(value(op->operand(0)),
+                               b.getInt32(static_cast<uint32_t>(op->intAttr("index"))));
     break;
   case OpCode::ThShuffle: {
     // Shuffles move 32-bit words: narrower values widen, 64-bit ones move as two words.

@@ -31,11 +31,11 @@ public:
   // ---- families: each returns false after a diagnostic ----
   bool translateBlock(Block *block); // every op but the terminator
   bool translateOp(Op *op);
-  bool translateArith(Op *op);       // arith.*, math.*, casts, tt.addptr ...
+  bool translateArith(Op *op); // arith.*, math.*, casts, tt.addptr ...
   bool translateCast(Op *op);
   bool translateMath(Op *op);
-  bool translateMemory(Op *op);      // th.load/store/atomics/shared memory
-  bool translateThreadOp(Op *op);    // ids, pack/extract, shuffle, barrier
+  bool translateMemory(Op *op);   // th.load/store/atomics/shared memory
+  bool translateThreadOp(Op *op); // ids, pack/extract, shuffle, barrier
   bool translateFor(Op *op);
   bool translateIf(Op *op);
   bool translateWhile(Op *op);

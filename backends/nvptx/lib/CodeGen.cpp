@@ -52,12 +52,12 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch
     return nullptr;
   }
   llvm::TargetOptions options;
-  auto level = optLevel == 0 ? llvm::CodeGenOptLevel::None
+  auto level = optLevel == 0   ? llvm::CodeGenOptLevel::None
                : optLevel == 1 ? llvm::CodeGenOptLevel::Less
                : optLevel == 2 ? llvm::CodeGenOptLevel::Default
                                : llvm::CodeGenOptLevel::Aggressive;
-  return std::unique_ptr<llvm::TargetMachine>(
-      target->createTargetMachine(triple, arch, ptxFeatures(arch), options, std::nullopt, std::nullopt, level));
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, arch, ptxFeatures(arch), options, std::nullopt, std::nullopt, level));
 }
 
 void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
@@ -81,8 +81,8 @@ void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
 }
 
 // Thread IR through LLVM's optimizer: the module ready for the NVPTX code generator.
-std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContext &ctx, llvm::TargetMachine &tm,
-                                        unsigned optLevel, Diagnostics &diags) {
+std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContext &ctx,
+                                        llvm::TargetMachine &tm, unsigned optLevel, Diagnostics &diags) {
   NVPTXHooks hooks;
   std::unique_ptr<llvm::Module> m = llvmgen::translateToLLVM(threadIR, ctx, hooks, diags);
   if (!m)
@@ -97,15 +97,16 @@ std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContex
 std::optional<std::string> archOf(const TargetDesc &target, Diagnostics &diags) {
   std::optional<std::string> arch = architecture(target.name);
   if (!arch)
-    diags.error(Location(), "'" + target.name + "' is not an NVIDIA target this backend supports (sm_80, sm_86, "
-                                                "sm_89, sm_90)");
+    diags.error(Location(), "'" + target.name +
+                                "' is not an NVIDIA target this backend supports (sm_80, sm_86, "
+                                "sm_89, sm_90)");
   return arch;
 }
 
 } // namespace
 
-std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
-                                      Diagnostics &diags) {
+std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target,
+                                      const PTXOptions &options, Diagnostics &diags) {
   Module optimized = blockIR.clone();
   PassManager pm;
   addDefaultPipeline(pm);

@@ -39,7 +39,8 @@ llvm::Value *NVPTXHooks::numPrograms(llvm::IRBuilder<> &b, int axis) {
 
 void NVPTXHooks::barrier(llvm::IRBuilder<> &b) { readRegister(b, llvm::Intrinsic::nvvm_barrier0); }
 
-llvm::Value *NVPTXHooks::shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane, std::string_view mode) {
+llvm::Value *NVPTXHooks::shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane,
+                                 std::string_view mode) {
   llvm::Intrinsic::ID id = llvm::Intrinsic::nvvm_shfl_sync_idx_i32;
   unsigned clamp = 0x1f; // the highest lane a shuffle may read (segment mask 0)
   if (mode == "xor") {
@@ -51,7 +52,8 @@ llvm::Value *NVPTXHooks::shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm:
     clamp = 0;
   }
   llvm::Module *m = b.GetInsertBlock()->getModule();
-  return b.CreateCall(llvm::Intrinsic::getDeclaration(m, id), {b.getInt32(0xffffffffu), value, lane, b.getInt32(clamp)});
+  return b.CreateCall(llvm::Intrinsic::getDeclaration(m, id),
+                      {b.getInt32(0xffffffffu), value, lane, b.getInt32(clamp)});
 }
 
 llvm::Value *NVPTXHooks::mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) {
@@ -93,7 +95,8 @@ void NVPTXHooks::markKernel(llvm::Function *f, unsigned numThreads) {
   };
   llvm::Metadata *fn = llvm::ConstantAsMetadata::get(f);
   annotations->addOperand(llvm::MDNode::get(ctx, {fn, llvm::MDString::get(ctx, "kernel"), i32(1)}));
-  annotations->addOperand(llvm::MDNode::get(ctx, {fn, llvm::MDString::get(ctx, "maxntidx"), i32(numThreads)}));
+  annotations->addOperand(
+      llvm::MDNode::get(ctx, {fn, llvm::MDString::get(ctx, "maxntidx"), i32(numThreads)}));
 }
 
 } // namespace trident::nvptx

@@ -14,7 +14,8 @@ public:
   llvm::Value *programId(llvm::IRBuilder<> &b, int axis) override;
   llvm::Value *numPrograms(llvm::IRBuilder<> &b, int axis) override;
   void barrier(llvm::IRBuilder<> &b) override;
-  llvm::Value *shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane, std::string_view mode) override;
+  llvm::Value *shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane,
+                       std::string_view mode) override;
   llvm::Value *mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) override;
   llvm::Value *approximateDivide(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) override;
   void markKernel(llvm::Function *f, unsigned numThreads) override;

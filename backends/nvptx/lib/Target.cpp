@@ -79,8 +79,8 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   t.sharedMemoryBytes = 48 * 1024;
   t.maxSharedMemoryBytes = maxSharedBytes(*arch);
   t.maxVectorBytes = 16;
-  t.matrixAtoms = {mma16816("mma.m16n8k16.f32.f16", Type::f16()), mma16816("mma.m16n8k16.f32.bf16", Type::bf16()),
-                   mma1688tf32()};
+  t.matrixAtoms = {mma16816("mma.m16n8k16.f32.f16", Type::f16()),
+                   mma16816("mma.m16n8k16.f32.bf16", Type::bf16()), mma1688tf32()};
   return t;
 }
 

@@ -87,7 +87,8 @@ Value *Lowering::writeShared(const Lowered &src) {
     std::vector<Value *> stored;
     for (int64_t i = 0; i < width; ++i)
       stored.push_back(toStorage(src.regs[r + i]));
-    std::vector<Value *> operands{buffer, elementIndex(src.layout, r), packRegisters(*this, stored, 0, width)};
+    std::vector<Value *> operands{buffer, elementIndex(src.layout, r),
+                                  packRegisters(*this, stored, 0, width)};
     if (owner)
       operands.push_back(owner);
     b.create(OpCode::ThStoreShared, operands, std::span<const Type>{});

@@ -28,8 +28,7 @@ std::vector<int64_t> rowMajorOrder(size_t rank) {
 }
 
 // Maps every basis of `l` through `f` (old flat index -> new flat index).
-template <class F>
-LinearLayout mapBases(const LinearLayout &l, std::vector<int64_t> newShape, F f) {
+template <class F> LinearLayout mapBases(const LinearLayout &l, std::vector<int64_t> newShape, F f) {
   auto map = [&](const std::vector<int64_t> &bases) {
     std::vector<int64_t> out;
     out.reserve(bases.size());
@@ -87,11 +86,12 @@ LinearLayout LinearLayout::blocked(std::span<const int64_t> shape, std::span<con
   return l;
 }
 
-LinearLayout LinearLayout::defaultBlocked(std::span<const int64_t> shape, unsigned warpSize, unsigned numWarps,
-                                          int64_t vectorElems, std::span<const int64_t> orderIn) {
+LinearLayout LinearLayout::defaultBlocked(std::span<const int64_t> shape, unsigned warpSize,
+                                          unsigned numWarps, int64_t vectorElems,
+                                          std::span<const int64_t> orderIn) {
   size_t rank = shape.size();
-  std::vector<int64_t> order = orderIn.empty() ? rowMajorOrder(rank)
-                                               : std::vector<int64_t>(orderIn.begin(), orderIn.end());
+  std::vector<int64_t> order =
+      orderIn.empty() ? rowMajorOrder(rank) : std::vector<int64_t>(orderIn.begin(), orderIn.end());
   std::vector<int64_t> spt(rank, 1), tpw(rank, 1), wpp(rank, 1);
   if (rank == 0)
     return replicated(shape, warpSize, numWarps);
@@ -184,7 +184,8 @@ bool LinearLayout::isSurjective() const {
     bits += log2Exact(s);
   unsigned rankFound = 0;
   for (int bit = static_cast<int>(bits) - 1; bit >= 0; --bit) {
-    auto pivot = std::find_if(rows.begin() + rankFound, rows.end(), [&](int64_t r) { return (r >> bit) & 1; });
+    auto pivot =
+        std::find_if(rows.begin() + rankFound, rows.end(), [&](int64_t r) { return (r >> bit) & 1; });
     if (pivot == rows.end())
       continue;
     std::iter_swap(rows.begin() + rankFound, pivot);

@@ -134,7 +134,8 @@ bool isMemoryOp(const Op *op) {
 
 class Assigner {
 public:
-  Assigner(LayoutAssignment &a, const TargetDesc &target, Op *func) : a_(a), target_(target), axisInfo_(func) {}
+  Assigner(LayoutAssignment &a, const TargetDesc &target, Op *func)
+      : a_(a), target_(target), axisInfo_(func) {}
 
   LinearLayout defaultFor(Type t) const {
     return LinearLayout::defaultBlocked(t.shape(), a_.warpSize, a_.numWarps);
@@ -174,7 +175,9 @@ public:
         work.push_back({def->operand(0), l.broadcastSource(def->operand(0)->type().shape())});
         break;
       case OpCode::ExpandDims:
-      case OpCode::Reshape: work.push_back({def->operand(0), l.reshape(def->operand(0)->type().shape())}); break;
+      case OpCode::Reshape:
+        work.push_back({def->operand(0), l.reshape(def->operand(0)->type().shape())});
+        break;
       case OpCode::Trans: {
         const std::vector<int64_t> &order = def->attr("order").getInts();
         std::vector<int64_t> inverse(order.size());
@@ -254,7 +257,8 @@ private:
     }
     case OpCode::Scan:
       for (Value *res : op->results())
-        give(res, scanLayout(t.shape(), static_cast<unsigned>(op->intAttr("axis")), a_.warpSize, a_.numWarps));
+        give(res,
+             scanLayout(t.shape(), static_cast<unsigned>(op->intAttr("axis")), a_.warpSize, a_.numWarps));
       return;
     case OpCode::Dot: {
       LinearLayout acc = of(op->operand(2));

@@ -45,8 +45,7 @@ bool lowerAtomic(Lowering &l, Op *op) {
     if (Value *pred = l.andPredicates(owner, mask))
       args.push_back(pred);
     Type types[] = {element};
-    out.regs[r] =
-        l.b.create(isCAS ? OpCode::ThAtomicCAS : OpCode::ThAtomicRMW, args, types, attrs)->result();
+    out.regs[r] = l.b.create(isCAS ? OpCode::ThAtomicCAS : OpCode::ThAtomicRMW, args, types, attrs)->result();
   }
   if (owner && result->hasUses())
     out = l.convertThroughShared(out, layout);

@@ -84,7 +84,7 @@ public:
   Value *toStorage(Value *v);
   Value *fromStorage(Value *v, Type type);
 
-  Builder b;         // the insertion point inside the body
+  Builder b; // the insertion point inside the body
   const TargetDesc &target;
   LayoutAssignment &layouts;
   Diagnostics &diags;

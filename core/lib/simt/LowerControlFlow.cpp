@@ -29,7 +29,8 @@ private:
 };
 
 // The values of `values`, each converted to the matching layout, one after another.
-std::vector<Value *> flatten(Lowering &l, std::span<Value *const> values, const std::vector<LinearLayout> &layouts) {
+std::vector<Value *> flatten(Lowering &l, std::span<Value *const> values,
+                             const std::vector<LinearLayout> &layouts) {
   std::vector<Value *> out;
   for (size_t i = 0; i < values.size(); ++i) {
     Lowered v = l.get(values[i], layouts[i]);
@@ -47,7 +48,7 @@ std::vector<Type> typesOf(const std::vector<Value *> &values) {
 
 // Binds `blockValues` (laid out as `layouts`) to consecutive thread-IR values from `flat`.
 void bindValues(Lowering &l, std::span<Value *const> blockValues, const std::vector<LinearLayout> &layouts,
-          const std::vector<Value *> &flat, size_t first) {
+                const std::vector<Value *> &flat, size_t first) {
   for (size_t i = 0; i < blockValues.size(); ++i) {
     int64_t n = layouts[i].numRegisters();
     Lowered v{layouts[i], std::vector<Value *>(flat.begin() + first, flat.begin() + first + n)};
@@ -65,8 +66,8 @@ std::vector<LinearLayout> layoutsOf(Lowering &l, std::span<Value *const> values)
 
 // Lowers `from` into `to` and ends it with `terminator` carrying the values of
 // `from`'s terminator (after the first `skip` operands) converted to `layouts`.
-bool lowerRegion(Lowering &l, Block *from, Block *to, OpCode terminator, const std::vector<LinearLayout> &layouts,
-                 unsigned skip = 0) {
+bool lowerRegion(Lowering &l, Block *from, Block *to, OpCode terminator,
+                 const std::vector<LinearLayout> &layouts, unsigned skip = 0) {
   InsertionGuard guard(l.b);
   l.b.setInsertionPointToEnd(to);
   if (!l.lowerBody(from))

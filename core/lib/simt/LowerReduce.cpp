@@ -23,8 +23,8 @@ bool alongAxis(const LinearLayout &l, int64_t basis, unsigned axis) {
 }
 
 // Bit positions of `bases` whose basis is (in) or is not (out) along `axis`; zero bases in neither.
-void classify(const LinearLayout &l, const std::vector<int64_t> &bases, unsigned axis, std::vector<unsigned> &in,
-              std::vector<unsigned> &out) {
+void classify(const LinearLayout &l, const std::vector<int64_t> &bases, unsigned axis,
+              std::vector<unsigned> &in, std::vector<unsigned> &out) {
   for (unsigned i = 0; i < bases.size(); ++i) {
     if (bases[i] == 0)
       continue;
@@ -121,8 +121,8 @@ bool lowerReduce(Lowering &l, Op *op) {
     for (unsigned i = 0; i < n; ++i)
       buffers.push_back(l.sharedAlloc(acc[0][i]->type(), out.numElements() * numPartials));
     for (int64_t g = 0; g < static_cast<int64_t>(acc.size()); ++g) {
-      Value *slot = l.b.binary(OpCode::AddI,
-                               l.b.binary(OpCode::MulI, l.elementIndex(out, g), l.constI32(numPartials)), partial);
+      Value *slot = l.b.binary(
+          OpCode::AddI, l.b.binary(OpCode::MulI, l.elementIndex(out, g), l.constI32(numPartials)), partial);
       for (unsigned i = 0; i < n; ++i) {
         std::vector<Value *> operands{buffers[i], slot, l.toStorage(acc[g][i])};
         if (writer)

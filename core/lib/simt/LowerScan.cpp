@@ -55,7 +55,8 @@ bool lowerScan(Lowering &l, Op *op) {
   unsigned n = op->numOperands();
   Block *combiner = op->region();
   Builder &b = l.b;
-  LinearLayout layout = scanLayout(op->operand(0)->type().shape(), axis, l.layouts.warpSize, l.layouts.numWarps);
+  LinearLayout layout =
+      scanLayout(op->operand(0)->type().shape(), axis, l.layouts.warpSize, l.layouts.numWarps);
   std::vector<Lowered> inputs;
   for (Value *v : op->operands())
     inputs.push_back(l.get(v, layout));
@@ -87,9 +88,9 @@ bool lowerScan(Lowering &l, Op *op) {
     for (Value *v : t) {
       Value *operands[] = {v, l.constI32(delta)};
       Type types[] = {v->type()};
-      out.push_back(b.create(OpCode::ThShuffle, operands, types,
-                             {{"mode", Attribute::string(reverse ? "down" : "up")}})
-                        ->result());
+      out.push_back(
+          b.create(OpCode::ThShuffle, operands, types, {{"mode", Attribute::string(reverse ? "down" : "up")}})
+              ->result());
     }
     return out;
   };

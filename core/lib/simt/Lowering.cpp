@@ -68,7 +68,8 @@ void Lowering::set(Value *v, Lowered l) {
   assert(static_cast<int64_t>(l.regs.size()) == l.layout.numRegisters());
   values_[v] = std::move(l);
   // A value lowered again (a combiner inlined twice) must not see old conversions.
-  for (auto it = conversions_.lower_bound({v, std::string()}); it != conversions_.end() && it->first.first == v;)
+  for (auto it = conversions_.lower_bound({v, std::string()});
+       it != conversions_.end() && it->first.first == v;)
     it = conversions_.erase(it);
 }
 
@@ -92,9 +93,7 @@ Value *Lowering::layoutBase(const LinearLayout &layout) {
   Builder &p = prologue_;
   bool disjoint = layout.isDisjoint();
   Value *acc = nullptr;
-  auto combine = [&](Value *v) {
-    acc = !acc ? v : p.binary(disjoint ? OpCode::OrI : OpCode::XOrI, acc, v);
-  };
+  auto combine = [&](Value *v) { acc = !acc ? v : p.binary(disjoint ? OpCode::OrI : OpCode::XOrI, acc, v); };
   // Runs of id bits that map to consecutive index bits become one shift-and-mask.
   auto addBits = [&](const std::vector<int64_t> &bases, Value *id) {
     size_t n = bases.size();
@@ -164,7 +163,8 @@ Value *Lowering::dimIndex(const LinearLayout &layout, unsigned dim, int64_t reg)
   int64_t mask = (int64_t(1) << bits) - 1;
   // Keyed by the shape too: the same lanes and warps give other indices in another shape.
   std::string text = layout.str();
-  std::string key = text.substr(0, text.find(':')) + text.substr(text.find(" lane")) + "#" + std::to_string(dim);
+  std::string key =
+      text.substr(0, text.find(':')) + text.substr(text.find(" lane")) + "#" + std::to_string(dim);
   Value *base;
   auto it = bases_.find(key);
   if (it != bases_.end()) {
@@ -298,8 +298,8 @@ bool Lowering::lowerOp(Op *op) {
   case OpCode::MaxContiguous: return lowerPassThrough(*this, op);
   case OpCode::Assume: return true;
   case OpCode::Call:
-    return error(op, "tt.call to '" + op->stringAttr("callee") +
-                         "' must be inlined before the SIMT lowering");
+    return error(op,
+                 "tt.call to '" + op->stringAttr("callee") + "' must be inlined before the SIMT lowering");
   case OpCode::Print:
   case OpCode::Assert:
     return error(op, std::string(op->name()) + " is not supported by the SIMT lowering yet");
@@ -316,8 +316,9 @@ bool Lowering::lowerFunction(const Op *blockFunc, Module &out) {
   std::vector<Type> params = func::argumentTypes(blockFunc);
   for (Type t : params)
     if (!t.isScalar())
-      return error(blockFunc, "tt.func parameter of type " + t.str() + " cannot be lowered: kernels take "
-                              "scalars and pointers");
+      return error(blockFunc, "tt.func parameter of type " + t.str() +
+                                  " cannot be lowered: kernels take "
+                                  "scalars and pointers");
   Op *f = mb.func(func::name(blockFunc), params, {});
   f->setAttr("num_threads", Attribute::integer(int64_t(layouts.numWarps) * layouts.warpSize));
   f->setAttr("shared_bytes", Attribute::integer(0));
@@ -349,8 +350,8 @@ bool Lowering::lowerFunction(const Op *blockFunc, Module &out) {
   f->setAttr("shared_bytes", Attribute::integer(shared));
   if (static_cast<uint64_t>(shared) > target.maxSharedMemoryBytes)
     return error(blockFunc, "tt.func '" + std::string(func::name(blockFunc)) + "' needs " +
-                                std::to_string(shared) + " bytes of shared memory; " + target.name +
-                                " has " + std::to_string(target.maxSharedMemoryBytes));
+                                std::to_string(shared) + " bytes of shared memory; " + target.name + " has " +
+                                std::to_string(target.maxSharedMemoryBytes));
   insertBarriers(f);
   return true;
 }
@@ -383,7 +384,8 @@ std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &t
     if (!func::resultTypes(f).empty()) {
       if (options.onlyFunction.empty())
         continue; // a device function: inlined into its callers already
-      diags.error(f->loc(), "tt.func '" + options.onlyFunction + "' returns values; a kernel returns nothing");
+      diags.error(f->loc(),
+                  "tt.func '" + options.onlyFunction + "' returns values; a kernel returns nothing");
       return std::nullopt;
     }
     unsigned numWarps = options.numWarps ? options.numWarps : defaultNumWarps(f, target);

@@ -52,9 +52,7 @@ public:
     case OpCode::ScanReturn:
     case OpCode::Call:
     case OpCode::MultipleOf:
-    case OpCode::MaxContiguous:
-      error("is a block-IR op and cannot appear in thread IR");
-      break;
+    case OpCode::MaxContiguous: error("is a block-IR op and cannot appear in thread IR"); break;
     default: break;
     }
   }
@@ -90,7 +88,8 @@ private:
     Type element = op_->operand(0)->type();
     for (Value *v : op_->operands())
       if (v->type() != element)
-        return error("operands must all have one scalar type, got " + element.str() + " and " + v->type().str());
+        return error("operands must all have one scalar type, got " + element.str() + " and " +
+                     v->type().str());
     expect(op_->result()->type() == Type::vector(op_->numOperands(), element),
            "result must be " + Type::vector(op_->numOperands(), element).str());
   }
@@ -118,7 +117,8 @@ private:
 
   void checkPredicate(unsigned i) {
     if (op_->numOperands() > i)
-      expect(op_->operand(i)->type() == Type::i1(), "predicate must be i1, got " + op_->operand(i)->type().str());
+      expect(op_->operand(i)->type() == Type::i1(),
+             "predicate must be i1, got " + op_->operand(i)->type().str());
   }
 
   void checkLoad() {
@@ -126,7 +126,8 @@ private:
     if (!element)
       return;
     Type r = op_->result()->type();
-    expect(isElementOrVector(r, element), "result must be " + element.str() + " or a vector of it, got " + r.str());
+    expect(isElementOrVector(r, element),
+           "result must be " + element.str() + " or a vector of it, got " + r.str());
     checkPredicate(1);
     if (op_->numOperands() > 2)
       expect(op_->operand(2)->type() == r, "'other' must have the result type " + r.str());
@@ -137,7 +138,8 @@ private:
     if (!element)
       return;
     Type v = op_->operand(1)->type();
-    expect(isElementOrVector(v, element), "value must be " + element.str() + " or a vector of it, got " + v.str());
+    expect(isElementOrVector(v, element),
+           "value must be " + element.str() + " or a vector of it, got " + v.str());
     checkPredicate(2);
   }
 
@@ -148,8 +150,9 @@ private:
     bool cas = op_->is(OpCode::ThAtomicCAS);
     unsigned numData = cas ? 3 : 2;
     for (unsigned i = 1; i < numData; ++i)
-      expect(op_->operand(i)->type() == element,
-             "operand #" + std::to_string(i) + " must be " + element.str() + ", got " + op_->operand(i)->type().str());
+      expect(op_->operand(i)->type() == element, "operand #" + std::to_string(i) + " must be " +
+                                                     element.str() + ", got " +
+                                                     op_->operand(i)->type().str());
     expect(op_->result()->type() == element, "result must be " + element.str());
     checkPredicate(numData);
     if (!cas)
@@ -166,7 +169,8 @@ private:
     int64_t bytes = t.pointee().bitWidth() / 8;
     if (!size.isInt() || size.getInt() <= 0 || bytes == 0 || size.getInt() % bytes != 0)
       return error("needs a positive integer attribute 'size' that is a multiple of the element size");
-    expect(offset.isInt() && offset.getInt() >= -1, "needs an integer attribute 'offset' (-1 before allocation)");
+    expect(offset.isInt() && offset.getInt() >= -1,
+           "needs an integer attribute 'offset' (-1 before allocation)");
   }
 
   void checkSharedAccess() {
@@ -178,8 +182,8 @@ private:
       return;
     expect(op_->operand(1)->type() == Type::i32(), "index must be i32, got " + op_->operand(1)->type().str());
     Type v = op_->is(OpCode::ThLoadShared) ? op_->result()->type() : op_->operand(2)->type();
-    expect(isElementOrVector(v, element), "accessed value must be " + element.str() + " or a vector of it, got " +
-                                              v.str());
+    expect(isElementOrVector(v, element),
+           "accessed value must be " + element.str() + " or a vector of it, got " + v.str());
     if (op_->is(OpCode::ThStoreShared))
       checkPredicate(3);
   }

@@ -36,7 +36,8 @@ inline const char *kTileOffsets = R"(
 inline std::string reduce2dKernel(int64_t m, int64_t n) {
   return instantiate(std::string(R"(builtin.module ({
   tt.func {arg_divisibility = [16, 16, 16, 16], sym_name = "reduce2d"} ({
-  ^(%x: ptr<f32>, %rowsum: ptr<f32>, %colmax: ptr<f32>, %stride: i32):)") + kTileOffsets + R"(
+  ^(%x: ptr<f32>, %rowsum: ptr<f32>, %colmax: ptr<f32>, %stride: i32):)") +
+                         kTileOffsets + R"(
     %xs = tt.splat %x : block<@M@x@N@xptr<f32>>
     %p = tt.addptr %xs, %off : block<@M@x@N@xptr<f32>>
     %v = tt.load %p : block<@M@x@N@xf32>
@@ -63,11 +64,13 @@ inline std::string reduce2dKernel(int64_t m, int64_t n) {
                      {{"M", m}, {"N", n}});
 }
 
-// out (N x M, row stride M) = transpose(x (M x N, row stride %stride)) * 2 + y[j] broadcast along rows of out.
+// out (N x M, row stride M) = transpose(x (M x N, row stride %stride)) * 2 + y[j] broadcast along rows of
+// out.
 inline std::string transposeKernel(int64_t m, int64_t n) {
   return instantiate(std::string(R"(builtin.module ({
   tt.func {arg_divisibility = [16, 16, 16, 16], sym_name = "transpose"} ({
-  ^(%x: ptr<f32>, %y: ptr<f32>, %out: ptr<f32>, %stride: i32):)") + kTileOffsets + R"(
+  ^(%x: ptr<f32>, %y: ptr<f32>, %out: ptr<f32>, %stride: i32):)") +
+                         kTileOffsets + R"(
     %xs = tt.splat %x : block<@M@x@N@xptr<f32>>
     %p = tt.addptr %xs, %off : block<@M@x@N@xptr<f32>>
     %v = tt.load %p : block<@M@x@N@xf32>
@@ -187,7 +190,8 @@ inline std::string atomicKernel(int64_t block) {
 inline std::string argmaxKernel(int64_t m, int64_t n) {
   return instantiate(std::string(R"(builtin.module ({
   tt.func {arg_divisibility = [16, 16, 16, 16], sym_name = "argmax"} ({
-  ^(%x: ptr<f32>, %vals: ptr<f32>, %idxs: ptr<i32>, %stride: i32):)") + kTileOffsets + R"(
+  ^(%x: ptr<f32>, %vals: ptr<f32>, %idxs: ptr<i32>, %stride: i32):)") +
+                         kTileOffsets + R"(
     %xs = tt.splat %x : block<@M@x@N@xptr<f32>>
     %p = tt.addptr %xs, %off : block<@M@x@N@xptr<f32>>
     %v = tt.load %p : block<@M@x@N@xf32>
@@ -253,7 +257,8 @@ inline std::string joinSplitCatKernel(int64_t n) {
 inline std::string scanKernel(int64_t m, int64_t n, int64_t axis, bool reverse) {
   std::string text = std::string(R"(builtin.module ({
   tt.func {arg_divisibility = [16, 16, 16, 16], sym_name = "scan"} ({
-  ^(%x: ptr<i32>, %sums: ptr<i32>, %lasts: ptr<i32>, %stride: i32):)") + kTileOffsets + R"(
+  ^(%x: ptr<i32>, %sums: ptr<i32>, %lasts: ptr<i32>, %stride: i32):)") +
+                     kTileOffsets + R"(
     %xs = tt.splat %x : block<@M@x@N@xptr<i32>>
     %p = tt.addptr %xs, %off : block<@M@x@N@xptr<i32>>
     %v = tt.load %p : block<@M@x@N@xi32>

@@ -100,7 +100,8 @@ template <class F> uint64_t floatBinary(uint64_t a, uint64_t b, Type t, F f) {
     return wordOf(static_cast<float>(f(x, y)), t);
   }
   if (t == Type::f32()) {
-    float x = std::bit_cast<float>(static_cast<uint32_t>(a)), y = std::bit_cast<float>(static_cast<uint32_t>(b));
+    float x = std::bit_cast<float>(static_cast<uint32_t>(a)),
+          y = std::bit_cast<float>(static_cast<uint32_t>(b));
     return std::bit_cast<uint32_t>(static_cast<float>(f(x, y)));
   }
   return std::bit_cast<uint64_t>(static_cast<double>(f(floatOf(a, t), floatOf(b, t))));
@@ -243,16 +244,18 @@ private:
         if (writeEpoch_[i] == epoch_ && writer_[i] != t)
           fail(op, "race: two threads write shared byte " + std::to_string(i) + " without a barrier between");
         if (readEpoch_[i] == epoch_ && reader_[i] != t)
-          fail(op, "race: shared byte " + std::to_string(i) + " is written after another thread read it, without "
-                   "a barrier between");
+          fail(op, "race: shared byte " + std::to_string(i) +
+                       " is written after another thread read it, without "
+                       "a barrier between");
         writer_[i] = t;
         writeEpoch_[i] = epoch_;
       } else {
         if (writeEpoch_[i] < 0)
           fail(op, "shared byte " + std::to_string(i) + " is read before any thread wrote it");
         if (writeEpoch_[i] == epoch_ && writer_[i] != t)
-          fail(op, "race: shared byte " + std::to_string(i) + " is read after another thread wrote it, without a "
-                   "barrier between");
+          fail(op, "race: shared byte " + std::to_string(i) +
+                       " is read after another thread wrote it, without a "
+                       "barrier between");
         if (readEpoch_[i] == epoch_ && reader_[i] != t)
           reader_[i] = -2; // several readers: any later writer races
         else if (readEpoch_[i] != epoch_)
@@ -265,7 +268,9 @@ private:
   uint64_t elementBytes(Type t) const { return std::max(1u, bitsOf(t.element()) / 8); }
 
   void runThreadOp(Op *op) {
-    auto operandOr = [&](unsigned i) -> const Words * { return op->numOperands() > i ? &get(op->operand(i)) : nullptr; };
+    auto operandOr = [&](unsigned i) -> const Words * {
+      return op->numOperands() > i ? &get(op->operand(i)) : nullptr;
+    };
     Type rt = op->numResults() ? op->result()->type() : Type();
     Words out;
     switch (op->code()) {
@@ -273,8 +278,9 @@ private:
     case OpCode::ThLaneId:
     case OpCode::ThWarpId:
       for (unsigned t = 0; t < threads_; ++t)
-        out.push_back(op->is(OpCode::ThThreadId) ? t : op->is(OpCode::ThLaneId) ? t % sim_.warpSize_
-                                                                                : t / sim_.warpSize_);
+        out.push_back(op->is(OpCode::ThThreadId) ? t
+                      : op->is(OpCode::ThLaneId) ? t % sim_.warpSize_
+                                                 : t / sim_.warpSize_);
       break;
     case OpCode::ThPack: {
       unsigned n = op->numOperands();
@@ -419,17 +425,28 @@ private:
         next = old == get(op->operand(1))[th] ? v : old;
       } else {
         std::string kind = op->stringAttr("kind");
-        if (kind == "add") next = old + v;
-        else if (kind == "fadd") next = floatBinary(old, v, t, [](auto a, auto b) { return a + b; });
-        else if (kind == "and") next = old & v;
-        else if (kind == "or") next = old | v;
-        else if (kind == "xor") next = old ^ v;
-        else if (kind == "max") next = signedOf(old, bits) >= signedOf(v, bits) ? old : v;
-        else if (kind == "min") next = signedOf(old, bits) <= signedOf(v, bits) ? old : v;
-        else if (kind == "umax") next = std::max(old, v);
-        else if (kind == "umin") next = std::min(old, v);
-        else if (kind == "xchg") next = v;
-        else fail(op, "unknown kind " + kind);
+        if (kind == "add")
+          next = old + v;
+        else if (kind == "fadd")
+          next = floatBinary(old, v, t, [](auto a, auto b) { return a + b; });
+        else if (kind == "and")
+          next = old & v;
+        else if (kind == "or")
+          next = old | v;
+        else if (kind == "xor")
+          next = old ^ v;
+        else if (kind == "max")
+          next = signedOf(old, bits) >= signedOf(v, bits) ? old : v;
+        else if (kind == "min")
+          next = signedOf(old, bits) <= signedOf(v, bits) ? old : v;
+        else if (kind == "umax")
+          next = std::max(old, v);
+        else if (kind == "umin")
+          next = std::min(old, v);
+        else if (kind == "xchg")
+          next = v;
+        else
+          fail(op, "unknown kind " + kind);
       }
       next = mask(next, bits);
       std::memcpy(reinterpret_cast<void *>(address), &next, eb);
@@ -454,8 +471,9 @@ private:
     switch (op->code()) {
     case OpCode::Constant: {
       const Attribute &a = op->attr("value");
-      uint64_t c = a.isBool() ? a.getBool() : a.isInt() ? mask(static_cast<uint64_t>(a.getInt()), rbits)
-                                                        : wordOf(a.getFloat(), rt);
+      uint64_t c = a.isBool()  ? a.getBool()
+                   : a.isInt() ? mask(static_cast<uint64_t>(a.getInt()), rbits)
+                               : wordOf(a.getFloat(), rt);
       f = [c](unsigned) { return c; };
       break;
     }
@@ -473,10 +491,14 @@ private:
     case OpCode::SubI: f = [&](unsigned t) { return w(0, t) - w(1, t); }; break;
     case OpCode::MulI: f = [&](unsigned t) { return w(0, t) * w(1, t); }; break;
     case OpCode::DivSI:
-      f = [&](unsigned t) { return static_cast<uint64_t>(signedOf(w(0, t), ibits) / signedOf(w(1, t), ibits)); };
+      f = [&](unsigned t) {
+        return static_cast<uint64_t>(signedOf(w(0, t), ibits) / signedOf(w(1, t), ibits));
+      };
       break;
     case OpCode::RemSI:
-      f = [&](unsigned t) { return static_cast<uint64_t>(signedOf(w(0, t), ibits) % signedOf(w(1, t), ibits)); };
+      f = [&](unsigned t) {
+        return static_cast<uint64_t>(signedOf(w(0, t), ibits) % signedOf(w(1, t), ibits));
+      };
       break;
     case OpCode::DivUI: f = [&](unsigned t) { return mask(w(0, t), ibits) / mask(w(1, t), ibits); }; break;
     case OpCode::RemUI: f = [&](unsigned t) { return mask(w(0, t), ibits) % mask(w(1, t), ibits); }; break;
@@ -501,8 +523,12 @@ private:
         return static_cast<uint64_t>(p >> ibits);
       };
       break;
-    case OpCode::MinUI: f = [&](unsigned t) { return std::min(mask(w(0, t), ibits), mask(w(1, t), ibits)); }; break;
-    case OpCode::MaxUI: f = [&](unsigned t) { return std::max(mask(w(0, t), ibits), mask(w(1, t), ibits)); }; break;
+    case OpCode::MinUI:
+      f = [&](unsigned t) { return std::min(mask(w(0, t), ibits), mask(w(1, t), ibits)); };
+      break;
+    case OpCode::MaxUI:
+      f = [&](unsigned t) { return std::max(mask(w(0, t), ibits), mask(w(1, t), ibits)); };
+      break;
     case OpCode::AddF: fbin([](auto a, auto b) { return a + b; }); break;
     case OpCode::SubF: fbin([](auto a, auto b) { return a - b; }); break;
     case OpCode::MulF: fbin([](auto a, auto b) { return a * b; }); break;
@@ -523,15 +549,24 @@ private:
       f = [&, p](unsigned t) -> uint64_t {
         int64_t a = signedOf(w(0, t), ibits), b = signedOf(w(1, t), ibits);
         uint64_t ua = mask(w(0, t), ibits), ub = mask(w(1, t), ibits);
-        if (p == "eq") return ua == ub;
-        if (p == "ne") return ua != ub;
-        if (p == "slt") return a < b;
-        if (p == "sle") return a <= b;
-        if (p == "sgt") return a > b;
-        if (p == "sge") return a >= b;
-        if (p == "ult") return ua < ub;
-        if (p == "ule") return ua <= ub;
-        if (p == "ugt") return ua > ub;
+        if (p == "eq")
+          return ua == ub;
+        if (p == "ne")
+          return ua != ub;
+        if (p == "slt")
+          return a < b;
+        if (p == "sle")
+          return a <= b;
+        if (p == "sgt")
+          return a > b;
+        if (p == "sge")
+          return a >= b;
+        if (p == "ult")
+          return ua < ub;
+        if (p == "ule")
+          return ua <= ub;
+        if (p == "ugt")
+          return ua > ub;
         return ua >= ub;
       };
       break;
@@ -541,23 +576,35 @@ private:
       f = [&, p](unsigned t) -> uint64_t {
         double a = floatOf(w(0, t), in), b = floatOf(w(1, t), in);
         bool unordered = std::isnan(a) || std::isnan(b);
-        if (p == "ord") return !unordered;
-        if (p == "uno") return unordered;
-        bool r = p.ends_with("eq") ? a == b : p.ends_with("ne") ? a != b : p.ends_with("lt") ? a < b
-                 : p.ends_with("le") ? a <= b : p.ends_with("gt") ? a > b : a >= b;
+        if (p == "ord")
+          return !unordered;
+        if (p == "uno")
+          return unordered;
+        bool r = p.ends_with("eq")   ? a == b
+                 : p.ends_with("ne") ? a != b
+                 : p.ends_with("lt") ? a < b
+                 : p.ends_with("le") ? a <= b
+                 : p.ends_with("gt") ? a > b
+                                     : a >= b;
         return p[0] == 'u' ? (unordered || r) : (!unordered && r);
       };
       break;
     }
     case OpCode::Select: f = [&](unsigned t) { return (w(0, t) & 1) ? w(1, t) : w(2, t); }; break;
-    case OpCode::ExtSI: f = [&](unsigned t) { return static_cast<uint64_t>(signedOf(w(0, t), ibits)); }; break;
+    case OpCode::ExtSI:
+      f = [&](unsigned t) { return static_cast<uint64_t>(signedOf(w(0, t), ibits)); };
+      break;
     case OpCode::ExtUI:
     case OpCode::TruncI:
     case OpCode::Bitcast:
     case OpCode::PtrToInt:
     case OpCode::IntToPtr: f = [&](unsigned t) { return mask(w(0, t), ibits); }; break;
-    case OpCode::SIToFP: f = [&](unsigned t) { return wordOf(static_cast<double>(signedOf(w(0, t), ibits)), rt); }; break;
-    case OpCode::UIToFP: f = [&](unsigned t) { return wordOf(static_cast<double>(mask(w(0, t), ibits)), rt); }; break;
+    case OpCode::SIToFP:
+      f = [&](unsigned t) { return wordOf(static_cast<double>(signedOf(w(0, t), ibits)), rt); };
+      break;
+    case OpCode::UIToFP:
+      f = [&](unsigned t) { return wordOf(static_cast<double>(mask(w(0, t), ibits)), rt); };
+      break;
     case OpCode::FPToSI: // saturating, NaN to 0 (docs/ir.md)
       f = [&](unsigned t) {
         double x = std::trunc(floatOf(w(0, t), in));
@@ -588,7 +635,9 @@ private:
     case OpCode::Floor: fun([](double x) { return std::floor(x); }); break;
     case OpCode::Ceil: fun([](double x) { return std::ceil(x); }); break;
     case OpCode::Erf: fun([](double x) { return std::erf(x); }); break;
-    case OpCode::AbsI: f = [&](unsigned t) { return static_cast<uint64_t>(std::abs(signedOf(w(0, t), ibits))); }; break;
+    case OpCode::AbsI:
+      f = [&](unsigned t) { return static_cast<uint64_t>(std::abs(signedOf(w(0, t), ibits))); };
+      break;
     case OpCode::Fma:
       f = [&](unsigned t) {
         return wordOf(std::fma(floatOf(w(0, t), in), floatOf(w(1, t), in), floatOf(w(2, t), in)), rt);

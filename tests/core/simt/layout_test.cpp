@@ -1,7 +1,7 @@
 // The linear-layout algebra: blocked layouts, slices, reshapes, transposes,
 // broadcasts, reductions, join/split/cat, and their invariants on many shapes.
-#include "trident/simt/LayoutAssignment.h"
 #include "trident/simt/Layout.h"
+#include "trident/simt/LayoutAssignment.h"
 
 #include <doctest/doctest.h>
 

@@ -10,7 +10,8 @@ using namespace trident::simt::test;
 
 namespace {
 
-const std::vector<std::pair<int64_t, int64_t>> kShapes = {{32, 64}, {4, 8}, {1, 128}, {128, 2}, {16, 16}, {2, 512}};
+const std::vector<std::pair<int64_t, int64_t>> kShapes = {{32, 64}, {4, 8},   {1, 128},
+                                                          {128, 2}, {16, 16}, {2, 512}};
 
 } // namespace
 
@@ -21,8 +22,9 @@ TEST_CASE("reduce along each axis of 2-D tiles") {
       Module mod = lowerOrFail(reduce2dKernel(m, n), warps);
       int stride = static_cast<int>(n + 16);
       std::vector<float> x = randomFloats(m * stride, 7), rowsum(m, NAN), colmax(n, NAN);
-      simulate(mod, "reduce2d", {ptrArg(x.data()), ptrArg(rowsum.data()), ptrArg(colmax.data()), i32Arg(stride)},
-               {1, 1, 1}, {{x.data(), x.size() * 4}, {rowsum.data(), m * 4}, {colmax.data(), n * 4}});
+      simulate(mod, "reduce2d",
+               {ptrArg(x.data()), ptrArg(rowsum.data()), ptrArg(colmax.data()), i32Arg(stride)}, {1, 1, 1},
+               {{x.data(), x.size() * 4}, {rowsum.data(), m * 4}, {colmax.data(), n * 4}});
       double worstSum = 0;
       int badMax = 0;
       for (int64_t i = 0; i < m; ++i) {
@@ -51,7 +53,8 @@ TEST_CASE("trans and broadcast convert layouts through shared memory") {
       std::vector<float> x = randomFloats(m * n, 8), y = randomFloats(n, 9), out(m * n, NAN);
       ThreadSim sim;
       simulate(mod, "transpose", {ptrArg(x.data()), ptrArg(y.data()), ptrArg(out.data()), i32Arg(stride)},
-               {1, 1, 1}, {{x.data(), x.size() * 4}, {y.data(), y.size() * 4}, {out.data(), out.size() * 4}}, &sim);
+               {1, 1, 1}, {{x.data(), x.size() * 4}, {y.data(), y.size() * 4}, {out.data(), out.size() * 4}},
+               &sim);
       int bad = 0;
       for (int64_t i = 0; i < m; ++i)
         for (int64_t j = 0; j < n; ++j)
@@ -94,7 +97,9 @@ TEST_CASE("atomics update each element once, even where threads replicate it") {
       std::vector<int32_t> counts(block, 0), olds(programs * block, -1), tickets(programs + 1, 0);
       simulate(mod, "atomics", {ptrArg(counts.data()), ptrArg(olds.data()), ptrArg(tickets.data())},
                {programs, 1, 1},
-               {{counts.data(), counts.size() * 4}, {olds.data(), olds.size() * 4}, {tickets.data(), tickets.size() * 4}});
+               {{counts.data(), counts.size() * 4},
+                {olds.data(), olds.size() * 4},
+                {tickets.data(), tickets.size() * 4}});
       int bad = 0;
       for (int64_t i = 0; i < block; ++i) {
         bad += counts[i] != int(programs);
@@ -141,8 +146,8 @@ TEST_CASE("join, split, cat and reshape") {
       std::vector<int32_t> a(n), b(n), out(2 * n, -1), out2(2 * n, -1);
       for (int64_t i = 0; i < n; ++i)
         a[i] = int32_t(3 * i + 1), b[i] = int32_t(-5 * i - 2);
-      simulate(mod, "join_split_cat", {ptrArg(a.data()), ptrArg(b.data()), ptrArg(out.data()), ptrArg(out2.data())},
-               {1, 1, 1},
+      simulate(mod, "join_split_cat",
+               {ptrArg(a.data()), ptrArg(b.data()), ptrArg(out.data()), ptrArg(out2.data())}, {1, 1, 1},
                {{a.data(), n * 4}, {b.data(), n * 4}, {out.data(), 2 * n * 4}, {out2.data(), 2 * n * 4}});
       int bad = 0;
       for (int64_t i = 0; i < n; ++i)
@@ -165,8 +170,10 @@ TEST_CASE("scan along each axis, forward and reverse, with a non-commutative com
           std::vector<int32_t> x(m * n), sums(m * n, 12345), lasts(m * n, 12345);
           for (int32_t &v : x)
             v = dist(gen);
-          simulate(mod, "scan", {ptrArg(x.data()), ptrArg(sums.data()), ptrArg(lasts.data()), i32Arg(stride)},
-                   {1, 1, 1}, {{x.data(), x.size() * 4}, {sums.data(), sums.size() * 4}, {lasts.data(), lasts.size() * 4}});
+          simulate(
+              mod, "scan", {ptrArg(x.data()), ptrArg(sums.data()), ptrArg(lasts.data()), i32Arg(stride)},
+              {1, 1, 1},
+              {{x.data(), x.size() * 4}, {sums.data(), sums.size() * 4}, {lasts.data(), lasts.size() * 4}});
           int bad = 0;
           int64_t len = axis == 0 ? m : n, other = axis == 0 ? n : m;
           for (int64_t o = 0; o < other; ++o) {
@@ -188,15 +195,19 @@ TEST_CASE("dot with multiply-adds, f32 and i8 -> i32") {
     int64_t m, n, k;
     unsigned warps;
   };
-  for (Case c : {Case{32, 32, 16, 4}, Case{16, 64, 32, 4}, Case{64, 16, 8, 2}, Case{8, 8, 4, 1}, Case{4, 4, 64, 4},
-                 Case{64, 64, 32, 4}, Case{64, 32, 64, 4}}) {
+  for (Case c : {Case{32, 32, 16, 4}, Case{16, 64, 32, 4}, Case{64, 16, 8, 2}, Case{8, 8, 4, 1},
+                 Case{4, 4, 64, 4}, Case{64, 64, 32, 4}, Case{64, 32, 64, 4}}) {
     INFO(c.m << "x" << c.n << "x" << c.k << ", " << c.warps << " warps");
     {
       Module mod = lowerOrFail(dotKernel(c.m, c.n, c.k, "f32", "f32"), c.warps);
       std::vector<float> a = randomFloats(c.m * c.k, 21), b = randomFloats(c.k * c.n, 22),
                          c0 = randomFloats(c.m * c.n, 23), out(c.m * c.n, NAN);
-      simulate(mod, "dot", {ptrArg(a.data()), ptrArg(b.data()), ptrArg(c0.data()), ptrArg(out.data())}, {1, 1, 1},
-               {{a.data(), a.size() * 4}, {b.data(), b.size() * 4}, {c0.data(), c0.size() * 4}, {out.data(), out.size() * 4}});
+      simulate(mod, "dot", {ptrArg(a.data()), ptrArg(b.data()), ptrArg(c0.data()), ptrArg(out.data())},
+               {1, 1, 1},
+               {{a.data(), a.size() * 4},
+                {b.data(), b.size() * 4},
+                {c0.data(), c0.size() * 4},
+                {out.data(), out.size() * 4}});
       double worst = 0;
       for (int64_t i = 0; i < c.m; ++i)
         for (int64_t j = 0; j < c.n; ++j) {
@@ -217,8 +228,12 @@ TEST_CASE("dot with multiply-adds, f32 and i8 -> i32") {
       for (auto &v : b)
         v = int8_t(dist(gen));
       std::vector<int32_t> c0(c.m * c.n, 1000), out(c.m * c.n, 0);
-      simulate(mod, "dot", {ptrArg(a.data()), ptrArg(b.data()), ptrArg(c0.data()), ptrArg(out.data())}, {1, 1, 1},
-               {{a.data(), a.size()}, {b.data(), b.size()}, {c0.data(), c0.size() * 4}, {out.data(), out.size() * 4}});
+      simulate(mod, "dot", {ptrArg(a.data()), ptrArg(b.data()), ptrArg(c0.data()), ptrArg(out.data())},
+               {1, 1, 1},
+               {{a.data(), a.size()},
+                {b.data(), b.size()},
+                {c0.data(), c0.size() * 4},
+                {out.data(), out.size() * 4}});
       int bad = 0;
       for (int64_t i = 0; i < c.m; ++i)
         for (int64_t j = 0; j < c.n; ++j) {

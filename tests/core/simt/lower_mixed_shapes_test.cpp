@@ -60,8 +60,10 @@ TEST_CASE("a reduction of one shape broadcast into another") {
     int bad = 0;
     for (int i = 0; i < 64; ++i) {
       float mx = -INFINITY;
-      for (int k = 0; k < 32; ++k) mx = std::fmax(mx, y[i * 32 + k] * 2);
-      for (int j = 0; j < 64; ++j) bad += out[i * 64 + j] != x[i * 64 + j] * mx;
+      for (int k = 0; k < 32; ++k)
+        mx = std::fmax(mx, y[i * 32 + k] * 2);
+      for (int j = 0; j < 64; ++j)
+        bad += out[i * 64 + j] != x[i * 64 + j] * mx;
     }
     CHECK(bad == 0);
   }

@@ -23,7 +23,7 @@
 namespace trident::simt {
 
 struct LoweringOptions {
-  unsigned numWarps = 0; // warps per program; 0 picks Triton's default (see defaultNumWarps)
+  unsigned numWarps = 0;    // warps per program; 0 picks Triton's default (see defaultNumWarps)
   std::string onlyFunction; // when set, only this tt.func is lowered
 };
 

@@ -32,13 +32,13 @@ struct MatrixAtom {
 };
 
 struct TargetDesc {
-  std::string name;                // "cuda:sm_90", "hip:gfx942", "vulkan" ...
-  unsigned warpSize = 32;          // lanes per warp (subgroup size)
+  std::string name;       // "cuda:sm_90", "hip:gfx942", "vulkan" ...
+  unsigned warpSize = 32; // lanes per warp (subgroup size)
   unsigned maxThreadsPerProgram = 1024;
-  uint64_t sharedMemoryBytes = 48 * 1024;     // per program without opt-in
-  uint64_t maxSharedMemoryBytes = 48 * 1024;  // per program with opt-in (>= the above)
-  unsigned maxVectorBytes = 16;    // widest single global/shared access per thread
-  std::vector<MatrixAtom> matrixAtoms; // not used by the lowering yet
+  uint64_t sharedMemoryBytes = 48 * 1024;    // per program without opt-in
+  uint64_t maxSharedMemoryBytes = 48 * 1024; // per program with opt-in (>= the above)
+  unsigned maxVectorBytes = 16;              // widest single global/shared access per thread
+  std::vector<MatrixAtom> matrixAtoms;       // not used by the lowering yet
 
   unsigned log2WarpSize() const;
 };

@@ -38,9 +38,12 @@ public:
                                std::string_view mode) = 0;
   // A math function (math.exp, math.sin ...) on float or double `args`; null when the
   // target has nothing better than the LLVM intrinsic the translation falls back to.
-  virtual llvm::Value *mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) = 0;
+  virtual llvm::Value *mathFunction(llvm::IRBuilder<> &b, OpCode code,
+                                    llvm::ArrayRef<llvm::Value *> args) = 0;
   // arith.divf (which may be approximate, within 2 ulp); null: a correctly rounded fdiv.
-  virtual llvm::Value *approximateDivide(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *) { return nullptr; }
+  virtual llvm::Value *approximateDivide(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *) {
+    return nullptr;
+  }
   // Marks `f` as a kernel that runs with `numThreads` threads per program.
   virtual void markKernel(llvm::Function *f, unsigned numThreads) = 0;
 };

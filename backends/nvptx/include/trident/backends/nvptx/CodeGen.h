@@ -20,17 +20,17 @@
 namespace trident::nvptx {
 
 struct PTXOptions {
-  unsigned numWarps = 0;  // 0: Triton's default (simt::defaultNumWarps)
-  unsigned optLevel = 3;  // LLVM optimization level, 0-3
-  std::string kernel;     // when set, only this tt.func is compiled
+  unsigned numWarps = 0; // 0: Triton's default (simt::defaultNumWarps)
+  unsigned optLevel = 3; // LLVM optimization level, 0-3
+  std::string kernel;    // when set, only this tt.func is compiled
 };
 
 // What a launch needs to know about each kernel of a compiled module.
 struct KernelInfo {
   std::string name;
-  unsigned numThreads = 0;   // threads per program (block size)
-  uint64_t sharedBytes = 0;  // dynamic shared memory per program
-  unsigned numParams = 0;    // kernel parameters, as the launch passes them
+  unsigned numThreads = 0;  // threads per program (block size)
+  uint64_t sharedBytes = 0; // dynamic shared memory per program
+  unsigned numParams = 0;   // kernel parameters, as the launch passes them
 };
 
 struct PTXModule {
@@ -40,8 +40,8 @@ struct PTXModule {
 
 // Block IR (verified) to verified thread IR for `target`, after the default block-IR
 // pipeline (inlining, folding, CSE, LICM, DCE) on a copy.
-std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
-                                      Diagnostics &diags);
+std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target,
+                                      const PTXOptions &options, Diagnostics &diags);
 // The thread IR as text ("" after diagnostics).
 std::string emitThreadIR(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
                          Diagnostics &diags);
