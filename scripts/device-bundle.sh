@@ -5,18 +5,17 @@
 # .dev/bundle/, for scripts/device-run.sh on a GPU machine without LLVM.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$root/build-release"
+build="$root/build-rel"
 out="$root/.dev/bundle"
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j 2
 rm -rf "$out" && mkdir -p "$out/deps"
-(cd "$root" && find build-release -type f \( -perm -u+x -o -name '*.so*' \) \
+(cd "$root" && find build-rel \( -type f -perm -u+x -o -name '*.so*' \) \
    ! -path '*/CMakeFiles/*' ! -name '*.o' ! -name '*.a' -print0 |
-   tar --null -cf - -T - | zstd -q -T2 -12 -o "$out/build.tar.zst")
-for lib in libLLVM.so.19.1 libz3.so.4 libedit.so.2 libffi.so.8 libbsd.so.0 libmd.so.0 libxml2.so.2 \
-           libicuuc.so.72 libicudata.so.72; do
+   tar --null -cf - -T - | xz -T2 -6 > "$out/build.tar.xz")
+for lib in libLLVM.so.19.1 libz3.so.4 libedit.so.2 libffi.so.8 libbsd.so.0 libmd.so.0; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$out/deps/"
 done
-(cd "$out" && tar -cf - deps | zstd -q -T2 -12 -o deps.tar.zst && rm -rf deps)
+(cd "$out" && tar -cf - deps | xz -T2 -6 > deps.tar.xz && rm -rf deps)
 du -sh "$out"/*

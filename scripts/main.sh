@@ -6,10 +6,6 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TRIDENT_BUILD_DIR:-$root/build}"
 
 "$root/scripts/deps.sh"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTRIDENT_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" -j "${TRIDENT_JOBS:-2}"
-if [ -x "$build/samples/run_samples" ]; then
-  exec "$build/samples/run_samples" "$root/samples" "$@"
-fi
-echo "run_samples was not built" >&2
-exit 1
+exec "$build/bin/run_samples" --samples-dir "$root/samples" "$@"
