@@ -191,6 +191,43 @@ TEST_CASE("casts between every pair of types") {
   }
 }
 
+TEST_CASE("f8 conversions and rounding toward zero") {
+  std::vector<Type> f8 = {Type::f8e4m3(), Type::f8e5m2()};
+  for (Type from : kFloats) {
+    KernelBuilder k;
+    std::vector<Type> outs = f8;
+    if (from.bitWidth() > 16)
+      outs.push_back(Type::f16());
+    if (from.bitWidth() > 16)
+      outs.push_back(Type::bf16());
+    k.build(from, outs, [&](KernelBuilder &kb) {
+      int64_t shape[] = {kBlock};
+      std::vector<Value *> r;
+      for (size_t i = 0; i < outs.size(); ++i) {
+        AttributeList rtz;
+        if (i % 2)
+          rtz.set("rounding", Attribute::string("rtz"));
+        Type types[] = {Type::block(shape, outs[i])};
+        Value *operands[] = {kb.x};
+        r.push_back(kb.b.create(OpCode::TruncF, operands, types, rtz)->result());
+      }
+      return r;
+    });
+    compileEverywhere("truncf from " + from.str(), k.module);
+  }
+  for (Type from : f8) {
+    KernelBuilder k;
+    k.build(from, kFloats, [&](KernelBuilder &kb) {
+      int64_t shape[] = {kBlock};
+      std::vector<Value *> r;
+      for (Type to : kFloats)
+        r.push_back(kb.b.cast(OpCode::ExtF, kb.x, Type::block(shape, to)));
+      return r;
+    });
+    compileEverywhere("extf from " + from.str(), k.module);
+  }
+}
+
 TEST_CASE("reductions and scans of every type (shuffles of every width)") {
   std::vector<Type> all = kIntegers;
   all.insert(all.end(), kFloats.begin(), kFloats.end());

@@ -164,9 +164,10 @@ bool Translator::translateCast(Op *op) {
   Type from = op->operand(0)->type(), to = op->result()->type();
   llvm::Value *v = value(op->operand(0));
   llvm::Type *t = type(to);
-  if (isNarrowFloat(from) || isNarrowFloat(to))
+  // f8 values are their bits (i8); the SIMT lowering expands every conversion of them.
+  if ((isNarrowFloat(from) || isNarrowFloat(to)) && !op->is(OpCode::Bitcast))
     return error(op, std::string(op->name()) + " from " + from.str() + " to " + to.str() +
-                         " is not supported by the LLVM backend yet");
+                         " must be expanded by the SIMT lowering");
   llvm::Value *r = nullptr;
   switch (op->code()) {
   case OpCode::ExtSI: r = b.CreateSExt(v, t); break;
@@ -180,7 +181,7 @@ bool Translator::translateCast(Op *op) {
   case OpCode::ExtF: r = b.CreateFPExt(v, t); break;
   case OpCode::TruncF:
     if (op->attr("rounding").isString() && op->stringAttr("rounding") == "rtz")
-      return error(op, "arith.truncf with rounding \"rtz\" is not supported by the LLVM backend yet");
+      return error(op, "arith.truncf with rounding \"rtz\" must be expanded by the SIMT lowering");
     r = b.CreateFPTrunc(v, t);
     break;
   case OpCode::PtrToInt: r = b.CreatePtrToInt(v, t); break;

@@ -111,6 +111,12 @@ AttributeList cacheHints(const Op *op);
 // Registers one access of `op` may cover in `layout`.
 int64_t accessWidth(Lowering &l, const Op *op, const LinearLayout &layout, Type element);
 
+// Conversions no target has instructions for (f8, rounding toward zero): whether `op`
+// (arith.extf / arith.truncf) needs one, the conversion of one scalar, and f8 constants.
+bool needsNarrowFloatLowering(const Op *op);
+Value *lowerNarrowFloatConversion(Lowering &l, const Op *op, Value *v);
+Value *narrowFloatConstant(Lowering &l, Type type, double value);
+
 // One lowering per op family; each returns false after a diagnostic.
 bool lowerElementwise(Lowering &l, Op *op);
 bool lowerConstant(Lowering &l, Op *op);

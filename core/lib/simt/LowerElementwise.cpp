@@ -17,10 +17,15 @@ bool lowerElementwise(Lowering &l, Op *op) {
     operands.push_back(l.get(v, layout));
   Type element = result->type().element();
   int64_t dupMask = layout.registerReplicationMask();
+  bool narrowFloat = needsNarrowFloatLowering(op);
   Lowered out{layout, std::vector<Value *>(layout.numRegisters(), nullptr)};
   for (int64_t r = 0; r < layout.numRegisters(); ++r) {
     if (r & dupMask) {
       out.regs[r] = out.regs[r & ~dupMask];
+      continue;
+    }
+    if (narrowFloat) {
+      out.regs[r] = lowerNarrowFloatConversion(l, op, operands[0].regs[r]);
       continue;
     }
     std::vector<Value *> args;

@@ -22,7 +22,9 @@ Lowered replicate(const LinearLayout &layout, Value *v) {
 bool lowerConstant(Lowering &l, Op *op) {
   Type element = op->result()->type().element();
   Type types[] = {element};
-  Value *c = l.b.create(OpCode::Constant, std::span<Value *const>{}, types, op->attrs())->result();
+  Value *c = element == Type::f8e4m3() || element == Type::f8e5m2()
+                 ? narrowFloatConstant(l, element, op->attr("value").getFloat())
+                 : l.b.create(OpCode::Constant, std::span<Value *const>{}, types, op->attrs())->result();
   l.set(op->result(), replicate(l.assigned(op->result()), c));
   return true;
 }

@@ -612,6 +612,13 @@ private:
         return static_cast<uint64_t>(std::isnan(x) ? 0 : static_cast<int64_t>(std::clamp(x, lo, hi)));
       };
       break;
+    case OpCode::FPToUI: // saturating, NaN and negatives to 0 (docs/ir.md)
+      f = [&](unsigned t) {
+        double x = std::trunc(floatOf(w(0, t), in));
+        double hi = std::ldexp(1.0, int(rbits)) - 1;
+        return static_cast<uint64_t>(std::isnan(x) || x < 0 ? 0 : std::min(x, hi));
+      };
+      break;
     case OpCode::ExtF:
     case OpCode::TruncF: f = [&](unsigned t) { return wordOf(floatOf(w(0, t), in), rt); }; break;
     case OpCode::AddPtr: {
