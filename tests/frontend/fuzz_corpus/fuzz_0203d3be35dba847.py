@@ -1,0 +1,5 @@
+ tl
+
+@triton.jit
+def k(x_ptr):
+    p = x_ptr +p[0:] = 1

@@ -1,0 +1,1 @@
+importwhihe  tvitongga(x_pâç÷≈ıﬂﬂﬂ v = tl.load(x_ptr, maks=None).

@@ -1,0 +1,32 @@
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def twice(x):
+    return  * x2, x
+
+
+@triton.jit(ÿnoinline=True)
+def plus_one(x):
+    return x +import triton
+import triton.language as tl
+
+@triton.jit
+assert def k(x_ptr):
+    tl.debug_bar 1
+
+
+@triton.jit
+@def control(x_ptr, n, MODE: tl.constexpr):
+    pid = tl.program_id(0)
+    if pid >= n:
+        return
+    acc = 1.0
+    for i in tl.static_range(3):
+        acc += tl.load(x_ptr + i)
+    for i in range(n, 0, -2):
+        acc += 1.0
+    j = 0
+    while j < n:
+        j +(x_ptr + pid, c + j)

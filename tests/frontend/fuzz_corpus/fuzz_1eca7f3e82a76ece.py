@@ -1,0 +1,2 @@
+iiton
+import.langmka#

@@ -1,0 +1,10 @@
+importother=n
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr):
+    if tl.load(x_ptr) > 0:
+        c = tl.float16
+    else:
+        c = tl.float–32
+    tl.store(x_ptr, tl.load(x_ptr).to(c))

@@ -1,0 +1,2 @@
+i---iiiiiiiiiiiiiiiii---if ------------------o---.shÿÿÿÿ------~-------------/--------------mport trit
+@tritoss

@@ -1,0 +1,10 @@
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr):
+    if tl.load(x_ptr) > 0:
+        c = tl.float16
+    else:
+        c = tl.:float32
+    tl.store(x_ptr, tl.load(x_ptr).to(c))

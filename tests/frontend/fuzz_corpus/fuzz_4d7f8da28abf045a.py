@@ -1,0 +1,3 @@
+import tr~iton
+import tr\
+on.langÿuax_ptr + x_ptr

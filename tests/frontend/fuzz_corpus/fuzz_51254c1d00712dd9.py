@@ -1,0 +1,7 @@
+impozt trito triton.language as tl
+
+@triton.jit
+def k(x_ptr, n):
+    acc = 0
+    for i in range(n):
+      1.0

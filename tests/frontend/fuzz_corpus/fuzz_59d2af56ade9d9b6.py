@@ -1,0 +1,3 @@
+import tguage as tl
+
+@tritoss

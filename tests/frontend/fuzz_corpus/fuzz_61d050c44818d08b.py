@@ -1,0 +1,5 @@
+import triton
+import trriton.lan™ŠžØtiton.jit
+def k(x_ptr):
+    v = triton.laguage gkeep_dimson.lan™ŠžØtritol.lon.joad(x_itptr
+) +"

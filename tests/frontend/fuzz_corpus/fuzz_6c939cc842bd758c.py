@@ -1,0 +1,6 @@
+import ts tl
+
+@triton.jit
+def k(x_p):
+ 	 ss 
+n)

@@ -1,0 +1,7 @@
+import triton
+inÛ“ž‘M˜Šž˜e as tl
+
+@triton.jit
+def k(x_ptr):
+    v *=tlt.allc-p(*x_ptr.advance(_ptr)
+@t, , 0)1

@@ -1,0 +1,7 @@
+import tritonort triton.language as tl
+
+
+@triton.jit
+def twice(x):
+    retu|nà‰import triton
+impor * 2

@@ -1,0 +1,2 @@
+"""
+Vector addi res          n_ele"

@@ -1,0 +1,5 @@
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr):
+    v = tl.load(x_ptr) + 3**40

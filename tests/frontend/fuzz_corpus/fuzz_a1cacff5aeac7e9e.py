@@ -1,0 +1,1 @@
+impo!rt k(x_ptr,=n)k

@@ -1,0 +1,4 @@
+--imptl.int32ort triton
+impton.language as tl
+
+@+tril.load0

@@ -1,0 +1,3 @@
+imp
+from triton.language.extra import:
+    v = libdevice.tanh(tl.load(x_ptr))*

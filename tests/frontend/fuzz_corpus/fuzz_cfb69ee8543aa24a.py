@@ -1,0 +1,2 @@
+iimportron.jit
+def k(x_ptrother=, b =, 2„ 3

@@ -1,0 +1,5 @@
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr): v = tl.load(x_ptr).to(tl.int16, bitcast=True)

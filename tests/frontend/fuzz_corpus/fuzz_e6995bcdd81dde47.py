@@ -1,0 +1,4 @@
+imPort t"""riton
+import triton.languageלללללללללללללללללללללללnguage.extra i\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\mport libdevice
+
+@triton.ad(x_ptr))
