@@ -54,6 +54,8 @@ std::vector<std::pair<std::string, std::string>> kernels() {
   out.push_back({"dot_bf16_f32_32x32x16", dotKernel(32, 32, 16, "bf16", "f32")});
   out.push_back({"dot_i8_i32_32x32x32", dotKernel(32, 32, 32, "i8", "i32")});
   out.push_back({"dot_f64_16x16x16", dotKernel(16, 16, 16, "f64", "f64")});
+  out.push_back({"dot_f8e4m3_f32_32x32x32", dotKernel(32, 32, 32, "f8e4m3", "f32")});
+  out.push_back({"dot_f8e5m2_f16_32x32x32", dotKernel(32, 32, 32, "f8e5m2", "f16")});
   return out;
 }
 

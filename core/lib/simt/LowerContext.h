@@ -116,6 +116,8 @@ int64_t accessWidth(Lowering &l, const Op *op, const LinearLayout &layout, Type 
 bool needsNarrowFloatLowering(const Op *op);
 Value *lowerNarrowFloatConversion(Lowering &l, const Op *op, Value *v);
 Value *narrowFloatConstant(Lowering &l, Type type, double value);
+// An f8 scalar converted (exactly) to a wider float type.
+Value *widenNarrowFloat(Lowering &l, Value *v, Type to);
 
 // One lowering per op family; each returns false after a diagnostic.
 bool lowerElementwise(Lowering &l, Op *op);

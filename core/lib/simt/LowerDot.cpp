@@ -2,7 +2,8 @@
 // B go to shared memory row-major, then each thread loops over k, reading the A
 // elements of its rows and the B elements of its columns and accumulating into its
 // registers of the result (in the result's layout). Inputs narrower than the
-// accumulator are widened first, as the products must be.
+// accumulator are widened first, as the products must be (f8 exactly, so any
+// max_num_imprecise_acc is met with full precision).
 //
 //   %d = tt.dot %a, %b, %c : block<32x32xf32>     (a: 32x16, b: 16x32)
 // ->
@@ -25,13 +26,15 @@ namespace {
 bool isNarrowFloat(Type t) { return t == Type::f8e4m3() || t == Type::f8e5m2(); }
 
 // Widens an A or B element to the accumulator's type.
-Value *widen(Builder &b, Value *v, Type acc) {
+Value *widen(Lowering &l, Value *v, Type acc) {
   Type t = v->type();
   if (t == acc)
     return v;
+  if (isNarrowFloat(t))
+    return widenNarrowFloat(l, v, acc);
   if (t.isInteger())
-    return b.cast(OpCode::ExtSI, v, acc);
-  return b.cast(OpCode::ExtF, v, acc);
+    return l.b.cast(OpCode::ExtSI, v, acc);
+  return l.b.cast(OpCode::ExtF, v, acc);
 }
 
 } // namespace
@@ -40,8 +43,6 @@ bool lowerDot(Lowering &l, Op *op) {
   Value *result = op->result();
   Type accType = result->type().element();
   Type inType = op->operand(0)->type().element();
-  if (isNarrowFloat(inType))
-    return l.error(op, "tt.dot on " + inType.str() + " inputs is not supported by the SIMT lowering yet");
   LinearLayout layout = l.assigned(result);
   Lowered acc = l.get(op->operand(2), layout);
   std::span<const int64_t> aShape = op->operand(0)->type().shape(), bShape = op->operand(1)->type().shape();
@@ -104,7 +105,7 @@ bool lowerDot(Lowering &l, Op *op) {
   auto loadShared = [&](Value *buffer, Value *index) {
     Value *ops[] = {buffer, index};
     Type elem[] = {Lowering::storageType(inType)};
-    return widen(b, l.fromStorage(b.create(OpCode::ThLoadShared, ops, elem)->result(), inType), accType);
+    return widen(l, l.fromStorage(b.create(OpCode::ThLoadShared, ops, elem)->result(), inType), accType);
   };
   for (auto &[key, start] : rowStart)
     aValues[key] = loadShared(sa, b.binary(OpCode::AddI, start, kv));

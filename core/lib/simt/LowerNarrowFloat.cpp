@@ -178,6 +178,8 @@ Value *lowerNarrowFloatConversion(Lowering &l, const Op *op, Value *v) {
   return convert(l, v, op->operand(0)->type().element(), op->result()->type().element(), rtz);
 }
 
+Value *widenNarrowFloat(Lowering &l, Value *v, Type to) { return convert(l, v, v->type(), to, false); }
+
 Value *narrowFloatConstant(Lowering &l, Type type, double value) {
   FloatFormat format = type == Type::f8e4m3() ? FloatFormat::F8E4M3 : FloatFormat::F8E5M2;
   Value *bits = l.b.constInt(static_cast<int8_t>(encodeFloat(value, format)), Type::i8());

@@ -3,6 +3,8 @@
 #include "KernelTemplates.h"
 #include "SimtTestUtil.h"
 
+#include "trident/support/FloatFormats.h"
+
 #include <cmath>
 
 using namespace trident;
@@ -188,6 +190,40 @@ TEST_CASE("scan along each axis, forward and reverse, with a non-commutative com
           }
           CHECK(bad == 0);
         }
+}
+
+TEST_CASE("dot on f8e4m3 and f8e5m2 inputs, f32 accumulators") {
+  for (const char *in : {"f8e4m3", "f8e5m2"}) {
+    INFO(in);
+    Module mod = lowerOrFail(dotKernel(16, 32, 16, in, "f32"), 4);
+    std::mt19937 gen(9);
+    std::uniform_int_distribution<int> byte(0, 255);
+    bool e4 = std::string(in) == "f8e4m3";
+    auto decode = [&](uint8_t b) { return e4 ? f8e4m3ToFloat(b) : f8e5m2ToFloat(b); };
+    auto finite = [&](uint8_t b) { return std::isfinite(decode(b)) && std::fabs(decode(b)) < 16; };
+    std::vector<uint8_t> a(16 * 16), b(16 * 32);
+    for (auto *v : {&a, &b})
+      for (uint8_t &x : *v)
+        do
+          x = uint8_t(byte(gen));
+        while (!finite(x));
+    std::vector<float> c0 = randomFloats(16 * 32, 3), out(16 * 32, NAN);
+    simulate(mod, "dot", {ptrArg(a.data()), ptrArg(b.data()), ptrArg(c0.data()), ptrArg(out.data())},
+             {1, 1, 1},
+             {{a.data(), a.size()},
+              {b.data(), b.size()},
+              {c0.data(), c0.size() * 4},
+              {out.data(), out.size() * 4}});
+    double worst = 0;
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 32; ++j) {
+        double ref = c0[i * 32 + j];
+        for (int t = 0; t < 16; ++t)
+          ref += double(decode(a[i * 16 + t])) * decode(b[t * 32 + j]);
+        worst = std::max(worst, std::abs(out[i * 32 + j] - ref) / (1 + std::abs(ref)));
+      }
+    CHECK(worst < 1e-5);
+  }
 }
 
 TEST_CASE("dot with multiply-adds, f32 and i8 -> i32") {
