@@ -161,6 +161,30 @@ TEST_CASE("kernels run on cuda:0 against references") {
     }
   }
 
+  SUBCASE("a dot whose operands need more than 48 KB of shared memory") {
+    int m = 128, n = 128, k = 64;
+    trident_kernel_metadata meta{};
+    std::string binary = h.compile(simt::test::dotKernel(m, n, k, "f32", "f32"), "dot", h.target, nullptr, 4, &meta);
+    CHECK(meta.shared_memory > 48 * 1024);
+    auto kd = h.load(binary, "dot");
+    std::vector<float> a = randomFloats(size_t(m) * k, 41), b = randomFloats(size_t(k) * n, 42),
+                       c0 = randomFloats(size_t(m) * n, 43);
+    trident_devptr da = h.upload(a), db = h.upload(b), dc0 = h.upload(c0),
+                   dout = h.upload(std::vector<float>(size_t(m) * n, NAN));
+    h.launch(kd.kernel, {1, 1, 1},
+             {CudaHarness::ptr(da), CudaHarness::ptr(db), CudaHarness::ptr(dc0), CudaHarness::ptr(dout)});
+    std::vector<float> out = h.download<float>(dout, size_t(m) * n);
+    double worst = 0;
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        double ref = c0[i * n + j];
+        for (int t = 0; t < k; ++t)
+          ref += double(a[i * k + t]) * b[t * n + j];
+        worst = std::max(worst, std::abs(out[i * n + j] - ref));
+      }
+    CHECK(worst < 1e-4);
+  }
+
   SUBCASE("atomics") {
     int block = 16;
     uint32_t programs = 1000;
