@@ -482,15 +482,14 @@ void CodeGen::compileKernel(const FunctionDef &kernel, const std::vector<ArgSpec
       Object value;
       try {
         ExprPtr e = parseExpression(valueSource);
-        const SourceBuffer *saved = source_;
+        // Evaluated at module scope, where tl, triton and math always mean the language.
+        static const FunctionDef signatureScope;
+        FrameGuard scope(*this, signatureScope, main_);
         source_ = &valueSource;
-        try {
-          value = eval(*e);
-        } catch (...) {
-          source_ = saved;
-          throw;
-        }
-        source_ = saved;
+        frame().locals["tl"] = Object::named(Object::Kind::Module, "triton.language");
+        frame().locals["triton"] = Object::named(Object::Kind::Module, "triton");
+        frame().locals["math"] = Object::named(Object::Kind::Module, "math");
+        value = eval(*e);
       } catch (CompileError &e) {
         error(p.span, "the constexpr value '" + a.constexprValue + "' given for parameter '" + p.name +
                           "' is not valid: " + e.message);

@@ -558,3 +558,12 @@ TEST_CASE("noinline functions are specialized per argument types, block pointers
   CHECK(has(t, "first__blockptr_pointer_fp32__16_16o1o0"));
   CHECK(has(t, "first__blockptr_pointer_fp32__32_16o1o0"));
 }
+
+TEST_CASE("signature constexprs see tl, triton and math whatever the file imports") {
+  std::string src = "import triton\nimport triton.language as language\n\n@triton.jit\n"
+                    "def k(x_ptr, DT: language.constexpr, S: language.constexpr):\n"
+                    "    language.store(x_ptr, (language.load(x_ptr) * S).to(DT))\n";
+  std::string t = ir(src, "k", "*fp32, tl.float16, math.pi / 2");
+  CHECK(has(t, "arith.truncf"));
+  CHECK(has(t, "1.5707963"));
+}
