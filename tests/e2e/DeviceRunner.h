@@ -11,7 +11,8 @@
 
 namespace trident {
 class Device;
-}
+class Runtime;
+} // namespace trident
 
 namespace trident::e2e {
 
@@ -20,6 +21,7 @@ struct RunResult {
   bool ok = false;
   std::string error;                         // why the run failed
   std::vector<std::vector<uint8_t>> buffers; // per argument (empty for scalars)
+  bool compiledOnly = false;                 // nothing ran: there is nothing to compare
 };
 
 class DeviceRunner {
@@ -37,5 +39,8 @@ std::unique_ptr<DeviceRunner> makeInterpreterRunner();
 // A device of the runtime: the printed block IR through Kernel::fromBlockIR, buffers
 // through Buffer, one launch on the device's default stream.
 std::unique_ptr<DeviceRunner> makeRuntimeRunner(const Device &device);
+// Compiles for a target through the runtime's plugins without running anything
+// ("cuda:sm_90" needs no GPU): catches compiler crashes and errors on any machine.
+std::unique_ptr<DeviceRunner> makeCompileRunner(const Runtime &runtime, const std::string &target);
 
 } // namespace trident::e2e

@@ -83,7 +83,7 @@ SeedResult runSeed(uint64_t seed, const GeneratorOptions &options, std::span<Dev
       continue;
     }
     std::string report;
-    for (size_t i = 0; i < kernel.args.size(); ++i) {
+    for (size_t i = 0; i < kernel.args.size() && !run.compiledOnly; ++i) {
       if (kernel.args[i].kind != ArgSpec::Kind::Buffer)
         continue;
       BufferComparison c = compareBuffer(kernel.args[i], reference.buffers[i], run.buffers[i]);
@@ -150,8 +150,11 @@ std::vector<DeviceRunner *> DeviceSelection::pointers() const {
   return out;
 }
 
-DeviceSelection selectDevices(const Runtime &runtime, const std::string &only) {
+DeviceSelection selectDevices(const Runtime &runtime, const std::string &only,
+                              const std::vector<std::string> &compileTargets) {
   DeviceSelection selection;
+  for (const std::string &t : compileTargets)
+    selection.runners.push_back(makeCompileRunner(runtime, t));
   for (const Device &d : runtime.devices())
     if (only.empty() || d.name() == only || d.plugin() == only)
       selection.runners.push_back(makeRuntimeRunner(d));

@@ -55,12 +55,14 @@ std::string describeArgs(const RandomKernel &k);
 RuntimeOptions e2eRuntimeOptions();
 
 // The runtime's devices to test (all of them, or the one named `only`) and, for each
-// known plugin without a device, why: "cuda: no device: <reason>".
+// known plugin without a device, why: "cuda: no device: <reason>". Each of
+// `compileTargets` ("cuda:sm_90") adds a runner that only compiles.
 struct DeviceSelection {
   std::vector<std::unique_ptr<DeviceRunner>> runners;
   std::vector<std::string> skipped;
   std::vector<DeviceRunner *> pointers() const;
 };
-DeviceSelection selectDevices(const Runtime &runtime, const std::string &only = "");
+DeviceSelection selectDevices(const Runtime &runtime, const std::string &only = "",
+                              const std::vector<std::string> &compileTargets = {});
 
 } // namespace trident::e2e

@@ -41,10 +41,12 @@ private:
   Writer out(fd);
   std::unique_ptr<Runtime> runtime;
   DeviceSelection devices;
-  if (!options.noDevices) {
+  if (!options.noDevices || !options.compileTargets.empty()) {
     try {
       runtime = std::make_unique<Runtime>(e2eRuntimeOptions());
-      devices = selectDevices(*runtime, options.device);
+      devices = selectDevices(*runtime, options.noDevices ? "none" : options.device, options.compileTargets);
+      if (options.noDevices)
+        devices.skipped.clear();
     } catch (const Error &e) {
       out.text("FATAL", e.what());
       _exit(0);

@@ -15,6 +15,7 @@ struct IsolatedRunOptions {
   GeneratorOptions generator;
   std::string device;         // only this device or plugin ("" = all)
   bool noDevices = false;     // only the reference (generation, verification, interpreter)
+  std::vector<std::string> compileTargets; // also compile for these ("cuda:sm_90"), run nothing
   unsigned secondsPerSeed = 120; // a seed still running after this fails as "timed out"
 };
 

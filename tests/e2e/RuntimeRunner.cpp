@@ -86,7 +86,38 @@ private:
   std::string name_;
 };
 
+class CompileRunner final : public DeviceRunner {
+public:
+  CompileRunner(const Runtime &runtime, std::string target)
+      : runtime_(runtime), target_(std::move(target)), name_("compile:" + target_) {}
+  const std::string &name() const override { return name_; }
+
+  RunResult run(const RandomKernel &k, const std::string &ir) override {
+    RunResult result;
+    result.compiledOnly = true;
+    try {
+      ArtifactRequest request;
+      request.target = target_;
+      Artifact a = compileArtifact(runtime_, ir, k.name, request);
+      result.ok = !a.bytes.empty();
+      if (!result.ok)
+        result.error = "the compiler produced nothing";
+    } catch (const Error &e) {
+      result.error = std::string(errorCodeName(e.code())) + ": " + e.what();
+    }
+    return result;
+  }
+
+private:
+  const Runtime &runtime_;
+  std::string target_, name_;
+};
+
 } // namespace
+
+std::unique_ptr<DeviceRunner> makeCompileRunner(const Runtime &runtime, const std::string &target) {
+  return std::make_unique<CompileRunner>(runtime, target);
+}
 
 std::unique_ptr<DeviceRunner> makeRuntimeRunner(const Device &device) {
   return std::make_unique<RuntimeRunner>(device);

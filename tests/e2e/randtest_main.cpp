@@ -6,8 +6,10 @@
 
 #include "Differential.h"
 #include "IsolatedRuns.h"
+#include "Reducer.h"
 
 #include "trident/Trident.h"
+#include "trident/ir/Printer.h"
 
 #include <cstring>
 #include <iostream>
@@ -35,6 +37,9 @@ void usage(std::ostream &os) {
         "  --print-ir        print every kernel, not only failing ones\n"
         "  --no-devices      only generate, verify and run the interpreter\n"
         "  --strict          count kernels a device's compiler does not support yet as failures\n"
+        "  --compile T,...   also compile every kernel for these targets (\"cuda:sm_90\"): needs no\n"
+        "                    device; with --no-devices, only compile\n"
+        "  --reduce D        shrink each failing kernel on device D (\"vulkan:0\") and print it\n"
         "  --no-isolate      run in this process (for a debugger); by default seeds run in child\n"
         "                    processes, so a crash or hang fails one seed, not the run\n"
         "  --quiet           print only failures and the summary\n";
@@ -52,6 +57,8 @@ int main(int argc, char **argv) {
   uint64_t seeds = 100, first = 0, ops = 60, maxElements = 256;
   std::string only;
   bool printIR = false, noDevices = false, quiet = false, strict = false, isolate = true;
+  std::string reduceOn;
+  std::vector<std::string> compileTargets;
   GeneratorOptions options;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -96,6 +103,12 @@ int main(int argc, char **argv) {
       printIR = true;
     else if (a == "--no-devices")
       noDevices = true;
+    else if (a == "--compile") {
+      std::stringstream list(value());
+      for (std::string t; std::getline(list, t, ',');)
+        compileTargets.push_back(t);
+    } else if (a == "--reduce")
+      reduceOn = value();
     else if (a == "--no-isolate")
       isolate = false;
     else if (a == "--strict")
@@ -135,6 +148,17 @@ int main(int argc, char **argv) {
     if (!r.passed(strict)) {
       ++failedSeeds;
       std::cout << "FAILED " << describe(r, &k) << "\n";
+      if (!reduceOn.empty()) {
+        std::optional<Reduction> red = reduceFailure(r.seed, options, reduceOn);
+        if (!red)
+          std::cout << "seed " << r.seed << ": does not fail on " << reduceOn << " when run alone\n";
+        else
+          std::cout << "REDUCED seed " << r.seed << " on " << reduceOn << " (" << red->failure << "): "
+                    << red->opsBefore << " -> " << red->opsAfter << " ops\ngrid " << red->kernel.grid[0] << "x"
+                    << red->kernel.grid[1] << "x" << red->kernel.grid[2] << ", arguments:\n"
+                    << describeArgs(red->kernel) << print(red->kernel.module, PrintOptions{.locations = false})
+                    << "\n";
+      }
     } else if (printIR) {
       std::cout << "seed " << r.seed << ": passed\ngrid " << k.grid[0] << "x" << k.grid[1] << "x" << k.grid[2]
                 << ", arguments:\n"
@@ -149,6 +173,7 @@ int main(int argc, char **argv) {
     iso.generator = options;
     iso.device = only;
     iso.noDevices = noDevices;
+    iso.compileTargets = compileTargets;
     IsolatedRunSummary summary = runSeedsIsolated(first, seeds, iso, onSeed);
     if (!summary.fatal.empty()) {
       std::cerr << "trident-randtest: " << summary.fatal << "\n";
@@ -160,10 +185,12 @@ int main(int argc, char **argv) {
   } else {
     std::unique_ptr<Runtime> runtime;
     DeviceSelection devices;
-    if (!noDevices) {
+    if (!noDevices || !compileTargets.empty()) {
       try {
         runtime = std::make_unique<Runtime>(e2eRuntimeOptions());
-        devices = selectDevices(*runtime, only);
+        devices = selectDevices(*runtime, noDevices ? "none" : only, compileTargets);
+        if (noDevices)
+          devices.skipped.clear();
       } catch (const Error &e) {
         std::cerr << "trident-randtest: " << e.what() << "\n";
         return 2;
