@@ -8,6 +8,7 @@ packages=(
   doctest-dev libboost-dev
   llvm-19-dev llvm-19-tools lld-19 liblld-19-dev
   spirv-tools libvulkan-dev mesa-vulkan-drivers
+  rocm-device-libs
 )
 missing=()
 for p in "${packages[@]}"; do
