@@ -9,7 +9,9 @@ build="${TRIDENT_TEST_BUILD_DIR:-$root/build-test}"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DTRIDENT_WERROR=ON -DTRIDENT_SANITIZE=ON >/dev/null
 cmake --build "$build" -j "${TRIDENT_JOBS:-2}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+# Leak checking is off: tests load Vulkan drivers (lavapipe) and libLLVM, which keep
+# allocations until exit. Use-after-free, overflows and undefined behaviour still abort.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 cd "$build"
 ctest --output-on-failure --timeout 900 -j "${TRIDENT_JOBS:-2}" "$@"
