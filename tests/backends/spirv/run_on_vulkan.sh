@@ -22,4 +22,8 @@ if [ "$rc" -ne 0 ]; then
     exit 77
   fi
 fi
+if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q "sample run(s) skipped"; then
+  echo "SKIPPED: $name: the device has too little memory for the kernel"
+  exit 77
+fi
 exit "$rc"
