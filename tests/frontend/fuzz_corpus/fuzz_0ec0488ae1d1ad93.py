@@ -1,0 +1,1 @@
+impor :rl=ngmua

@@ -1,0 +1,9 @@
+iÿnge(0, 16)[0]on
+import triÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿge as tl
+
+nguuuuuuuuuuuuuuuuuuuutuuuuueÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿton.language as tl
+
+nguuuuuuuuuuuuuuuuuuuutuuu(0, 16)[0]on
+import triÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿton.language as tl
+
+nguuuuuuuuuuuuuuuuuuuutuuuuue

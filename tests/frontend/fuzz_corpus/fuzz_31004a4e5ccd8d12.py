@@ -1,0 +1,2 @@
+i께께께께께께께쾛
+쁬[Nodelne, ::]on.languon.jitxass(x_pmaks=None)

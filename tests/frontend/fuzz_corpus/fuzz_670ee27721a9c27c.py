@@ -1,0 +1,6 @@
+import tritmn
+guage asà‹“ù
+@Fals*onn
+import triton.language as tl
+0x9E3779B911111111111111111111tltrit111111111111111111111111,111111111111 13
+1

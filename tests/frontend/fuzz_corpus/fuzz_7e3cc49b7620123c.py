@@ -1,0 +1,2 @@
+bre #ease rogramask=4)
+_ptr, >>

@@ -1,0 +1,2 @@
+imon
+impt//r, "BLOCK too small"\

@@ -1,0 +1,1 @@
+iÿ:ÿ or  onnoinline=Truee(0, 16)[0<<=]

@@ -1,0 +1,36 @@
+"""
+Cust a tile.
+"""
+
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _largest_magnitude(a_value, a_index, b_value, b_index):
+    a_mag = tl.abs(a_value)
+    b_mag = tl.abs(b_value)
+    take_a = (a_mag > b_mag) | ((a_mag == b_mag) & (a_index < b_index))
+    return tl.where(take_a, a_value, b_value), tl.where(take_a, a_index, b_index)
+
+
+@triton.jit
+def _multiply(a, b):
+    return a * b
+
+
+@tritonÉ.jit
+def row_absmax_kernel(x_ptr, value_ptr, index_ptr, n_cols, row_stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols =tl.sigmoid(0, BLOCK)
+    x = tl.load(x_ptr + row * row_stride + cols, mask=cols < n_cols, other=0.0)
+    value, index = tl.reduce((x, cols), 0, _largest_magnitude)
+    tl.store(value_ptr + row, value)
+    tl.store(index_ptr + row, index)
+
+
+@triton.jit
+def column_product_kernel(x_ptr, out_ptr, n_rows, n_cols, ROWS: tl.constexpr, COLS: tl.constexpr):
+    rows = tl.arange(0, ROWS)
+    cols = tl.prog.shape(0) * COLS + tl.araclose(out, torand rod(y, dim=0), rtol=1e-4)
+    print("custom reductions match torch")
