@@ -19,6 +19,10 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <chrono>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 extern "C" {
@@ -60,6 +64,32 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch
       triple, arch, ptxFeatures(arch), options, std::nullopt, std::nullopt, level));
 }
 
+// TRIDENT_TIME_STAGES=1 prints how long each stage of a compilation took (stderr): wall
+// time and this process's CPU time (the fair measure on a loaded machine).
+class StageTimer {
+public:
+  StageTimer() : on_(std::getenv("TRIDENT_TIME_STAGES") != nullptr) { reset(); }
+  void lap(const char *stage) {
+    if (!on_)
+      return;
+    auto wall = std::chrono::steady_clock::now();
+    std::clock_t cpu = std::clock();
+    std::fprintf(stderr, "trident nvptx: %-10s %8.2f ms wall %8.2f ms cpu\n", stage,
+                 std::chrono::duration<double, std::milli>(wall - wall_).count(),
+                 1e3 * static_cast<double>(cpu - cpu_) / CLOCKS_PER_SEC);
+    reset();
+  }
+
+private:
+  void reset() {
+    wall_ = std::chrono::steady_clock::now();
+    cpu_ = std::clock();
+  }
+  bool on_;
+  std::chrono::steady_clock::time_point wall_;
+  std::clock_t cpu_ = 0;
+};
+
 void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
   if (optLevel == 0)
     return;
@@ -82,15 +112,19 @@ void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
 
 // Thread IR through LLVM's optimizer: the module ready for the NVPTX code generator.
 std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContext &ctx,
-                                        llvm::TargetMachine &tm, unsigned optLevel, Diagnostics &diags) {
+                                        llvm::TargetMachine &tm, unsigned optLevel, Diagnostics &diags,
+                                        StageTimer &timer) {
   NVPTXHooks hooks;
   std::unique_ptr<llvm::Module> m = llvmgen::translateToLLVM(threadIR, ctx, hooks, diags);
   if (!m)
     return nullptr;
+  timer.lap("to LLVM IR");
   m->setDataLayout(tm.createDataLayout());
   if (!linkLibdevice(*m, diags))
     return nullptr;
+  timer.lap("libdevice");
   optimize(*m, tm, optLevel);
+  timer.lap("optimize");
   return m;
 }
 
@@ -143,7 +177,8 @@ std::string emitLLVM(const Module &blockIR, const TargetDesc &target, const PTXO
   if (!tm)
     return {};
   llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::Module> m = buildLLVM(*threadIR, ctx, *tm, options.optLevel, diags);
+  StageTimer timer;
+  std::unique_ptr<llvm::Module> m = buildLLVM(*threadIR, ctx, *tm, options.optLevel, diags, timer);
   if (!m)
     return {};
   std::string text;
@@ -157,9 +192,11 @@ std::optional<PTXModule> compileModuleToPTX(const Module &blockIR, const TargetD
   std::optional<std::string> arch = archOf(target, diags);
   if (!arch)
     return std::nullopt;
+  StageTimer timer;
   std::optional<Module> threadIR = lowerToThreadIR(blockIR, target, options, diags);
   if (!threadIR)
     return std::nullopt;
+  timer.lap("thread IR");
   PTXModule out;
   for (Op *f : threadIR->functions())
     out.kernels.push_back({std::string(func::name(f)), static_cast<unsigned>(f->intAttr("num_threads")),
@@ -169,17 +206,19 @@ std::optional<PTXModule> compileModuleToPTX(const Module &blockIR, const TargetD
   if (!tm)
     return std::nullopt;
   llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::Module> m = buildLLVM(*threadIR, ctx, *tm, options.optLevel, diags);
+  std::unique_ptr<llvm::Module> m = buildLLVM(*threadIR, ctx, *tm, options.optLevel, diags, timer);
   if (!m)
     return std::nullopt;
   llvm::SmallString<0> ptx;
   llvm::raw_svector_ostream os(ptx);
   llvm::legacy::PassManager pm;
-  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+  // The module was verified after translation and LLVM's passes keep it valid.
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile, /*DisableVerify=*/true)) {
     diags.error(Location(), "LLVM's NVPTX backend cannot emit PTX for " + *arch);
     return std::nullopt;
   }
   pm.run(*m);
+  timer.lap("PTX");
   out.ptx = ptx.str().str();
   return out;
 }
