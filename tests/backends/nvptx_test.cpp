@@ -114,3 +114,106 @@ TEST_CASE("every kernel compiles to PTX that ptxas accepts, for sm_80 and sm_90"
     }
   }
 }
+
+namespace {
+
+// A copy kernel whose loads and stores carry the given attributes (4 f32 per thread).
+std::string hintedCopyKernel(const std::string &loadAttrs, const std::string &storeAttrs) {
+  return R"(builtin.module ({
+  tt.func {arg_divisibility = [16, 16, 16], sym_name = "hinted"} ({
+  ^(%out: ptr<f32>, %in: ptr<f32>, %n: i32):
+    %i = tt.make_range {end = 512, start = 0} : block<512xi32>
+    %ins = tt.splat %in : block<512xptr<f32>>
+    %inp = tt.addptr %ins, %i : block<512xptr<f32>>
+    %ns = tt.splat %n : block<512xi32>
+    %m = arith.cmpi %i, %ns {predicate = "slt"} : block<512xi1>
+    %x = tt.load %inp, %m )" + loadAttrs + R"( : block<512xf32>
+    %outs = tt.splat %out : block<512xptr<f32>>
+    %outp = tt.addptr %outs, %i : block<512xptr<f32>>
+    tt.store %outp, %x, %m )" + storeAttrs + R"(
+    tt.return
+  })
+}))";
+}
+
+std::string compilePTX(const std::string &text, const char *arch, Diagnostics &diags) {
+  std::optional<Module> m = parseModule(text, "test", diags);
+  if (!m || !verify(*m, diags))
+    return {};
+  std::optional<nvptx::PTXModule> ptx = nvptx::compileModuleToPTX(*m, *nvptx::targetDesc(arch), {}, diags);
+  return ptx ? ptx->ptx : std::string();
+}
+
+size_t countOf(const std::string &text, const std::string &what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+void checkAssembles(const std::string &ptx, const char *arch) {
+  if (!havePtxas())
+    return;
+  std::string output;
+  int rc = runPtxas(ptx, arch, output);
+  INFO(output);
+  CHECK(rc == 0);
+}
+
+} // namespace
+
+TEST_CASE("cache operators and eviction priorities reach the PTX, vectorized and predicated") {
+  struct Case {
+    std::string load, store, ld, st;
+  };
+  const Case cases[] = {
+      {R"({cache = "cg"})", R"({cache = "cs"})", "ld.global.cg.v4.b32", "st.global.cs.v4.b32"},
+      {R"({cache = "ca"})", R"({cache = "wt"})", "ld.global.ca.v4.b32", "st.global.wt.v4.b32"},
+      {R"({cache = "cv"})", R"({cache = "wb"})", "ld.global.cv.v4.b32", "st.global.wb.v4.b32"},
+      {R"({eviction = "evict_last"})", R"({eviction = "evict_first"})", "ld.global.L1::evict_last.v4.b32",
+       "st.global.L1::evict_first.v4.b32"},
+      // PTX takes one of the two: the cache operator wins.
+      {R"({cache = "cg", eviction = "evict_first"})", R"({cache = "cg", eviction = "evict_last"})",
+       "ld.global.cg.v4.b32", "st.global.cg.v4.b32"},
+  };
+  for (const Case &c : cases) {
+    for (const char *arch : {"sm_80", "sm_90"}) {
+      Diagnostics diags;
+      std::string ptx = compilePTX(hintedCopyKernel(c.load, c.store), arch, diags);
+      INFO(c.load << " " << c.store << " " << arch << "\n" << diags.str() << ptx);
+      REQUIRE(!ptx.empty());
+      // 512 elements over 128 threads: one 16-byte access each way per thread.
+      CHECK(countOf(ptx, c.ld) == 1);
+      CHECK(countOf(ptx, c.st) == 1);
+      CHECK(countOf(ptx, "ld.global") == 1);
+      CHECK(countOf(ptx, "st.global") == 1);
+      // The mask still guards both (a branch around each access).
+      CHECK(countOf(ptx, "setp.") >= 1);
+      CHECK(countOf(ptx, "bra") >= 2);
+      checkAssembles(ptx, arch);
+    }
+  }
+  // Without hints nothing changes: LLVM's own vector load and store.
+  Diagnostics diags;
+  std::string plain = compilePTX(hintedCopyKernel("", ""), "sm_90", diags);
+  CHECK(countOf(plain, "ld.global.v4.f32") == 1);
+  CHECK(countOf(plain, "st.global.v4.f32") == 1);
+}
+
+TEST_CASE("cache hints on narrow and wide element types keep their access size") {
+  for (auto [type, ld] : {std::pair<std::string, std::string>{"f16", "ld.global.cg.b64"},
+                          {"i8", "ld.global.cg.b32"},
+                          {"f64", "ld.global.cg.v4.b32"},
+                          {"i1", "ld.global.cg.u8"}}) {
+    std::string text = hintedCopyKernel(R"({cache = "cg"})", R"({cache = "cs"})");
+    for (size_t at = text.find("f32"); at != std::string::npos; at = text.find("f32", at))
+      text.replace(at, 3, type);
+    Diagnostics diags;
+    std::string ptx = compilePTX(text, "sm_90", diags);
+    INFO(type << "\n" << diags.str() << ptx);
+    REQUIRE(!ptx.empty());
+    CHECK(countOf(ptx, ld) >= 1);
+    CHECK(countOf(ptx, "st.global.cs.") >= 1);
+    checkAssembles(ptx, "sm_90");
+  }
+}

@@ -177,4 +177,40 @@ void AMDGPUHooks::markKernel(llvm::Function *f, unsigned numThreads) {
     f->addFnAttr("amdgpu-waves-per-eu", std::to_string(wavesPerEU_));
 }
 
+// Cache hints: AMD GPUs have no counterpart of most of PTX's cache operators. What
+// maps is "use once": streaming stores (cs), loads and stores marked evict_first
+// become !nontemporal (LLVM sets the slc/nt bits); cv loads (fetch again, do not
+// cache) become volatile (glc). The rest (ca, cg, wb, wt, evict_last) only tune
+// caching and are dropped.
+namespace {
+bool isStreaming(const llvmgen::CacheHints &hints, bool isLoad) {
+  return hints.eviction == "evict_first" || (!isLoad && hints.cache == "cs");
+}
+void markNontemporal(llvm::Instruction *access) {
+  llvm::LLVMContext &ctx = access->getContext();
+  llvm::Metadata *one =
+      llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1));
+  access->setMetadata(llvm::LLVMContext::MD_nontemporal, llvm::MDNode::get(ctx, {one}));
+}
+} // namespace
+
+llvm::Value *AMDGPUHooks::cachedLoad(llvm::IRBuilder<> &b, llvm::Type *type, llvm::Value *ptr, llvm::Align align,
+                                     const llvmgen::CacheHints &hints) {
+  bool refetch = hints.cache == "cv", streaming = isStreaming(hints, true);
+  if (!refetch && !streaming)
+    return nullptr;
+  llvm::LoadInst *load = b.CreateAlignedLoad(type, ptr, align, /*isVolatile=*/refetch);
+  if (streaming)
+    markNontemporal(load);
+  return load;
+}
+
+bool AMDGPUHooks::cachedStore(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *ptr, llvm::Align align,
+                              const llvmgen::CacheHints &hints) {
+  if (!isStreaming(hints, false))
+    return false;
+  markNontemporal(b.CreateAlignedStore(value, ptr, align));
+  return true;
+}
+
 } // namespace trident::amdgpu

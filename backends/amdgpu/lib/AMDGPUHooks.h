@@ -22,6 +22,11 @@ public:
   llvm::Value *shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane,
                        std::string_view mode) override;
   llvm::Value *mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) override;
+  // Plain loads and stores marked !nontemporal for streaming hints (the slc/nt bits).
+  llvm::Value *cachedLoad(llvm::IRBuilder<> &b, llvm::Type *type, llvm::Value *ptr, llvm::Align align,
+                          const llvmgen::CacheHints &hints) override;
+  bool cachedStore(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *ptr, llvm::Align align,
+                   const llvmgen::CacheHints &hints) override;
   void markKernel(llvm::Function *f, unsigned numThreads) override;
 
   // "amdgpu-waves-per-eu" for every kernel marked after this (0: leave it to LLVM).

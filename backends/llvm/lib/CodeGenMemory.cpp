@@ -52,6 +52,15 @@ std::optional<llvm::AtomicRMWInst::BinOp> rmwKind(const std::string &kind) {
   return std::nullopt;
 }
 
+CacheHints cacheHints(const Op *op) {
+  CacheHints hints;
+  if (const Attribute &c = op->attr("cache"); c.isString())
+    hints.cache = c.getString();
+  if (const Attribute &e = op->attr("eviction"); e.isString())
+    hints.eviction = e.getString();
+  return hints;
+}
+
 } // namespace
 
 bool Translator::translateMemory(Op *op) {
@@ -64,10 +73,15 @@ bool Translator::translateMemory(Op *op) {
     llvm::Type *memType = isBool ? b.getInt8Ty() : type(t);
     bool isVolatile = op->attr("volatile").isBool() && op->attr("volatile").getBool();
     llvm::Value *ptr = x(0);
+    CacheHints hints = cacheHints(op);
+    llvm::Align align(accessBytes(t));
     llvm::Value *loaded = predicated(
         optional(1),
         [&]() -> llvm::Value * {
-          llvm::Value *v = b.CreateAlignedLoad(memType, ptr, llvm::Align(accessBytes(t)), isVolatile);
+          // Volatile loads take no cache hints (PTX has no ld.volatile with a cache operator).
+          llvm::Value *v = !isVolatile && !hints.empty() ? hooks.cachedLoad(b, memType, ptr, align, hints) : nullptr;
+          if (!v)
+            v = b.CreateAlignedLoad(memType, ptr, align, isVolatile);
           return isBool ? b.CreateICmpNE(v, b.getInt8(0)) : v;
         },
         optional(2), type(t));
@@ -80,10 +94,13 @@ bool Translator::translateMemory(Op *op) {
     if (t == Type::i1())
       v = b.CreateZExt(v, b.getInt8Ty());
     llvm::Value *ptr = x(0);
+    CacheHints hints = cacheHints(op);
+    llvm::Align align(accessBytes(t));
     predicated(
         optional(2),
         [&]() -> llvm::Value * {
-          b.CreateAlignedStore(v, ptr, llvm::Align(accessBytes(t)));
+          if (hints.empty() || !hooks.cachedStore(b, v, ptr, align, hints))
+            b.CreateAlignedStore(v, ptr, align);
           return nullptr;
         },
         nullptr, nullptr);

@@ -18,6 +18,11 @@ public:
                        std::string_view mode) override;
   llvm::Value *mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) override;
   llvm::Value *approximateDivide(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) override;
+  // ld.global / st.global with a cache operator or L1 eviction priority (NVPTXCacheHints.cpp).
+  llvm::Value *cachedLoad(llvm::IRBuilder<> &b, llvm::Type *type, llvm::Value *ptr, llvm::Align align,
+                          const llvmgen::CacheHints &hints) override;
+  bool cachedStore(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *ptr, llvm::Align align,
+                   const llvmgen::CacheHints &hints) override;
   void markKernel(llvm::Function *f, unsigned numThreads) override;
 };
 

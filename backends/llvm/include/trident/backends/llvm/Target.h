@@ -8,9 +8,17 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/Support/MathExtras.h>
 
+#include <string>
 #include <string_view>
 
 namespace trident::llvmgen {
+
+// The cache hints of one global access (th.load / th.store attributes; empty when absent).
+struct CacheHints {
+  std::string cache;    // loads: "ca", "cg", "cv"; stores: "wb", "cg", "cs", "wt"
+  std::string eviction; // "evict_normal", "evict_first", "evict_last"
+  bool empty() const { return cache.empty() && eviction.empty(); }
+};
 
 class TargetHooks {
 public:
@@ -43,6 +51,16 @@ public:
   // arith.divf (which may be approximate, within 2 ulp); null: a correctly rounded fdiv.
   virtual llvm::Value *approximateDivide(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *) {
     return nullptr;
+  }
+  // A global load of `type` (a scalar or vector of numbers, `align`-aligned) at `ptr`
+  // honouring `hints` (not empty); null: the translation emits a plain load instead.
+  virtual llvm::Value *cachedLoad(llvm::IRBuilder<> &, llvm::Type *, llvm::Value *, llvm::Align,
+                                  const CacheHints &) {
+    return nullptr;
+  }
+  // The same for a store of `value`; false: the translation emits a plain store.
+  virtual bool cachedStore(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *, llvm::Align, const CacheHints &) {
+    return false;
   }
   // Marks `f` as a kernel that runs with `numThreads` threads per program.
   virtual void markKernel(llvm::Function *f, unsigned numThreads) = 0;
