@@ -53,6 +53,7 @@ struct PhysicalDevice {
   bool fullSubgroups = false;
   bool subgroupSizeControlExtension = false; // VK_EXT_subgroup_size_control on a 1.2 device
   bool atomicFloatExtension = false;         // VK_EXT_shader_atomic_float
+  bool explicitLayoutExtension = false;      // VK_KHR_workgroup_memory_explicit_layout
   uint32_t timestampValidBits = 0;
   uint64_t globalMemory = 0;
   uint32_t multiprocessors = 1;

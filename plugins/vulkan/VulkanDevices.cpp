@@ -37,9 +37,12 @@ struct FeatureChain {
   VkPhysicalDeviceVulkan12Features v12 = vk<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
   VkPhysicalDeviceVulkan13Features v13 = vk<VkPhysicalDeviceVulkan13Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
   VkPhysicalDeviceSubgroupSizeControlFeaturesEXT sizeControl = vk<VkPhysicalDeviceSubgroupSizeControlFeaturesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT);
+  VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR explicitLayout =
+      vk<VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR);
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat = vk<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
 
-  FeatureChain(uint32_t api, bool sizeControlExtension, bool atomicFloatExtension) {
+  FeatureChain(uint32_t api, bool sizeControlExtension, bool atomicFloatExtension, bool explicitLayoutExtension) {
     void **next = &base.pNext;
     auto link = [&](auto &s) {
       *next = &s;
@@ -53,6 +56,8 @@ struct FeatureChain {
       link(sizeControl);
     if (atomicFloatExtension)
       link(atomicFloat);
+    if (explicitLayoutExtension)
+      link(explicitLayout);
   }
   FeatureChain(const FeatureChain &) = delete;
   bool subgroupSizeControl() const { return v13.subgroupSizeControl || sizeControl.subgroupSizeControl; }
@@ -72,6 +77,7 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   std::set<std::string> ext = deviceExtensions(l, pd);
   out.subgroupSizeControlExtension = p.apiVersion < VK_API_VERSION_1_3 && ext.count("VK_EXT_subgroup_size_control");
   out.atomicFloatExtension = ext.count("VK_EXT_shader_atomic_float") != 0;
+  out.explicitLayoutExtension = ext.count("VK_KHR_workgroup_memory_explicit_layout") != 0;
 
   VkPhysicalDeviceIDProperties id = vk<VkPhysicalDeviceIDProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES);
   VkPhysicalDeviceSubgroupProperties subgroup = vk<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
@@ -95,7 +101,8 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   if (sm.shaderSMCount)
     out.multiprocessors = sm.shaderSMCount;
 
-  FeatureChain f(p.apiVersion, out.subgroupSizeControlExtension, out.atomicFloatExtension);
+  FeatureChain f(p.apiVersion, out.subgroupSizeControlExtension, out.atomicFloatExtension,
+                 out.explicitLayoutExtension);
   l.vkGetPhysicalDeviceFeatures2(pd, &f.base);
   if (!f.v12.bufferDeviceAddress) {
     why = name + ": no bufferDeviceAddress (Trident's pointers are buffer device addresses)";
@@ -177,6 +184,12 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   add(v12.shaderRoundingModeRTEFloat16, spirv::kRoundingModeRTEFloat16);
   add(v12.shaderRoundingModeRTEFloat32, spirv::kRoundingModeRTEFloat32);
   add(v12.shaderRoundingModeRTEFloat64, spirv::kRoundingModeRTEFloat64);
+  add(v12.shaderDenormPreserveFloat16, spirv::kDenormPreserveFloat16);
+  add(v12.shaderDenormPreserveFloat32, spirv::kDenormPreserveFloat32);
+  add(v12.shaderDenormPreserveFloat64, spirv::kDenormPreserveFloat64);
+  add(f.explicitLayout.workgroupMemoryExplicitLayout, spirv::kWorkgroupMemoryExplicitLayout);
+  add(f.explicitLayout.workgroupMemoryExplicitLayout8BitAccess, spirv::kWorkgroupMemoryExplicitLayout8BitAccess);
+  add(f.explicitLayout.workgroupMemoryExplicitLayout16BitAccess, spirv::kWorkgroupMemoryExplicitLayout16BitAccess);
   d.features = features;
   return true;
 }
@@ -273,7 +286,8 @@ trident_status Device::open() {
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
   // Every feature the device has, minus robustBufferAccess (Triton's memory model does not need it).
-  FeatureChain f(p.properties.apiVersion, p.subgroupSizeControlExtension, p.atomicFloatExtension);
+  FeatureChain f(p.properties.apiVersion, p.subgroupSizeControlExtension, p.atomicFloatExtension,
+                 p.explicitLayoutExtension);
   l.vkGetPhysicalDeviceFeatures2(p.handle, &f.base);
   f.base.features.robustBufferAccess = VK_FALSE;
   std::vector<const char *> extensions;
@@ -281,6 +295,8 @@ trident_status Device::open() {
     extensions.push_back("VK_EXT_subgroup_size_control");
   if (p.atomicFloatExtension)
     extensions.push_back("VK_EXT_shader_atomic_float");
+  if (p.explicitLayoutExtension)
+    extensions.push_back("VK_KHR_workgroup_memory_explicit_layout");
   VkDeviceCreateInfo info = vk<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   info.pNext = &f.base;
   info.queueCreateInfoCount = 1;

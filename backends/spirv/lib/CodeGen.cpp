@@ -435,6 +435,7 @@ bool Translator::translateFunction(const Op *func, KernelInterface &iface) {
   if (!func::resultTypes(func).empty())
     return error(func, "returns values; kernels return nothing");
   layoutArguments(params, device.pushConstantBytes, iface);
+  sharedLayout_ = chooseSharedLayout(func, device.features, packedShared_);
 
   w.capability(Capability::Shader);
   w.capability(Capability::Int64); // addresses are u64
@@ -451,17 +452,24 @@ bool Translator::translateFunction(const Op *func, KernelInterface &iface) {
     return false;
   if (!entry->terminator() || !entry->terminator()->is(OpCode::Return))
     emitVoid(Spv::Return, {});
+  iface.sharedBytes = uint32_t(separateShared_ + aliasedShared_);
   if (iface.sharedBytes > device.sharedMemoryBytes)
-    return error(func, "needs " + std::to_string(iface.sharedBytes) + " bytes of workgroup memory (one array per "
-                           "th.shared_alloc); " + device.name + " has " + std::to_string(device.sharedMemoryBytes));
+    return error(func, "needs " + std::to_string(iface.sharedBytes) + " bytes of workgroup memory" +
+                           (separateShared_ ? " (one array per th.shared_alloc: they were not placed)" : "") +
+                           "; " + device.name + " has " + std::to_string(device.sharedMemoryBytes));
 
-  // Float controls where the device has them: -0, inf and NaN survive the
-  // driver's optimizer, and results round to nearest even (conversions included).
+  // Float controls where the device has them: -0, inf and NaN survive the driver's
+  // optimizer, subnormals are kept, and results round to nearest even (conversions too).
   for (unsigned bits : std::set<unsigned>(w.floatWidths())) {
     unsigned k = bits == 16 ? 0 : bits == 32 ? 1 : 2;
     if (uint64_t f = kSignedZeroInfNanPreserveFloat16 << k; device.features & f) {
       w.capability(Capability::SignedZeroInfNanPreserve);
       w.executionMode(kExecutionModeSignedZeroInfNanPreserve, {bits});
+      required_ |= f;
+    }
+    if (uint64_t f = kDenormPreserveFloat16 << k; device.features & f) {
+      w.capability(Capability::DenormPreserve);
+      w.executionMode(kExecutionModeDenormPreserve, {bits});
       required_ |= f;
     }
     if (uint64_t f = kRoundingModeRTEFloat16 << k; device.features & f) {

@@ -144,6 +144,10 @@ uint32_t fusedMultiplyAdd(Translator &t, uint32_t type, uint32_t a, uint32_t b, 
     auto [th, tl] = x.twoSum(c, uh);
     auto [v, ve] = x.twoSum(tl, ul);
     uint32_t r = x.add(th, x.roundToOdd(v, ve));
+    // An exact zero: the sign of c + a*b when that sum is itself zero, else +0 (IEEE).
+    uint32_t zero = t.constant(f64, 0);
+    uint32_t rZero = t.emit(Spv::FOrdEqual, boolT, {r, zero}), thZero = t.emit(Spv::FOrdEqual, boolT, {th, zero});
+    r = t.emit(Spv::Select, f64, {rZero, t.emit(Spv::Select, f64, {thZero, th, zero}), r});
     // Infinite or NaN operands, or a product out of range: the plain instruction's answer.
     uint32_t plain = t.glsl(Glsl::Fma, f64, {a, b, c});
     uint32_t bad = t.emit(Spv::LogicalOr, boolT, {t.emit(Spv::IsNan, boolT, {r}), t.emit(Spv::IsInf, boolT, {r})});

@@ -140,6 +140,9 @@ enum class Capability : uint32_t {
   StorageBuffer16BitAccess = 4433,
   StorageBuffer8BitAccess = 4448,
   PhysicalStorageBufferAddresses = 5347,
+  WorkgroupMemoryExplicitLayoutKHR = 4428,
+  WorkgroupMemoryExplicitLayout8BitAccessKHR = 4429,
+  WorkgroupMemoryExplicitLayout16BitAccessKHR = 4430,
   DenormPreserve = 4464,
   SignedZeroInfNanPreserve = 4466,
   RoundingModeRTE = 4467,
@@ -158,6 +161,7 @@ enum class StorageClass : uint32_t {
 enum class Decoration : uint32_t {
   Block = 2,
   ArrayStride = 6,
+  Aliased = 20,
   BuiltIn = 11,
   Offset = 35,
   NoContraction = 42,
@@ -184,6 +188,7 @@ constexpr uint32_t kAddressingPhysicalStorageBuffer64 = 5348;
 constexpr uint32_t kMemoryModelGLSL450 = 1;
 constexpr uint32_t kExecutionModelGLCompute = 5;
 constexpr uint32_t kExecutionModeLocalSize = 17;
+constexpr uint32_t kExecutionModeDenormPreserve = 4459;
 constexpr uint32_t kExecutionModeSignedZeroInfNanPreserve = 4461;
 constexpr uint32_t kExecutionModeRoundingModeRTE = 4462;
 constexpr uint32_t kMagic = 0x07230203;

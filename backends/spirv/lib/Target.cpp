@@ -26,6 +26,12 @@ std::string featureNames(uint64_t features) {
       {kRoundingModeRTEFloat16, "shaderRoundingModeRTEFloat16"},
       {kRoundingModeRTEFloat32, "shaderRoundingModeRTEFloat32"},
       {kRoundingModeRTEFloat64, "shaderRoundingModeRTEFloat64"},
+      {kDenormPreserveFloat16, "shaderDenormPreserveFloat16"},
+      {kDenormPreserveFloat32, "shaderDenormPreserveFloat32"},
+      {kDenormPreserveFloat64, "shaderDenormPreserveFloat64"},
+      {kWorkgroupMemoryExplicitLayout, "workgroupMemoryExplicitLayout"},
+      {kWorkgroupMemoryExplicitLayout8BitAccess, "workgroupMemoryExplicitLayout8BitAccess"},
+      {kWorkgroupMemoryExplicitLayout16BitAccess, "workgroupMemoryExplicitLayout16BitAccess"},
   };
   std::string out;
   for (const auto &[bit, name] : names)

@@ -85,18 +85,29 @@ uint32_t shift(Translator &t, OpCode code, uint32_t type, unsigned width, uint32
   return t.emit(Spv::Select, type, {inRange, shifted, t.constant(type, 0)});
 }
 
-// Signed division and remainder: b == -1 is answered without dividing (INT_MIN / -1 wraps).
+// Signed division and remainder. The remainder is computed on magnitudes with OpUMod
+// and takes the dividend's sign: drivers disagree on OpSRem with negative operands
+// (NVIDIA's answers like OpSMod). Magnitudes also make INT_MIN % -1 = 0 without a
+// special case. Division keeps OpSDiv (exact everywhere seen), with b == -1 answered
+// without dividing (INT_MIN / -1 wraps).
 uint32_t signedDivide(Translator &t, bool remainder, uint32_t type, unsigned width, uint32_t a, uint32_t b) {
-  Spv spv = remainder ? Spv::SRem : Spv::SDiv;
+  uint32_t boolT = t.boolType(), zero = t.constant(type, 0);
+  if (remainder) {
+    uint32_t aNegative = t.emit(Spv::SLessThan, boolT, {a, zero});
+    uint32_t bNegative = t.emit(Spv::SLessThan, boolT, {b, zero});
+    uint32_t aMagnitude = t.emit(Spv::Select, type, {aNegative, t.emit(Spv::SNegate, type, {a}), a});
+    uint32_t bMagnitude = t.emit(Spv::Select, type, {bNegative, t.emit(Spv::SNegate, type, {b}), b});
+    uint32_t r = t.emit(Spv::UMod, type, {aMagnitude, bMagnitude});
+    return t.emit(Spv::Select, type, {aNegative, t.emit(Spv::SNegate, type, {r}), r});
+  }
   std::optional<uint64_t> k = t.constantValue(b);
   uint64_t minusOne = allOnes(width);
   if (k && *k != minusOne)
-    return t.emit(spv, type, {a, b});
-  uint32_t isMinusOne = t.emit(Spv::IEqual, t.boolType(), {b, t.constant(type, minusOne)});
+    return t.emit(Spv::SDiv, type, {a, b});
+  uint32_t isMinusOne = t.emit(Spv::IEqual, boolT, {b, t.constant(type, minusOne)});
   uint32_t safe = t.emit(Spv::Select, type, {isMinusOne, t.constant(type, 1), b});
-  uint32_t q = t.emit(spv, type, {a, safe});
-  uint32_t special = remainder ? t.constant(type, 0) : t.emit(Spv::SNegate, type, {a});
-  return t.emit(Spv::Select, type, {isMinusOne, special, q});
+  uint32_t q = t.emit(Spv::SDiv, type, {a, safe});
+  return t.emit(Spv::Select, type, {isMinusOne, t.emit(Spv::SNegate, type, {a}), q});
 }
 
 bool translateIntArith(Translator &t, Op *op) {
@@ -202,19 +213,24 @@ void floatOp(Translator &t, Op *op, bool resultIsFloat,
   });
 }
 
-// IEEE minimum/maximum (NaN propagates) and minimumNumber/maximumNumber (NaN loses);
-// between equal operands (+0 and -0) the sign bits decide.
+// IEEE minimum/maximum (NaN propagates) and minimumNumber/maximumNumber (NaN loses),
+// with -0 below +0. Compared as integers: the bits with the magnitude bits flipped
+// for negative values order like the numbers, so a driver that flushes subnormals
+// in float comparisons (NVIDIA without DenormPreserve) still picks the right operand.
 uint32_t minMax(Translator &t, uint32_t type, OpCode code, uint32_t a, uint32_t b) {
   bool isMin = code == OpCode::MinimumF || code == OpCode::MinNumF;
   bool nanWins = code == OpCode::MinimumF || code == OpCode::MaximumF;
   uint32_t boolT = t.boolType();
-  uint32_t bitsT = t.w.intType(t.w.widthOf(type));
-  uint32_t less = t.emit(isMin ? Spv::FOrdLessThan : Spv::FOrdGreaterThan, boolT, {a, b});
+  unsigned width = t.w.widthOf(type);
+  uint32_t bitsT = t.w.intType(width);
+  auto key = [&](uint32_t x) {
+    uint32_t bits = t.emit(Spv::Bitcast, bitsT, {x});
+    uint32_t sign = t.emit(Spv::ShiftRightArithmetic, bitsT, {bits, t.constant(bitsT, width - 1)});
+    uint32_t flip = t.emit(Spv::ShiftRightLogical, bitsT, {sign, t.constant(bitsT, 1)});
+    return t.emit(Spv::BitwiseXor, bitsT, {bits, flip});
+  };
+  uint32_t less = t.emit(isMin ? Spv::SLessThan : Spv::SGreaterThan, boolT, {key(a), key(b)});
   uint32_t r = t.emit(Spv::Select, type, {less, a, b});
-  uint32_t equal = t.emit(Spv::FOrdEqual, boolT, {a, b});
-  uint32_t ab = t.emit(Spv::Bitcast, bitsT, {a}), bb = t.emit(Spv::Bitcast, bitsT, {b});
-  uint32_t signs = t.emit(isMin ? Spv::BitwiseOr : Spv::BitwiseAnd, bitsT, {ab, bb});
-  r = t.emit(Spv::Select, type, {equal, t.emit(Spv::Bitcast, type, {signs}), r});
   uint32_t aNan = t.emit(Spv::IsNan, boolT, {a}), bNan = t.emit(Spv::IsNan, boolT, {b});
   if (nanWins) {
     uint32_t either = t.emit(Spv::LogicalOr, boolT, {aNan, bNan});

@@ -128,8 +128,10 @@ bool translateMath(Translator &t, Op *op) {
   }
   if (e == Type::f64() && !f64Allowed)
     return t.error(op, "on f64 is not supported by the SPIR-V backend (GLSL.std.450 has no f64 form)");
-  // f16 runs natively except erf; bf16 (and erf on f16) in f32.
-  bool viaF32 = e == Type::bf16() || (e == Type::f16() && op->is(OpCode::Erf));
+  // bf16, and f16 functions other than the exact ones, run in f32: Vulkan's f16
+  // precision for them is far below libdevice's (NVIDIA's f16 cos errs in the third digit).
+  bool exactOp = op->is(OpCode::Floor) || op->is(OpCode::Ceil) || op->is(OpCode::Fma);
+  bool viaF32 = e == Type::bf16() || (e == Type::f16() && !exactOp);
   uint32_t type = t.valueType(viaF32 ? Type::f32() : e);
   mapComponents(t, op, [&](const std::vector<uint32_t> &args) {
     std::vector<uint32_t> a = args;

@@ -1,22 +1,11 @@
 // Memory: global loads, stores and atomics through PhysicalStorageBuffer
 // pointers made from u64 addresses at each access (Aligned to the access size,
-// as Vulkan requires); shared memory as one Workgroup array per th.shared_alloc;
-// th.barrier as a workgroup control barrier. Predicated accesses become
-// selection constructs, so a masked-off lane never touches its address.
+// as Vulkan requires); th.barrier as a workgroup control barrier (shared memory
+// is TranslateShared.cpp). Predicated accesses become selection constructs, so a
+// masked-off lane never touches its address.
 #include "Translator.h"
 
 namespace trident::spirv {
-
-namespace {
-
-// A PhysicalStorageBuffer pointer type to `type`, with the storage capability its width needs.
-uint32_t bufferPointer(Translator &t, uint32_t type, unsigned elementBits) {
-  if (elementBits == 8)
-    t.w.capability(Capability::StorageBuffer8BitAccess);
-  else if (elementBits == 16)
-    t.w.capability(Capability::StorageBuffer16BitAccess);
-  return t.w.pointerType(StorageClass::PhysicalStorageBuffer, type);
-}
 
 // The memory form of a value and back (only i1 differs: a byte 0 or 1).
 uint32_t toMemory(Translator &t, Type element, uint32_t v) {
@@ -29,6 +18,17 @@ uint32_t fromMemory(Translator &t, Type element, uint32_t v) {
   if (element != Type::i1())
     return v;
   return t.emit(Spv::INotEqual, t.boolType(), {v, t.constant(t.w.intType(8), 0)});
+}
+
+namespace {
+
+// A PhysicalStorageBuffer pointer type to `type`, with the storage capability its width needs.
+uint32_t bufferPointer(Translator &t, uint32_t type, unsigned elementBits) {
+  if (elementBits == 8)
+    t.w.capability(Capability::StorageBuffer8BitAccess);
+  else if (elementBits == 16)
+    t.w.capability(Capability::StorageBuffer16BitAccess);
+  return t.w.pointerType(StorageClass::PhysicalStorageBuffer, type);
 }
 
 // The access type of `n` elements: the element itself, a vector of up to four,
@@ -271,48 +271,6 @@ bool translateAtomicCAS(Translator &t, Op *op) {
   return true;
 }
 
-// ---- shared memory ----
-
-bool translateSharedAlloc(Translator &t, Op *op) {
-  Type element = op->result()->type().pointee();
-  int64_t size = op->intAttr("size");
-  unsigned bytes = Translator::memoryBytes(element);
-  uint32_t array = t.w.arrayType(t.memoryType(element), uint32_t(size / bytes), 0);
-  uint32_t var = t.w.globalVariable(t.w.pointerType(StorageClass::Workgroup, array), StorageClass::Workgroup);
-  t.addInterface(var);
-  t.interface().sharedBytes += uint32_t(size);
-  t.set(op->result(), {var});
-  return true;
-}
-
-// A Workgroup pointer to element `index` + `k` of the array `alloc`.
-uint32_t sharedElement(Translator &t, Type element, uint32_t alloc, uint32_t index, unsigned k) {
-  if (k)
-    index = t.emit(Spv::IAdd, t.u32Type(), {index, t.u32(k)});
-  return t.emit(Spv::AccessChain, t.w.pointerType(StorageClass::Workgroup, t.memoryType(element)), {alloc, index});
-}
-
-bool translateSharedAccess(Translator &t, Op *op) {
-  Type element = op->operand(0)->type().pointee();
-  uint32_t alloc = t.scalar(op->operand(0)), index = t.scalar(op->operand(1));
-  if (op->is(OpCode::ThLoadShared)) {
-    Type r = op->result()->type();
-    Ids out;
-    for (unsigned k = 0; k < lengthOf(r); ++k)
-      out.push_back(fromMemory(t, element, t.emit(Spv::Load, t.memoryType(element), {sharedElement(t, element, alloc, index, k)})));
-    t.set(op->result(), out);
-    return true;
-  }
-  const Ids &values = t.get(op->operand(2));
-  uint32_t pred = op->numOperands() > 3 ? t.scalar(op->operand(3)) : 0;
-  t.guarded(pred, {}, {}, [&] {
-    for (unsigned k = 0; k < values.size(); ++k)
-      t.emitVoid(Spv::Store, {sharedElement(t, element, alloc, index, k), toMemory(t, element, values[k])});
-    return Ids{};
-  });
-  return true;
-}
-
 } // namespace
 
 bool translateMemory(Translator &t, Op *op) {
@@ -321,9 +279,9 @@ bool translateMemory(Translator &t, Op *op) {
   case OpCode::ThStore: return translateStore(t, op);
   case OpCode::ThAtomicRMW: return translateAtomicRMW(t, op);
   case OpCode::ThAtomicCAS: return translateAtomicCAS(t, op);
-  case OpCode::ThSharedAlloc: return translateSharedAlloc(t, op);
+  case OpCode::ThSharedAlloc:
   case OpCode::ThLoadShared:
-  case OpCode::ThStoreShared: return translateSharedAccess(t, op);
+  case OpCode::ThStoreShared: return translateShared(t, op);
   case OpCode::ThBarrier:
     // Every thread of the program waits; shared and global memory written before are visible after.
     t.emitVoid(Spv::ControlBarrier,

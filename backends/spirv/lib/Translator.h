@@ -14,10 +14,12 @@
 #include "trident/backends/spirv/CodeGen.h"
 #include "trident/support/Diagnostic.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,6 +27,13 @@
 namespace trident::spirv {
 
 using Ids = std::vector<uint32_t>;
+
+// How a kernel's th.shared_alloc become Workgroup memory (TranslateShared.cpp).
+enum class SharedLayout {
+  Separate, // one array per allocation (allocations not placed yet)
+  Block,    // Aliased Blocks at their offsets (VK_KHR_workgroup_memory_explicit_layout)
+  Packed,   // one u32 array, allocations at their offsets, narrow stores by atomic and/or
+};
 
 class Translator {
 public:
@@ -108,6 +117,16 @@ public:
 
   bool error(const Op *op, std::string message);
   void require(uint64_t features) { required_ |= features; }
+  // Counts workgroup memory: an array of its own, or one placed at [offset, end) of the shared block.
+  void addSeparateShared(uint64_t bytes) { separateShared_ += bytes; }
+  void addAliasedShared(uint64_t end) { aliasedShared_ = std::max(aliasedShared_, end); }
+  SharedLayout sharedLayout() const { return sharedLayout_; }
+  uint64_t packedSharedBytes() const { return packedShared_; }
+  // The packed layout's u32 array (made on first use).
+  uint32_t &packedSharedVariable() { return packedVariable_; }
+  // The byte offset of a shared allocation (Block and Packed layouts).
+  void setSharedOffset(const Value *alloc, int64_t offset) { sharedOffsets_[alloc] = offset; }
+  int64_t sharedOffset(const Value *alloc) const { return sharedOffsets_.at(alloc); }
   // Adds a global variable to the entry point's interface.
   void addInterface(uint32_t variable);
   KernelInterface &interface() { return *iface_; }
@@ -139,6 +158,11 @@ private:
   uint32_t pushConstants_ = 0, pushStruct_ = 0;
   uint32_t argBase_ = 0, argStruct_ = 0; // argument buffer: PSB pointer, struct type
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> pairTypes_;
+  uint64_t separateShared_ = 0, aliasedShared_ = 0;
+  SharedLayout sharedLayout_ = SharedLayout::Separate;
+  uint64_t packedShared_ = 0;
+  uint32_t packedVariable_ = 0;
+  std::unordered_map<const Value *, int64_t> sharedOffsets_;
   KernelInterface *iface_ = nullptr;
   const Op *func_ = nullptr;
 };
@@ -157,11 +181,19 @@ uint32_t exactRemainder(Translator &t, uint32_t type, uint32_t x, uint32_t y);
 // a * b + c rounded once, for f16 and f32 `type` (through f64, rounding to odd).
 uint32_t fusedMultiplyAdd(Translator &t, uint32_t type, uint32_t a, uint32_t b, uint32_t c);
 
+// The memory form of a value of element type `element` and back (i1: a byte 0 or 1).
+uint32_t toMemory(Translator &t, Type element, uint32_t v);
+uint32_t fromMemory(Translator &t, Type element, uint32_t v);
+
+// The layout for `func` on a device with `features`, and the bytes a packed layout spans.
+SharedLayout chooseSharedLayout(const Op *func, uint64_t features, uint64_t &packedBytes);
+
 // Op families (Translate*.cpp); each returns false after reporting an error.
 bool translateArith(Translator &t, Op *op);      // arith.* and tt.* on scalars
 bool translateCast(Translator &t, Op *op);       // arith casts, tt.bitcast, pointer casts
 bool translateMath(Translator &t, Op *op);       // math.*, tt.precise_*
-bool translateMemory(Translator &t, Op *op);     // th.load/store, atomics, shared memory, barrier
+bool translateMemory(Translator &t, Op *op);     // th.load/store, atomics, barrier
+bool translateShared(Translator &t, Op *op);     // th.shared_alloc, th.load_shared, th.store_shared
 bool translateControlFlow(Translator &t, Op *op); // scf.for/if/while
 bool translateThread(Translator &t, Op *op);     // ids, shuffles, pack/extract
 

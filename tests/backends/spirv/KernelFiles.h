@@ -3,14 +3,18 @@
 
 #include "trident/ir/Parser.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 namespace trident::test {
 
+// TRIDENT_SPIRV_KERNELS_DIR in the environment overrides the source-tree path built in
+// (to run the test binary on another machine).
 inline std::string readKernelFile(const std::string &name) {
-  std::ifstream in(std::string(TRIDENT_SPIRV_KERNELS_DIR) + "/" + name);
+  const char *dir = std::getenv("TRIDENT_SPIRV_KERNELS_DIR");
+  std::ifstream in(std::string(dir && *dir ? dir : TRIDENT_SPIRV_KERNELS_DIR) + "/" + name);
   std::stringstream s;
   s << in.rdbuf();
   return s.str();

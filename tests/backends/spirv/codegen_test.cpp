@@ -115,6 +115,7 @@ TEST_CASE("reduction: subgroup shuffles, workgroup memory, barrier, loops, float
   CHECK(contains(text, "OpLoopMerge"));
   CHECK(contains(text, "OpAtomicFAddEXT"));
   CHECK(k->interface.sharedBytes == 512);
+  CHECK(contains(text, "OpName %shared \"shared\"")); // one packed u32 array
   CHECK((k->interface.requiredFeatures & kShaderBufferFloat32AtomicAdd) != 0);
   CHECK((k->interface.requiredFeatures & kSubgroupShuffle) != 0);
 
@@ -240,4 +241,91 @@ TEST_CASE("what the backend cannot translate is a diagnostic") {
 )";
   CHECK_FALSE(compileText(oddThreads, lavapipeLike(), diags));
   CHECK(contains(diags.str(), "not a multiple of the subgroup size 8"));
+}
+
+TEST_CASE("shared allocations overlap where the device has explicit workgroup layouts") {
+  const char *text = R"(builtin.module ({
+  tt.func {num_threads = 8, sym_name = "k"} ({
+  ^(%p: ptr<f32>, %q: ptr<f16>):
+    %a = th.shared_alloc {offset = 0, size = 512} : ptr<f32, 3>
+    %b = th.shared_alloc {offset = 256, size = 512} : ptr<f16, 3>
+    %t = th.thread_id : i32
+    %v = th.load %p : f32
+    th.store_shared %a, %t, %v
+    th.barrier
+    %w = th.load_shared %a, %t : f32
+    th.store %p, %w
+    th.barrier
+    %h = th.load %q : vector<2xf16>
+    th.store_shared %b, %t, %h
+    th.barrier
+    %x = th.load_shared %b, %t : vector<2xf16>
+    th.store %q, %x
+    tt.return
+  })
+})
+)";
+  Diagnostics diags;
+  DeviceInfo device = lavapipeLike();
+  std::optional<SpirvKernel> k = compileText(text, device, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  // Packed into one u32 array: the f16 stores are atomic and/or on their words.
+  CHECK(k->interface.sharedBytes == 768);
+  CHECK_FALSE(contains(disassemble(k->words), "WorkgroupMemoryExplicitLayout"));
+  CHECK(contains(disassemble(k->words), "OpAtomicAnd"));
+  CHECK(contains(disassemble(k->words), "OpAtomicOr"));
+
+  device.features |= kWorkgroupMemoryExplicitLayout | kWorkgroupMemoryExplicitLayout16BitAccess;
+  k = compileText(text, device, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  CHECK(k->interface.sharedBytes == 768); // [0, 512) and [256, 768) overlap
+  CHECK(validate(k->words) == "");
+  std::string asm_ = disassemble(k->words);
+  CHECK(contains(asm_, "OpCapability WorkgroupMemoryExplicitLayoutKHR"));
+  CHECK(contains(asm_, "OpCapability WorkgroupMemoryExplicitLayout16BitAccessKHR"));
+  CHECK(contains(asm_, "OpMemberDecorate %_struct_"));
+  CHECK(contains(asm_, "0 Offset 256"));
+  CHECK((k->interface.requiredFeatures & kWorkgroupMemoryExplicitLayout16BitAccess) != 0);
+
+  // 16-bit access missing: packed again.
+  device.features &= ~uint64_t(kWorkgroupMemoryExplicitLayout16BitAccess);
+  k = compileText(text, device, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  CHECK(k->interface.sharedBytes == 768);
+  CHECK_FALSE(contains(disassemble(k->words), "WorkgroupMemoryExplicitLayout"));
+  CHECK(validate(k->words) == "");
+
+  // Allocations not placed yet (offset -1) get arrays of their own.
+  std::string unplaced = text;
+  for (size_t at; (at = unplaced.find("offset = 256")) != std::string::npos;)
+    unplaced.replace(at, 12, "offset = -1");
+  for (size_t at; (at = unplaced.find("offset = 0,")) != std::string::npos;)
+    unplaced.replace(at, 11, "offset = -1,");
+  k = compileText(unplaced, device, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  CHECK(k->interface.sharedBytes == 1024);
+  CHECK(validate(k->words) == "");
+}
+
+TEST_CASE("float controls follow the device") {
+  const char *text = R"(builtin.module ({
+  tt.func {num_threads = 8, sym_name = "k"} ({
+  ^(%p: ptr<f32>):
+    %v = th.load %p : f32
+    %w = arith.addf %v, %v : f32
+    th.store %p, %w
+    tt.return
+  })
+})
+)";
+  Diagnostics diags;
+  DeviceInfo device = lavapipeLike();
+  device.features |= kSignedZeroInfNanPreserveFloat32 | kDenormPreserveFloat32 | kRoundingModeRTEFloat64;
+  std::optional<SpirvKernel> k = compileText(text, device, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  std::string asm_ = disassemble(k->words);
+  CHECK(contains(asm_, "OpExecutionMode %k SignedZeroInfNanPreserve 32"));
+  CHECK(contains(asm_, "OpExecutionMode %k DenormPreserve 32"));
+  CHECK_FALSE(contains(asm_, "RoundingModeRTE")); // no f64 in this kernel
+  CHECK(validate(k->words) == "");
 }

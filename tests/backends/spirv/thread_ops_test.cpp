@@ -186,7 +186,7 @@ TEST_CASE("shared memory: vector stores and loads across threads, predicated sto
   std::string text = "builtin.module ({\n  tt.func {num_threads = " + num(threads) +
                      ", sym_name = \"k\"} ({\n  ^(%in: ptr<i32>, %out: ptr<i32>, %flags: ptr<i8>):\n" +
                      "    %words = th.shared_alloc {offset = 0, size = " + num(threads * 16) + "} : ptr<i32, 3>\n" +
-                     "    %bytes = th.shared_alloc {offset = 0, size = " + num(threads) + "} : ptr<i8, 3>\n" +
+                     "    %bytes = th.shared_alloc {offset = " + num(threads * 16) + ", size = " + num(threads) + "} : ptr<i8, 3>\n" +
                      "    %last = arith.constant {value = " + num(threads - 1) + "} : i32\n" + R"(    %t = th.thread_id : i32
     %c4 = arith.constant {value = 4} : i32
     %c3 = arith.constant {value = 3} : i32

@@ -7,13 +7,16 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace trident::test {
 VulkanHarness *harness = nullptr;
 }
 
+// TRIDENT_VULKAN_PLUGIN in the environment overrides the plugin path built in.
 int main(int argc, char **argv) {
-  trident::test::VulkanHarness h(TRIDENT_VULKAN_PLUGIN);
+  const char *plugin = std::getenv("TRIDENT_VULKAN_PLUGIN");
+  trident::test::VulkanHarness h(plugin && *plugin ? plugin : TRIDENT_VULKAN_PLUGIN);
   if (!h.hasDevice()) {
     std::printf("SKIPPED: backend_vulkan_run_tests: no Vulkan device: %s\n", h.noDeviceReason.c_str());
     return 77;

@@ -39,6 +39,14 @@ enum Feature : uint64_t {
   kRoundingModeRTEFloat16 = 1u << 17,
   kRoundingModeRTEFloat32 = 1u << 18,
   kRoundingModeRTEFloat64 = 1u << 19,
+  kDenormPreserveFloat16 = 1u << 20, // keep subnormals (Trident's float semantics)
+  kDenormPreserveFloat32 = 1u << 21,
+  kDenormPreserveFloat64 = 1u << 22,
+  // VK_KHR_workgroup_memory_explicit_layout: shared allocations placed at their
+  // offsets in one block, so that allocations with disjoint lifetimes share bytes.
+  kWorkgroupMemoryExplicitLayout = 1u << 23,
+  kWorkgroupMemoryExplicitLayout8BitAccess = 1u << 24,
+  kWorkgroupMemoryExplicitLayout16BitAccess = 1u << 25,
 };
 
 // The Vulkan feature names of the bits set in `features`, comma-separated.

@@ -1,0 +1,214 @@
+// Shared memory: the thread IR's th.shared_alloc arrays as Workgroup memory.
+//
+// The SIMT lowering places allocations with disjoint lifetimes at overlapping
+// offsets (shared_bytes counts the overlap once), so a kernel fits only if they
+// overlap here too. Three layouts, one per kernel:
+//   Block     every allocation an Aliased Block whose array starts at its offset
+//             (VK_KHR_workgroup_memory_explicit_layout; NVIDIA, AMD, Intel have it);
+//   Packed    otherwise, one u32 array: 4- and 8-byte elements are whole words,
+//             2- and 1-byte ones parts of a word, read by shifting and written with
+//             an atomic and (clearing) then an atomic or (setting), so that threads
+//             writing neighbouring elements of one word do not undo each other;
+//   Separate  allocations the lowering did not place (offset -1, as in hand-written
+//             thread IR) each get an array of their own.
+#include "Translator.h"
+
+namespace trident::spirv {
+
+SharedLayout chooseSharedLayout(const Op *func, uint64_t features, uint64_t &packedBytes) {
+  bool placed = true, explicitOk = (features & kWorkgroupMemoryExplicitLayout) != 0;
+  bool any = false;
+  packedBytes = 0;
+  const_cast<Op *>(func)->walk([&](Op *op) {
+    if (!op->is(OpCode::ThSharedAlloc))
+      return;
+    any = true;
+    unsigned bytes = Translator::memoryBytes(op->result()->type().pointee());
+    int64_t offset = op->attr("offset").isInt() ? op->intAttr("offset") : -1;
+    placed = placed && offset >= 0 && offset % bytes == 0;
+    explicitOk = explicitOk && (bytes != 1 || (features & kWorkgroupMemoryExplicitLayout8BitAccess)) &&
+                 (bytes != 2 || (features & kWorkgroupMemoryExplicitLayout16BitAccess));
+    if (offset >= 0)
+      packedBytes = std::max<uint64_t>(packedBytes, uint64_t(offset + op->intAttr("size")));
+  });
+  packedBytes = (packedBytes + 3) / 4 * 4;
+  if (!any || !placed)
+    return SharedLayout::Separate;
+  return explicitOk ? SharedLayout::Block : SharedLayout::Packed;
+}
+
+namespace {
+
+unsigned lengthOf(Type t) { return t.isVector() ? unsigned(t.numElements()) : 1; }
+
+bool translateAlloc(Translator &t, Op *op) {
+  Type element = op->result()->type().pointee();
+  int64_t size = op->intAttr("size"), offset = op->intAttr("offset");
+  unsigned bytes = Translator::memoryBytes(element);
+  uint32_t mem = t.memoryType(element);
+  uint32_t var = 0;
+  switch (t.sharedLayout()) {
+  case SharedLayout::Block: {
+    t.w.extension("SPV_KHR_workgroup_memory_explicit_layout");
+    t.w.capability(Capability::WorkgroupMemoryExplicitLayoutKHR);
+    t.require(kWorkgroupMemoryExplicitLayout);
+    if (bytes == 1) {
+      t.w.capability(Capability::WorkgroupMemoryExplicitLayout8BitAccessKHR);
+      t.require(kWorkgroupMemoryExplicitLayout8BitAccess);
+    } else if (bytes == 2) {
+      t.w.capability(Capability::WorkgroupMemoryExplicitLayout16BitAccessKHR);
+      t.require(kWorkgroupMemoryExplicitLayout16BitAccess);
+    }
+    uint32_t members[] = {t.w.arrayType(mem, uint32_t(size / bytes), bytes)};
+    uint32_t block = t.w.structType(members);
+    t.w.decorate(block, Decoration::Block);
+    t.w.memberDecorate(block, 0, Decoration::Offset, {uint32_t(offset)});
+    var = t.w.globalVariable(t.w.pointerType(StorageClass::Workgroup, block), StorageClass::Workgroup);
+    t.w.decorate(var, Decoration::Aliased);
+    t.addInterface(var);
+    t.addAliasedShared(uint64_t(offset + size));
+    t.setSharedOffset(op->result(), offset);
+    break;
+  }
+  case SharedLayout::Packed: {
+    uint32_t &packed = t.packedSharedVariable();
+    if (!packed) {
+      uint32_t array = t.w.arrayType(t.u32Type(), uint32_t(t.packedSharedBytes() / 4), 0);
+      packed = t.w.globalVariable(t.w.pointerType(StorageClass::Workgroup, array), StorageClass::Workgroup);
+      t.w.name(packed, "shared");
+      t.addInterface(packed);
+      t.addAliasedShared(t.packedSharedBytes());
+    }
+    var = packed;
+    t.setSharedOffset(op->result(), offset);
+    break;
+  }
+  case SharedLayout::Separate: {
+    uint32_t array = t.w.arrayType(mem, uint32_t(size / bytes), 0);
+    var = t.w.globalVariable(t.w.pointerType(StorageClass::Workgroup, array), StorageClass::Workgroup);
+    t.addInterface(var);
+    t.addSeparateShared(uint64_t(size));
+    break;
+  }
+  }
+  t.set(op->result(), {var});
+  return true;
+}
+
+// Element `index` of allocation `alloc` (an i32 id), in its memory form.
+struct Element {
+  Translator &t;
+  Value *alloc;
+  Type element;
+  uint32_t index;
+
+  uint32_t var() const { return t.scalar(alloc); }
+  unsigned bytes() const { return Translator::memoryBytes(element); }
+  uint32_t wordPointer(uint32_t word) const {
+    return t.emit(Spv::AccessChain, t.w.pointerType(StorageClass::Workgroup, t.u32Type()), {var(), word});
+  }
+  // Packed: the byte address of the element.
+  uint32_t byteAddress() const {
+    uint32_t u32 = t.u32Type();
+    uint32_t scaled = bytes() == 1 ? index : t.emit(Spv::IMul, u32, {index, t.u32(bytes())});
+    return t.emit(Spv::IAdd, u32, {scaled, t.u32(uint32_t(t.sharedOffset(alloc)))});
+  }
+
+  uint32_t load() const {
+    uint32_t mem = t.memoryType(element), u32 = t.u32Type();
+    if (t.sharedLayout() != SharedLayout::Packed) {
+      uint32_t ptr = t.w.pointerType(StorageClass::Workgroup, mem);
+      uint32_t p = t.sharedLayout() == SharedLayout::Block ? t.emit(Spv::AccessChain, ptr, {var(), t.u32(0), index})
+                                                           : t.emit(Spv::AccessChain, ptr, {var(), index});
+      return t.emit(Spv::Load, mem, {p});
+    }
+    uint32_t address = byteAddress();
+    uint32_t word = t.emit(Spv::ShiftRightLogical, u32, {address, t.u32(2)});
+    uint32_t w0 = t.emit(Spv::Load, u32, {wordPointer(word)});
+    switch (bytes()) {
+    case 4: return mem == u32 ? w0 : t.emit(Spv::Bitcast, mem, {w0});
+    case 8: {
+      uint32_t w1 = t.emit(Spv::Load, u32, {wordPointer(t.emit(Spv::IAdd, u32, {word, t.u32(1)}))});
+      uint32_t pair = t.emit(Spv::CompositeConstruct, t.w.vectorType(u32, 2), {w0, w1});
+      return t.emit(Spv::Bitcast, mem, {pair});
+    }
+    default: {
+      uint32_t bits = bytes() * 8;
+      uint32_t shift = t.emit(Spv::ShiftLeftLogical, u32,
+                              {t.emit(Spv::BitwiseAnd, u32, {address, t.u32(4 - bytes())}), t.u32(3)});
+      uint32_t narrow = t.emit(Spv::UConvert, t.w.intType(bits), {t.emit(Spv::ShiftRightLogical, u32, {w0, shift})});
+      return t.w.intType(bits) == mem ? narrow : t.emit(Spv::Bitcast, mem, {narrow});
+    }
+    }
+  }
+
+  void store(uint32_t value) const {
+    uint32_t mem = t.memoryType(element), u32 = t.u32Type();
+    if (t.sharedLayout() != SharedLayout::Packed) {
+      uint32_t ptr = t.w.pointerType(StorageClass::Workgroup, mem);
+      uint32_t p = t.sharedLayout() == SharedLayout::Block ? t.emit(Spv::AccessChain, ptr, {var(), t.u32(0), index})
+                                                           : t.emit(Spv::AccessChain, ptr, {var(), index});
+      t.emitVoid(Spv::Store, {p, value});
+      return;
+    }
+    uint32_t address = byteAddress();
+    uint32_t word = t.emit(Spv::ShiftRightLogical, u32, {address, t.u32(2)});
+    switch (bytes()) {
+    case 4: t.emitVoid(Spv::Store, {wordPointer(word), mem == u32 ? value : t.emit(Spv::Bitcast, u32, {value})}); return;
+    case 8: {
+      uint32_t pair = t.emit(Spv::Bitcast, t.w.vectorType(u32, 2), {value});
+      t.emitVoid(Spv::Store, {wordPointer(word), t.emit(Spv::CompositeExtract, u32, {pair, 0})});
+      t.emitVoid(Spv::Store, {wordPointer(t.emit(Spv::IAdd, u32, {word, t.u32(1)})),
+                              t.emit(Spv::CompositeExtract, u32, {pair, 1})});
+      return;
+    }
+    default: {
+      uint32_t bits = bytes() * 8, narrowType = t.w.intType(bits);
+      uint32_t shift = t.emit(Spv::ShiftLeftLogical, u32,
+                              {t.emit(Spv::BitwiseAnd, u32, {address, t.u32(4 - bytes())}), t.u32(3)});
+      uint32_t narrow = narrowType == mem ? value : t.emit(Spv::Bitcast, narrowType, {value});
+      uint32_t placed = t.emit(Spv::ShiftLeftLogical, u32, {t.emit(Spv::UConvert, u32, {narrow}), shift});
+      uint32_t keep = t.emit(Spv::Not, u32, {t.emit(Spv::ShiftLeftLogical, u32, {t.u32((1u << bits) - 1), shift})});
+      uint32_t ptr = wordPointer(word), scope = t.u32(uint32_t(Scope::Workgroup)), relaxed = t.u32(semantics::kNone);
+      t.emit(Spv::AtomicAnd, u32, {ptr, scope, relaxed, keep});
+      t.emit(Spv::AtomicOr, u32, {ptr, scope, relaxed, placed});
+      return;
+    }
+    }
+  }
+};
+
+bool translateAccess(Translator &t, Op *op) {
+  Value *alloc = op->operand(0);
+  Type element = alloc->type().pointee();
+  uint32_t index = t.scalar(op->operand(1));
+  auto at = [&](unsigned k) {
+    uint32_t i = k ? t.emit(Spv::IAdd, t.u32Type(), {index, t.u32(k)}) : index;
+    return Element{t, alloc, element, i};
+  };
+  if (op->is(OpCode::ThLoadShared)) {
+    Ids out;
+    for (unsigned k = 0; k < lengthOf(op->result()->type()); ++k)
+      out.push_back(fromMemory(t, element, at(k).load()));
+    t.set(op->result(), out);
+    return true;
+  }
+  const Ids &values = t.get(op->operand(2));
+  uint32_t pred = op->numOperands() > 3 ? t.scalar(op->operand(3)) : 0;
+  t.guarded(pred, {}, {}, [&] {
+    for (unsigned k = 0; k < values.size(); ++k)
+      at(k).store(toMemory(t, element, values[k]));
+    return Ids{};
+  });
+  return true;
+}
+
+} // namespace
+
+bool translateShared(Translator &t, Op *op) {
+  if (op->is(OpCode::ThSharedAlloc))
+    return translateAlloc(t, op);
+  return translateAccess(t, op);
+}
+
+} // namespace trident::spirv
