@@ -68,6 +68,8 @@ bool Driver::load(std::string &reason) {
   resolve(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync");
   resolve(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync");
   resolve(cuMemcpyPeerAsync, "cuMemcpyPeerAsync");
+  resolve(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer");
+  resolve(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess");
   resolve(cuMemsetD8Async, "cuMemsetD8Async");
   resolve(cuMemsetD16Async, "cuMemsetD16Async");
   resolve(cuMemsetD32Async, "cuMemsetD32Async");

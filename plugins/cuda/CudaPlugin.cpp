@@ -1,6 +1,9 @@
 // The CUDA plugin: NVIDIA GPUs through the driver API, which it opens itself.
 // Without a driver (or without a GPU) it still loads and reports zero devices and
 // why. Each device uses its primary context; streams are non-blocking streams of it.
+// Copies between two devices go through cuMemcpyPeerAsync once peer access is
+// enabled for the pair (cuDeviceCanAccessPeer, cuCtxEnablePeerAccess); pairs
+// without it are reported to the runtime, which stages through host memory.
 
 #include "CudaPlugin.h"
 
@@ -131,6 +134,10 @@ trident_status deviceClose(trident_device dev) {
     return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
                 "CUDA device " + std::to_string(dev->ordinal) + " is not open");
   if (--dev->opens == 0) {
+    // Peer access belongs to the contexts; a later open starts without it.
+    dev->peers.clear();
+    for (auto &other : dev->ctx->devices)
+      other->peers.erase(dev->ordinal);
     closeEpoch.fetch_add(1);
     driver().cuDevicePrimaryCtxRelease(dev->device);
     dev->context = nullptr;
@@ -200,8 +207,51 @@ trident_status memFill(trident_stream s, trident_devptr dst, uint32_t pattern, u
   }
 }
 
+// Whether `dst`'s context may read `src`'s memory directly (NVLink or PCIe peer
+// access), enabling that on first use; remembered per pair. Holds the context's mutex.
+trident_status peerAccess(trident_device_s *dst, trident_device_s *src, bool *direct) {
+  std::lock_guard lock(dst->ctx->mutex);
+  if (auto it = dst->peers.find(src->ordinal); it != dst->peers.end()) {
+    *direct = it->second;
+    return TRIDENT_SUCCESS;
+  }
+  if (!dst->context || !src->context)
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "peer access between CUDA devices " + std::to_string(src->ordinal) +
+                                                    " and " + std::to_string(dst->ordinal) + " needs both open");
+  Driver &d = driver();
+  int can = 0;
+  if (trident_status s = check(d.cuDeviceCanAccessPeer(&can, dst->device, src->device), "cuDeviceCanAccessPeer"))
+    return s;
+  if (can) {
+    if (trident_status s = makeCurrent(dst))
+      return s;
+    CUresult r = d.cuCtxEnablePeerAccess(src->context, 0);
+    if (r != CUDA_SUCCESS && r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+      return check(r, "cuCtxEnablePeerAccess");
+  }
+  dst->peers[src->ordinal] = can != 0;
+  *direct = can != 0;
+  return TRIDENT_SUCCESS;
+}
+
+trident_status devicePeerAccess(trident_device dst, trident_device src, uint32_t *direct) {
+  bool can = false;
+  if (trident_status s = peerAccess(dst, src, &can))
+    return s;
+  *direct = can ? 1 : 0;
+  return TRIDENT_SUCCESS;
+}
+
+// Direct copies only: without peer access the runtime stages through host memory.
 trident_status memcpyPeer(trident_stream s, trident_devptr dst, trident_device srcDevice, trident_devptr src,
                           size_t bytes) {
+  bool can = false;
+  if (trident_status st = peerAccess(s->device, srcDevice, &can))
+    return st;
+  if (!can)
+    return fail(TRIDENT_ERROR_NOT_SUPPORTED, "CUDA device " + std::to_string(s->device->ordinal) +
+                                                 " has no peer access to device " +
+                                                 std::to_string(srcDevice->ordinal));
   if (trident_status st = makeCurrent(s->device))
     return st;
   return check(driver().cuMemcpyPeerAsync(dst, s->device->context, src, srcDevice->context, bytes, s->stream),
@@ -246,6 +296,7 @@ trident_status streamSynchronize(trident_stream s) {
   return check(driver().cuStreamSynchronize(s->stream), "cuStreamSynchronize");
 }
 
+// The event may belong to another device's context: the driver orders the two.
 trident_status streamWaitEvent(trident_stream s, trident_event e) {
   if (trident_status st = makeCurrent(s->device))
     return st;
@@ -324,6 +375,7 @@ trident_plugin_api makeApi() {
   a.stream_import = streamImport;
   a.mem_import = memImport;
   a.memcpy_peer = memcpyPeer;
+  a.device_peer_access = devicePeerAccess;
   return a;
 }
 

@@ -23,6 +23,10 @@ struct trident_device_s {
   int opens = 0;                              // guarded by the context's mutex
   int computeMajor = 0, computeMinor = 0;
   int maxSharedOptin = 0;
+  // Peer access from this device's context to others', by their ordinal: true when
+  // enabled, false when the driver refuses the pair. Guarded by the context's
+  // mutex; forgotten when either context is released.
+  std::map<uint32_t, bool> peers;
 };
 
 struct trident_context_s {

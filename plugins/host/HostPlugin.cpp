@@ -209,6 +209,12 @@ trident_status memcpyPeer(trident_stream stream, trident_devptr dst, trident_dev
   return TRIDENT_SUCCESS;
 }
 
+// Host devices share one address space: every pair copies directly.
+trident_status devicePeerAccess(trident_device, trident_device, uint32_t *direct) {
+  *direct = 1;
+  return TRIDENT_SUCCESS;
+}
+
 trident_status memFill(trident_stream stream, trident_devptr dst, uint32_t pattern, uint32_t patternSize,
                        size_t count) {
   Device &d = *stream->device;
@@ -314,6 +320,7 @@ const trident_plugin_api api = [] {
   a.stream_import = streamImport;
   a.mem_import = memImport;
   a.memcpy_peer = memcpyPeer;
+  a.device_peer_access = devicePeerAccess;
   return a;
 }();
 

@@ -3,6 +3,7 @@
 #include "Impl.h"
 #include "trident/Stream.h"
 
+#include <memory>
 #include <vector>
 
 namespace trident {
@@ -140,42 +141,61 @@ void Buffer::copyToHost(void *dst, size_t bytes, size_t offset) const {
 
 void Buffer::copyFromAsync(const Stream &stream, const Buffer &src) {
   requireHandle(impl_ != nullptr && bool(src), "Buffer");
-  const BufferImpl &s = *src.impl_;
   size_t bytes = this->bytes();
   if (src.bytes() != bytes)
-    throw Error(ErrorCode::InvalidArgument, "cannot copy " + describe(s) + " (" + std::to_string(src.bytes()) +
-                                                " bytes) into " + describe(*impl_) + " (" + std::to_string(bytes) +
-                                                " bytes)");
+    throw Error(ErrorCode::InvalidArgument, "cannot copy " + describe(*src.impl_) + " (" +
+                                                std::to_string(src.bytes()) + " bytes) into " + describe(*impl_) +
+                                                " (" + std::to_string(bytes) + " bytes)");
+  copyFromAsync(stream, src, bytes, 0, 0);
+}
+
+void Buffer::copyFromAsync(const Stream &stream, const Buffer &src, size_t bytes, size_t dstOffset,
+                           size_t srcOffset) {
+  requireHandle(impl_ != nullptr && bool(src), "Buffer");
+  const BufferImpl &s = *src.impl_;
+  checkRange(*impl_, bytes, dstOffset, "a copy between buffers");
+  checkRange(s, bytes, srcOffset, "a copy between buffers");
   trident_stream ts = streamOn(*impl_, stream);
   if (bytes == 0)
     return;
   Plugin &plugin = *impl_->device->plugin;
+  trident_devptr dst = impl_->address + dstOffset, from = s.address + srcOffset;
   if (s.device == impl_->device) {
-    TRIDENT_CALL(plugin, memcpy_dtod, "copying within " + impl_->device->name, ts, impl_->address, s.address, bytes);
+    TRIDENT_CALL(plugin, memcpy_dtod, "copying within " + impl_->device->name, ts, dst, from, bytes);
     return;
   }
-  if (s.device->plugin == impl_->device->plugin) {
-    trident_status st = plugin.tryCall(&trident_plugin_api::memcpy_peer, ts, impl_->address, s.device->handle(),
-                                       s.address, bytes);
+  if (s.device->plugin == impl_->device->plugin && impl_->device->directFrom(*s.device)) {
+    trident_status st = plugin.tryCall(&trident_plugin_api::memcpy_peer, ts, dst, s.device->handle(), from, bytes);
     if (st == TRIDENT_SUCCESS)
       return;
     if (st != TRIDENT_ERROR_NOT_SUPPORTED)
       plugin.throwStatus(st, "copying from " + s.device->name + " to " + impl_->device->name);
   }
-  // Through host memory: wait for the source's device, then stage.
-  std::vector<uint8_t> staging(bytes);
-  src.copyToHost(staging.data(), bytes);
-  copyFromHostAsync(stream, staging.data(), bytes);
-  stream.synchronize(); // the staging vector dies here
+  // Through host memory. The destination stream first: events of the source's
+  // device that it was told to wait for are then complete. Then the source's
+  // default stream (copyToHost waits for it), then the upload.
+  stream.synchronize();
+  std::unique_ptr<uint8_t[]> staging(new uint8_t[bytes]);
+  src.copyToHost(staging.get(), bytes, srcOffset);
+  copyFromHostAsync(stream, staging.get(), bytes, dstOffset);
+  stream.synchronize(); // the staging memory dies here
 }
 
 void Buffer::copyFrom(const Buffer &src) {
-  requireHandle(impl_ != nullptr, "Buffer");
-  requireHandle(bool(src), "Buffer");
+  requireHandle(impl_ != nullptr && bool(src), "Buffer");
+  if (src.bytes() != bytes())
+    throw Error(ErrorCode::InvalidArgument, "cannot copy " + describe(*src.impl_) + " (" +
+                                                std::to_string(src.bytes()) + " bytes) into " + describe(*impl_) +
+                                                " (" + std::to_string(bytes()) + " bytes)");
+  copyFrom(src, bytes(), 0, 0);
+}
+
+void Buffer::copyFrom(const Buffer &src, size_t bytes, size_t dstOffset, size_t srcOffset) {
+  requireHandle(impl_ != nullptr && bool(src), "Buffer");
   if (src.impl_->device != impl_->device)
     src.impl_->deviceHandle.defaultStream().synchronize(); // the source's pending writes land first
   Stream s = impl_->deviceHandle.defaultStream();
-  copyFromAsync(s, src);
+  copyFromAsync(s, src, bytes, dstOffset, srcOffset);
   s.synchronize();
 }
 

@@ -5,6 +5,8 @@
 #include "trident/Runtime.h"
 #include "trident/Stream.h"
 
+#include <cassert>
+
 namespace trident {
 
 using namespace detail;
@@ -41,6 +43,25 @@ trident_stream DeviceImpl::defaultStream() {
     TRIDENT_CALL(*plugin, stream_create, "creating the default stream of " + name, dev, &defaultStream_);
   });
   return defaultStream_;
+}
+
+bool DeviceImpl::directFrom(DeviceImpl &src) {
+  assert(src.plugin == plugin && &src != this);
+  std::lock_guard lock(peerMutex_);
+  if (auto it = direct_.find(src.ordinal); it != direct_.end())
+    return it->second;
+  bool direct = false;
+  if (plugin->has(&trident_plugin_api::device_peer_access)) {
+    uint32_t answer = 0;
+    TRIDENT_CALL(*plugin, device_peer_access, "asking whether " + name + " reads " + src.name + " directly",
+                 handle(), src.handle(), &answer);
+    direct = answer != 0;
+  } else {
+    // A plugin older than ABI 1.1: its memcpy_peer, when present, decides per copy.
+    direct = plugin->has(&trident_plugin_api::memcpy_peer);
+  }
+  direct_[src.ordinal] = direct;
+  return direct;
 }
 
 StreamImpl::~StreamImpl() {
@@ -95,6 +116,24 @@ Stream Device::defaultStream() const {
   s->stream = impl_->defaultStream();
   s->owned = false;
   return Stream(std::move(s));
+}
+
+const char *copyRouteName(CopyRoute route) {
+  switch (route) {
+  case CopyRoute::SameDevice: return "same device";
+  case CopyRoute::Peer: return "peer";
+  case CopyRoute::Host: return "host";
+  }
+  return "?";
+}
+
+CopyRoute Device::copyRouteFrom(const Device &src) const {
+  requireHandle(impl_ != nullptr && bool(src), "Device");
+  if (src.impl_ == impl_)
+    return CopyRoute::SameDevice;
+  if (src.impl_->plugin != impl_->plugin)
+    return CopyRoute::Host;
+  return impl_->directFrom(*src.impl_) ? CopyRoute::Peer : CopyRoute::Host;
 }
 
 void Device::synchronize() const {

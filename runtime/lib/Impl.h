@@ -48,9 +48,14 @@ struct DeviceImpl {
   trident_device handle();
   // The device's default stream, created on first use.
   trident_stream defaultStream();
+  // True when copies from `src` (a device of the same plugin) go directly, without
+  // host memory; asks the plugin once per pair (device_peer_access).
+  bool directFrom(DeviceImpl &src);
 
 private:
   std::once_flag openOnce_, streamOnce_;
+  std::mutex peerMutex_;
+  std::map<uint32_t, bool> direct_; // by the source's ordinal
   trident_device handle_ = nullptr;
   trident_stream defaultStream_ = nullptr;
 };

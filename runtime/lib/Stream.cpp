@@ -42,14 +42,19 @@ void Stream::wait(const Event &event) const {
   requireHandle(impl_ != nullptr, "Stream");
   requireHandle(bool(event), "Event");
   const auto &ev = event.impl();
-  if (ev->device->plugin == impl_->device->plugin &&
-      impl_->device->plugin->has(&trident_plugin_api::stream_wait_event)) {
-    TRIDENT_CALL(*impl_->device->plugin, stream_wait_event,
-                 "making a stream of " + impl_->device->name + " wait for an event of " + ev->device->name,
-                 impl_->stream, ev->event);
-    return;
+  if (ev->device->plugin == impl_->device->plugin) {
+    // One plugin: the driver orders the streams (CUDA: cuStreamWaitEvent across
+    // devices) without blocking this thread; NOT_SUPPORTED falls back to the host.
+    Plugin &plugin = *impl_->device->plugin;
+    trident_status st = plugin.tryCall(&trident_plugin_api::stream_wait_event, impl_->stream, ev->event);
+    if (st == TRIDENT_SUCCESS)
+      return;
+    if (st != TRIDENT_ERROR_NOT_SUPPORTED)
+      plugin.throwStatus(st, "making a stream of " + impl_->device->name + " wait for an event of " +
+                                 ev->device->name);
   }
-  // Another plugin (or none offers device-side waits): wait on the host.
+  // Another plugin (or no device-side wait): block this thread until the event
+  // completes, so everything enqueued on this stream afterwards runs after it.
   event.synchronize();
 }
 

@@ -71,8 +71,11 @@ public:
     copyToHost(std::span<T>(out));
     return out;
   }
-  // Copies all of `src` (same byte size; any device, of any plugin) into this buffer.
+  // Copies all of `src` (same byte size; any device, of any plugin) into this buffer,
+  // after the work enqueued so far on both buffers' default streams.
   void copyFrom(const Buffer &src);
+  // Copies `bytes` of `src` from `srcOffsetBytes` to `dstOffsetBytes` of this buffer.
+  void copyFrom(const Buffer &src, size_t bytes, size_t dstOffsetBytes, size_t srcOffsetBytes);
   // Sets every byte to `byte`.
   void fillBytes(uint8_t byte);
 
@@ -80,7 +83,14 @@ public:
   // stay valid until the stream has passed the copy.
   void copyFromHostAsync(const Stream &stream, const void *src, size_t bytes, size_t offsetBytes = 0);
   void copyToHostAsync(const Stream &stream, void *dst, size_t bytes, size_t offsetBytes = 0) const;
+  // Copies from `src` (any device) on `stream`, a stream of this buffer's device. Work
+  // on src's device is not waited for: make `stream` wait for an Event recorded
+  // after it (Stream::wait). Between devices of one plugin with peer access the
+  // copy is enqueued (CopyRoute::Peer); otherwise it goes through host memory and
+  // returns when done (it waits for `stream` and src's default stream first).
   void copyFromAsync(const Stream &stream, const Buffer &src);
+  void copyFromAsync(const Stream &stream, const Buffer &src, size_t bytes, size_t dstOffsetBytes,
+                     size_t srcOffsetBytes);
 
   bool operator==(const Buffer &o) const { return impl_ == o.impl_; }
   const std::shared_ptr<detail::BufferImpl> &impl() const { return impl_; }

@@ -13,6 +13,15 @@ namespace trident {
 namespace detail { struct DeviceImpl; }
 class Stream;
 
+// How a copy between two buffers travels (Buffer::copyFrom); docs/multi-device.md.
+enum class CopyRoute {
+  SameDevice, // within one device
+  Peer,       // directly between two devices of one plugin (CUDA peer access, host devices)
+  Host,       // staged through host memory (other plugins, or no peer access)
+};
+// "same device", "peer", "host"
+const char *copyRouteName(CopyRoute route);
+
 struct DeviceInfo {
   std::string name;   // the vendor's name: "NVIDIA H200", "Trident host interpreter"
   std::string target; // "host", "cuda:sm_90", "hip:gfx942", "vulkan:..."
@@ -50,6 +59,9 @@ public:
   Stream defaultStream() const;
   // Waits for all work on all streams of this device.
   void synchronize() const;
+  // How copies from `src` into this device travel. Asks the plugin once per pair,
+  // which enables peer access where the driver allows it (CUDA).
+  CopyRoute copyRouteFrom(const Device &src) const;
 
   bool operator==(const Device &o) const { return impl_ == o.impl_; }
   bool operator!=(const Device &o) const { return impl_ != o.impl_; }

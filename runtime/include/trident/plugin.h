@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #define TRIDENT_PLUGIN_ABI_MAJOR 1
-#define TRIDENT_PLUGIN_ABI_MINOR 0
+#define TRIDENT_PLUGIN_ABI_MINOR 1
 /* The layout of trident_launch_params and trident_kernel_arg. */
 #define TRIDENT_LAUNCH_ABI_VERSION 1
 #define TRIDENT_PLUGIN_ENTRY_SYMBOL "trident_plugin_entry"
@@ -243,6 +243,15 @@ typedef struct trident_plugin_api {
    * runtime then copies through host memory. */
   trident_status (*memcpy_peer)(trident_stream stream, trident_devptr dst, trident_device src_device,
                                 trident_devptr src, size_t bytes);
+
+  /* ---- ABI 1.1 ---- */
+  /* Sets *direct to 1 when memcpy_peer copies from `src` into `dst` (two opened
+   * devices of this plugin) directly, without host memory, and to 0 when it does
+   * not (memcpy_peer then returns NOT_SUPPORTED and the runtime stages the copy
+   * through host memory). Enables the pair's access to each other where the
+   * driver needs that (CUDA: cuCtxEnablePeerAccess). Optional: without it the
+   * runtime tries memcpy_peer when present, else copies through host memory. */
+  trident_status (*device_peer_access)(trident_device dst, trident_device src, uint32_t *direct);
 } trident_plugin_api;
 
 /* ---- the entry point ---------------------------------------------------- */
