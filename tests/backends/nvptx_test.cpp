@@ -4,7 +4,9 @@
 #include "trident/backends/nvptx/CodeGen.h"
 #include "trident/backends/nvptx/Target.h"
 #include "trident/ir/Parser.h"
+#include "trident/ir/Printer.h"
 #include "trident/ir/Verifier.h"
+#include "trident/simt/VerifyThreadIR.h"
 
 #include <doctest/doctest.h>
 
@@ -215,5 +217,79 @@ TEST_CASE("cache hints on narrow and wide element types keep their access size")
     CHECK(countOf(ptx, ld) >= 1);
     CHECK(countOf(ptx, "st.global.cs.") >= 1);
     checkAssembles(ptx, "sm_90");
+  }
+}
+
+namespace {
+
+// tt.print of a block, a scalar and nothing, and a tt.assert, in one kernel.
+const char *kDebugKernel = R"(builtin.module ({
+  tt.func {arg_divisibility = [16, 1], sym_name = "debug"} ({
+  ^(%in: ptr<f32>, %n: i32):
+    %i = tt.make_range {end = 256, start = 0} : block<256xi32>
+    %ins = tt.splat %in : block<256xptr<f32>>
+    %p = tt.addptr %ins, %i : block<256xptr<f32>>
+    %x = tt.load %p : block<256xf32>
+    tt.print %x, %i {hex = false, prefix = "x 100%: "}
+    tt.print %n {hex = true, prefix = "n="}
+    tt.print {hex = false, prefix = "hello"}
+    %zero = arith.constant {value = 0.0} : block<256xf32>
+    %ok = arith.cmpf %x, %zero {predicate = "oge"} : block<256xi1>
+    tt.assert %ok {message = "x must be non-negative"}
+    tt.return
+  })
+}))";
+
+} // namespace
+
+TEST_CASE("tt.print and tt.assert lower to th.printf and th.assert, which round-trip and verify") {
+  Diagnostics diags;
+  std::optional<Module> m = parseModule(kDebugKernel, "debug.ttir", diags);
+  INFO(diags.str());
+  REQUIRE(m.has_value());
+  REQUIRE(verify(*m, diags));
+  nvptx::PTXOptions options;
+  options.numWarps = 4;
+  std::string text = nvptx::emitThreadIR(*m, *nvptx::targetDesc("sm_90"), options, diags);
+  INFO(diags.str() << text);
+  REQUIRE(!text.empty());
+  // 256 elements over 128 threads: two of each operand per thread, each printed once.
+  CHECK(countOf(text, "th.printf") == 2 * 2 + 1 + 1);
+  CHECK(countOf(text, "th.assert") == 1);
+  CHECK(text.find(R"(pid (%d, %d, %d) idx (%d) x 100%%: %.8g (operand 0)\n)") != std::string::npos);
+  CHECK(text.find(R"(pid (%d, %d, %d) idx (%d) x 100%%: %d (operand 1)\n)") != std::string::npos);
+  CHECK(text.find(R"(pid (%d, %d, %d) n=0x%x\n)") != std::string::npos);
+  CHECK(text.find(R"(pid (%d, %d, %d) hello\n)") != std::string::npos);
+  CHECK(text.find(R"(message = "x must be non-negative")") != std::string::npos);
+  CHECK(text.find(R"(function = "debug")") != std::string::npos);
+  // Parsed text has no source positions; the frontend's ops have them.
+  CHECK(text.find(R"(file = "<unknown>", function = "debug", line = 0)") != std::string::npos);
+  // The printed thread IR parses back, verifies and prints the same.
+  std::optional<Module> again = parseModule(text, "thread.ttir", diags);
+  INFO(diags.str());
+  REQUIRE(again.has_value());
+  CHECK(verify(*again, diags));
+  CHECK(simt::verifyThreadIR(*again, diags));
+  CHECK(print(*again) == text);
+}
+
+TEST_CASE("tt.print and tt.assert reach the PTX as vprintf and __assertfail") {
+  for (const char *arch : {"sm_80", "sm_90"}) {
+    Diagnostics diags;
+    std::string ptx = compilePTX(kDebugKernel, arch, diags);
+    INFO(arch << "\n" << diags.str() << ptx);
+    REQUIRE(!ptx.empty());
+    CHECK(ptx.find(".extern .func  (.param .b32 func_retval0) vprintf") != std::string::npos);
+    CHECK(ptx.find(".extern .func __assertfail") != std::string::npos);
+    CHECK(countOf(ptx, "call.uni (retval0),") + countOf(ptx, "call (retval0),") == 6);
+    CHECK(countOf(ptx, "vprintf,") == 6);
+    CHECK(countOf(ptx, "__assertfail,") == 1);
+    // The format strings and the assertion's text are in global memory.
+    // Equal format strings share one array: 4 distinct formats.
+    CHECK(countOf(ptx, ".global .align 1 .b8 printf_format") == 4);
+    CHECK(ptx.find(".global .align 1 .b8 assert_message") != std::string::npos);
+    // The argument buffer is one local array.
+    CHECK(ptx.find(".local .align 8 .b8 \t__local_depot") != std::string::npos);
+    checkAssembles(ptx, arch);
   }
 }

@@ -3,6 +3,7 @@
 #include "trident/backends/amdgpu/Target.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsAMDGPU.h>
 #include <llvm/IR/Module.h>
 
@@ -210,6 +211,13 @@ bool AMDGPUHooks::cachedStore(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Va
   if (!isStreaming(hints, false))
     return false;
   markNontemporal(b.CreateAlignedStore(value, ptr, align));
+  return true;
+}
+
+bool AMDGPUHooks::assertFail(llvm::IRBuilder<> &b, std::string_view, std::string_view, unsigned,
+                             std::string_view) {
+  llvm::Module *m = b.GetInsertBlock()->getModule();
+  b.CreateCall(llvm::Intrinsic::getDeclaration(m, llvm::Intrinsic::trap));
   return true;
 }
 

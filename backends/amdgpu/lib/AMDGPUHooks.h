@@ -27,6 +27,10 @@ public:
                           const llvmgen::CacheHints &hints) override;
   bool cachedStore(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *ptr, llvm::Align align,
                    const llvmgen::CacheHints &hints) override;
+  // A failed assertion traps (s_trap): without the device libraries' hostcall buffer the
+  // message cannot be printed; printf is refused (the default hook) for the same reason.
+  bool assertFail(llvm::IRBuilder<> &b, std::string_view message, std::string_view file, unsigned line,
+                  std::string_view function) override;
   void markKernel(llvm::Function *f, unsigned numThreads) override;
 
   // "amdgpu-waves-per-eu" for every kernel marked after this (0: leave it to LLVM).

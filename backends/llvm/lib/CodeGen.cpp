@@ -105,6 +105,8 @@ bool Translator::translateOp(Op *op) {
   case OpCode::ThBarrier:
   case OpCode::GetProgramId:
   case OpCode::GetNumPrograms: return translateThreadOp(op);
+  case OpCode::ThPrintf:
+  case OpCode::ThAssert: return translateDebug(op);
   case OpCode::ThMma: return error(op, "th.mma is not supported by the LLVM backend yet");
   default: return translateArith(op);
   }

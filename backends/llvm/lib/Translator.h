@@ -36,6 +36,7 @@ public:
   bool translateMath(Op *op);
   bool translateMemory(Op *op);   // th.load/store/atomics/shared memory
   bool translateThreadOp(Op *op); // ids, pack/extract, shuffle, barrier
+  bool translateDebug(Op *op);    // th.printf, th.assert
   bool translateFor(Op *op);
   bool translateIf(Op *op);
   bool translateWhile(Op *op);

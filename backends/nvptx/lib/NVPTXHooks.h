@@ -4,6 +4,11 @@
 
 #include "trident/backends/llvm/Target.h"
 
+#include <llvm/IR/GlobalVariable.h>
+
+#include <map>
+#include <string>
+
 namespace trident::nvptx {
 
 class NVPTXHooks : public llvmgen::TargetHooks {
@@ -23,7 +28,15 @@ public:
                           const llvmgen::CacheHints &hints) override;
   bool cachedStore(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *ptr, llvm::Align align,
                    const llvmgen::CacheHints &hints) override;
+  // vprintf and __assertfail, the CUDA driver's device functions (NVPTXDebug.cpp).
+  bool printf(llvm::IRBuilder<> &b, std::string_view format, llvm::ArrayRef<llvm::Value *> args) override;
+  bool assertFail(llvm::IRBuilder<> &b, std::string_view message, std::string_view file, unsigned line,
+                  std::string_view function) override;
   void markKernel(llvm::Function *f, unsigned numThreads) override;
+
+private:
+  llvm::Value *globalString(llvm::IRBuilder<> &b, std::string_view text, const char *name);
+  std::map<std::string, llvm::GlobalVariable *> strings_; // of the module being translated
 };
 
 } // namespace trident::nvptx

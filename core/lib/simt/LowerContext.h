@@ -138,5 +138,6 @@ bool lowerDot(Lowering &l, Op *op);
 bool lowerFor(Lowering &l, Op *op);
 bool lowerIf(Lowering &l, Op *op);
 bool lowerWhile(Lowering &l, Op *op);
+bool lowerDebug(Lowering &l, Op *op); // tt.print, tt.assert (LowerDebug.cpp)
 
 } // namespace trident::simt

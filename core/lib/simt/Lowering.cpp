@@ -48,6 +48,13 @@ Lowered Lowering::get(Value *v, const LinearLayout &layout) {
   const Lowered &own = get(v);
   if (own.layout == layout)
     return own;
+  // A scalar (the condition of a select on blocks) is the same in every thread:
+  // every register of any layout holds it. Neither a conversion nor a
+  // rematerialization applies (its definition may be a function argument).
+  if (!v->type().isBlock()) {
+    assert(own.regs.size() == 1);
+    return Lowered{layout, std::vector<Value *>(layout.numRegisters(), own.regs[0])};
+  }
   auto key = std::make_pair(static_cast<const Value *>(v), layout.str());
   auto it = conversions_.find(key);
   if (it != conversions_.end() && isInside(b.block(), it->second.block))
@@ -301,8 +308,7 @@ bool Lowering::lowerOp(Op *op) {
     return error(op,
                  "tt.call to '" + op->stringAttr("callee") + "' must be inlined before the SIMT lowering");
   case OpCode::Print:
-  case OpCode::Assert:
-    return error(op, std::string(op->name()) + " is not supported by the SIMT lowering yet");
+  case OpCode::Assert: return lowerDebug(*this, op);
   default: break;
   }
   if (op->has(kElementwise))

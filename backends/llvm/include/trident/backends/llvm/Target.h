@@ -62,6 +62,16 @@ public:
   virtual bool cachedStore(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *, llvm::Align, const CacheHints &) {
     return false;
   }
+  // Prints `format` (C printf syntax) with `args` (i32, i64 or double) from this thread;
+  // false when the target cannot print (the translation then reports th.printf).
+  virtual bool printf(llvm::IRBuilder<> &, std::string_view /*format*/, llvm::ArrayRef<llvm::Value *>) {
+    return false;
+  }
+  // Reports a failed assertion and stops the program; false when the target cannot.
+  virtual bool assertFail(llvm::IRBuilder<> &, std::string_view /*message*/, std::string_view /*file*/,
+                          unsigned /*line*/, std::string_view /*function*/) {
+    return false;
+  }
   // Marks `f` as a kernel that runs with `numThreads` threads per program.
   virtual void markKernel(llvm::Function *f, unsigned numThreads) = 0;
 };
