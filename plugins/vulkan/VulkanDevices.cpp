@@ -195,18 +195,25 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
 }
 
 // A memory type among `bits` with all of `required`, preferring those with `preferred`.
+// The first memory type of `bits` with the `required` flags: one that also has the
+// `preferred` flags and none of the `avoided` ones if there is one, else one without
+// the avoided flags, else any.
 int memoryType(const VkPhysicalDeviceMemoryProperties &m, uint32_t bits, VkMemoryPropertyFlags required,
-               VkMemoryPropertyFlags preferred) {
-  int fallback = -1;
+               VkMemoryPropertyFlags preferred, VkMemoryPropertyFlags avoided = 0) {
+  int withoutAvoided = -1, fallback = -1;
   for (uint32_t i = 0; i < m.memoryTypeCount; ++i) {
-    if (!(bits & (1u << i)) || (m.memoryTypes[i].propertyFlags & required) != required)
+    VkMemoryPropertyFlags f = m.memoryTypes[i].propertyFlags;
+    if (!(bits & (1u << i)) || (f & required) != required)
       continue;
-    if ((m.memoryTypes[i].propertyFlags & preferred) == preferred)
+    bool clean = (f & avoided) == 0;
+    if ((f & preferred) == preferred && clean)
       return int(i);
+    if (clean && withoutAvoided < 0)
+      withoutAvoided = int(i);
     if (fallback < 0)
       fallback = int(i);
   }
-  return fallback;
+  return withoutAvoided >= 0 ? withoutAvoided : fallback;
 }
 
 constexpr VkBufferUsageFlags kBufferUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
@@ -340,7 +347,10 @@ trident_status Device::open() {
   fn.vkDestroyBuffer(device, probe, nullptr);
   VkPhysicalDeviceMemoryProperties memory;
   l.vkGetPhysicalDeviceMemoryProperties(p.handle, &memory);
-  int deviceType = memoryType(memory, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+  // Device memory: device-local, and on a discrete GPU not the host-visible window of it
+  // (resizable BAR), which some drivers place differently; lavapipe has only that one.
+  int deviceType = memoryType(memory, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0,
+                              VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
   int hostType = memoryType(memory, req.memoryTypeBits,
                             VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                             VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
