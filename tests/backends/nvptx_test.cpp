@@ -293,3 +293,42 @@ TEST_CASE("tt.print and tt.assert reach the PTX as vprintf and __assertfail") {
     checkAssembles(ptx, arch);
   }
 }
+
+TEST_CASE("tt.print widens every element type to what vprintf takes") {
+  const char *kernel = R"(builtin.module ({
+  tt.func {arg_divisibility = [16, 1, 1], sym_name = "types"} ({
+  ^(%h: ptr<f16>, %l: i64, %d: f64):
+    %i = tt.make_range {end = 128, start = 0} : block<128xi32>
+    %hs = tt.splat %h : block<128xptr<f16>>
+    %hp = tt.addptr %hs, %i : block<128xptr<f16>>
+    %x = tt.load %hp : block<128xf16>
+    %b = arith.trunci %i : block<128xi8>
+    %c = arith.cmpi %i, %i {predicate = "eq"} : block<128xi1>
+    tt.print %x, %b, %c {hex = false, prefix = ""}
+    tt.print %x, %l, %d, %hp {hex = true, prefix = ""}
+    tt.print %l, %d {hex = false, prefix = ""}
+    tt.return
+  })
+}))";
+  Diagnostics diags;
+  std::optional<Module> m = parseModule(kernel, "types.ttir", diags);
+  INFO(diags.str());
+  REQUIRE(m.has_value());
+  REQUIRE(verify(*m, diags));
+  std::string text = nvptx::emitThreadIR(*m, *nvptx::targetDesc("sm_90"), {}, diags);
+  INFO(diags.str() << text);
+  REQUIRE(!text.empty());
+  CHECK(text.find(R"(idx (%d) %.8g (operand 0)\n)") != std::string::npos);  // f16 as f64
+  CHECK(text.find(R"(idx (%d) %d (operand 1)\n)") != std::string::npos);    // i8 sign-extended
+  CHECK(text.find(R"(idx (%d) %d (operand 2)\n)") != std::string::npos);    // i1 as 0/1
+  CHECK(text.find(R"(idx (%d) 0x%x (operand 0)\n)") != std::string::npos);  // f16 bits
+  CHECK(text.find(R"(pid (%d, %d, %d) 0x%llx (operand 1)\n)") != std::string::npos); // i64 bits
+  CHECK(text.find(R"(pid (%d, %d, %d) 0x%llx (operand 2)\n)") != std::string::npos); // f64 bits
+  CHECK(text.find(R"(idx (%d) 0x%llx (operand 3)\n)") != std::string::npos); // a pointer
+  CHECK(text.find(R"(pid (%d, %d, %d) %lld (operand 0)\n)") != std::string::npos);
+  CHECK(text.find(R"(pid (%d, %d, %d) %.17g (operand 1)\n)") != std::string::npos);
+  std::string ptx = compilePTX(kernel, "sm_90", diags);
+  INFO(diags.str());
+  CHECK(countOf(ptx, "vprintf,") > 0);
+  checkAssembles(ptx, "sm_90");
+}
