@@ -70,6 +70,11 @@ TEST_CASE("amdgpu: a failed tt.assert traps; tt.print is refused by name") {
   INFO(diags.str() << ir);
   REQUIRE(!ir.empty());
   CHECK(ir.find("call void @llvm.trap()") != std::string::npos);
+  std::optional<Module> m = parseModule(copyKernel("", "", check), "k.ttir", diags);
+  REQUIRE(m.has_value());
+  std::string assembly = amdgpu::emitAssembly(*m, *amdgpu::targetDesc("gfx942"), {}, diags);
+  INFO(diags.str());
+  CHECK(assembly.find("s_trap 2") != std::string::npos);
 
   Diagnostics printDiags;
   std::string printed = llvmIR(copyKernel("", "", R"(    tt.print %x {hex = false, prefix = "x="})"), printDiags);
