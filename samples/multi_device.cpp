@@ -186,7 +186,7 @@ bool splitVectorAdd(const std::vector<Device> &devs, const Kernel &add, size_t n
               "GB/s");
   for (size_t i = 0; i < devs.size(); ++i) {
     float ms = Event::elapsedMs(parts[i].start, parts[i].stop);
-    std::printf("  %-10s %12zu %6.1f%%  %-22s %10.3f %8.1f\n", devs[i].name().c_str(), shares[i].count,
+    std::printf("  %-10s %12zu %6.1f%%  %-22s %10.3f %8.3g\n", devs[i].name().c_str(), shares[i].count,
                 100.0 * double(shares[i].count) / double(n), copyRouteName(parts[i].route), ms,
                 ms > 0 ? 12.0 * double(shares[i].count) / (ms * 1e6) : 0.0);
   }
@@ -293,7 +293,7 @@ bool splitMatmul(const std::vector<Device> &devs, const Kernel &mm, int M, int N
       continue;
     }
     double flops = 2.0 * double(rows[i].count) * N * K;
-    std::printf("  %-10s %8zu %6.1f%%  %-22s %14.1f %10.3f %9.3f\n", devs[i].name().c_str(), rows[i].count,
+    std::printf("  %-10s %8zu %6.1f%%  %-22s %14.1f %10.3f %9.3g\n", devs[i].name().c_str(), rows[i].count,
                 100.0 * double(rows[i].count) / M, copyRouteName(routes[i]), firstMs[i], ms[i],
                 ms[i] > 0 ? flops / (ms[i] * 1e9) : 0.0);
   }

@@ -69,7 +69,6 @@ void checkCopiesBetweenAll(const std::vector<Device> &devices, const CopyRoute *
         CHECK(route == CopyRoute::Host);
       else if (samePluginRoute)
         CHECK(route == *samePluginRoute);
-      MESSAGE(src.name() << " -> " << dst.name() << ": " << copyRouteName(route));
 
       std::vector<uint8_t> data(total), before(total);
       for (auto &b : data)
