@@ -3,9 +3,13 @@
 //
 // One VkInstance per context (made in init, so that devices can be listed
 // without creating any VkDevice); one VkDevice with one compute queue per opened
-// device. Work on every stream of a device goes to that queue; each submission
-// signals the device's timeline semaphore with the next value and begins with a
-// full memory barrier, so it runs after everything submitted before it.
+// device. Work on every stream of a device goes to that queue. A stream records
+// its operations into one open command buffer, each after a full memory barrier
+// (so it runs after everything recorded or submitted before it), and submits the
+// batch when someone needs its results (synchronize, event queries, host copies,
+// frees, unloads) or when it holds kMaxBatch operations; each submission signals
+// the device's timeline semaphore with the next value. TRIDENT_VULKAN_BATCH=0
+// submits every operation at once.
 
 #include "VulkanLoader.h"
 
@@ -18,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -87,6 +92,11 @@ struct Device {
   uint32_t deviceMemoryType = 0, hostMemoryType = 0;
   bool deviceMemoryMappable = false;
   std::map<uint64_t, Allocation> allocations; // by user address
+  std::mutex streamsMutex;                   // taken before any stream's mutex
+  std::set<trident_stream_s *> streams;      // the streams of this device
+
+  // Submits every stream's open batch (before waiting for `submitted`).
+  trident_status flushStreams();
 
   // Opens the VkDevice on first use.
   trident_status open();
@@ -127,12 +137,26 @@ struct trident_stream_s {
   std::deque<trident::vulkan::Submission> inFlight;
   std::vector<VkCommandBuffer> spare;
   uint64_t last = 0; // the value of this stream's last submission
+  // The batch being recorded: its command buffer, what it must keep alive, how many
+  // operations it holds, and the events it records (given its value on submission).
+  static constexpr unsigned kMaxBatch = 64;
+  bool batching = true;
+  VkCommandBuffer open = VK_NULL_HANDLE;
+  std::vector<trident::vulkan::Allocation> openTemporaries;
+  unsigned openOps = 0;
+  std::vector<trident_event_s *> openEvents;
 
-  // A command buffer in the recording state, starting with a full barrier.
+  // The open batch's command buffer (started when there is none), after a full
+  // barrier: the next operation is recorded into it.
   trident_status begin(VkCommandBuffer &out);
-  // Ends and submits `cmd`; `temporaries` are freed once it is done.
+  // Ends the operation recorded after begin(`cmd`); `temporaries` are freed once it is
+  // done. Submits the batch when it is full (or when batching is off).
   trident_status submit(VkCommandBuffer cmd, std::vector<trident::vulkan::Allocation> temporaries = {});
-  // Waits for everything submitted on this stream.
+  // Submits the open batch, if any (call with `mutex` held).
+  trident_status flush();
+  // Starts a new batch in `out` (none open).
+  trident_status startBatch(VkCommandBuffer &out);
+  // Submits the open batch and waits for everything submitted on this stream.
   trident_status synchronize();
   // Returns finished command buffers and temporaries (call with `mutex` held).
   void recycle();
@@ -144,6 +168,7 @@ struct trident_event_s {
   VkQueryPool queries = VK_NULL_HANDLE;
   uint64_t value = 0; // the timeline value of the submission that records it
   bool recorded = false;
+  trident_stream_s *pending = nullptr; // the stream whose open batch records it (value not known yet)
 };
 
 struct trident_module_s;

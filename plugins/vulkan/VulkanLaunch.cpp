@@ -115,6 +115,7 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
 
 trident_status moduleUnload(trident_module module) {
   Device &d = *module->device;
+  d.flushStreams(); // recorded launches may use the pipeline
   uint64_t last;
   {
     std::lock_guard lock(d.queueMutex);

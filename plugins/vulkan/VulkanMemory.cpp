@@ -84,7 +84,9 @@ trident_status memFree(trident_device device, trident_devptr ptr) {
     a = it->second;
     d.allocations.erase(it);
   }
-  // Work already submitted may still use it.
+  // Work already recorded or submitted may still use it.
+  if (trident_status s = d.flushStreams(); s != TRIDENT_SUCCESS)
+    return s;
   uint64_t last;
   {
     std::lock_guard lock(d.queueMutex);
@@ -160,11 +162,8 @@ trident_status memcpyDtoD(trident_stream stream, trident_devptr dst, trident_dev
     bool overlap = to == from && dst < src + bytes && src < dst + bytes;
     if (overlap) { // vkCmdCopyBuffer forbids overlapping regions: go through a scratch buffer
       Allocation scratch;
-      if (trident_status s = d.createBuffer(bytes, false, scratch); s != TRIDENT_SUCCESS) {
-        d.fn.vkEndCommandBuffer(cmd); // never submitted: reused (and reset) by the next begin
-        stream->spare.push_back(cmd);
-        return s;
-      }
+      if (trident_status s = d.createBuffer(bytes, false, scratch); s != TRIDENT_SUCCESS)
+        return s; // the open batch keeps only the barrier begin recorded
       VkBufferCopy in{src - from->bufferAddress, 0, bytes};
       d.fn.vkCmdCopyBuffer(cmd, from->buffer, scratch.buffer, 1, &in);
       VkMemoryBarrier barrier = vk<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);

@@ -83,6 +83,8 @@ trident_status deviceClose(trident_device device) {
 
 trident_status deviceSynchronize(trident_device device) {
   Device *d = fromHandle(device);
+  if (trident_status s = d->flushStreams(); s != TRIDENT_SUCCESS)
+    return s;
   uint64_t last;
   {
     std::lock_guard lock(d->queueMutex);

@@ -1,13 +1,29 @@
-// Streams and events. A stream records each operation into its own command
-// buffer and submits it at once; the device's timeline semaphore numbers the
-// submissions, so waiting for a stream or an event is waiting for a value.
-// Events write a timestamp query for event_elapsed_ms.
+// Streams and events. A stream records its operations into one open command
+// buffer and submits the batch when its results are needed or it is full; the
+// device's timeline semaphore numbers the submissions, so waiting for a stream or
+// an event is waiting for a value. Events write a timestamp query for
+// event_elapsed_ms; an event in an open batch gets its value when the batch is
+// submitted, and asking about it submits the batch.
 
 #include "VulkanDevice.h"
 
+#include <cstdlib>
 #include <cstring>
 
 namespace trident::vulkan {
+
+namespace {
+
+// Submits the open batch that records `event`, if any, so that its value is known.
+trident_status resolve(trident_event event) {
+  trident_stream s = event->pending;
+  if (!s)
+    return TRIDENT_SUCCESS;
+  std::lock_guard lock(s->mutex);
+  return event->pending ? s->flush() : TRIDENT_SUCCESS;
+}
+
+} // namespace
 
 trident_status streamCreate(trident_device device, trident_stream *out) {
   return guarded([&]() -> trident_status {
@@ -19,6 +35,12 @@ trident_status streamCreate(trident_device device, trident_stream *out) {
     info.queueFamilyIndex = d->physical->queueFamily;
     if (VkResult r = d->fn.vkCreateCommandPool(d->device, &info, nullptr, &s->pool); r != VK_SUCCESS)
       return failVk(r, "creating a command pool on " + d->name);
+    const char *batch = std::getenv("TRIDENT_VULKAN_BATCH");
+    s->batching = !(batch && std::strcmp(batch, "0") == 0);
+    {
+      std::lock_guard lock(d->streamsMutex);
+      d->streams.insert(s.get());
+    }
     *out = s.release();
     return TRIDENT_SUCCESS;
   });
@@ -37,6 +59,10 @@ trident_status streamSynchronize(trident_stream stream) {
 trident_status streamWaitEvent(trident_stream stream, trident_event event) {
   if (!event->recorded)
     return TRIDENT_SUCCESS;
+  // Submitted before anything `stream` records from now on.
+  if (event->pending != stream)
+    if (trident_status s = resolve(event); s != TRIDENT_SUCCESS)
+      return s;
   // On one device every submission already runs after the ones before it.
   if (event->device == stream->device)
     return TRIDENT_SUCCESS;
@@ -61,6 +87,7 @@ trident_status eventCreate(trident_device device, trident_event *out) {
 }
 
 trident_status eventDestroy(trident_event event) {
+  resolve(event); // no open batch may keep a pointer to it
   if (event->queries) {
     Device *d = event->device;
     d->wait(event->value); // the query may still be written
@@ -74,6 +101,10 @@ trident_status eventRecord(trident_event event, trident_stream stream) {
   if (event->device != stream->device)
     return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "an event of " + event->device->name + " cannot be recorded on a stream of " +
                                                     stream->device->name);
+  // Recorded again: the batch holding the earlier recording goes first.
+  if (event->pending && event->pending != stream)
+    if (trident_status s = resolve(event); s != TRIDENT_SUCCESS)
+      return s;
   std::lock_guard lock(stream->mutex);
   VkCommandBuffer cmd;
   if (trident_status s = stream->begin(cmd); s != TRIDENT_SUCCESS)
@@ -83,14 +114,19 @@ trident_status eventRecord(trident_event event, trident_stream stream) {
     fn.vkCmdResetQueryPool(cmd, event->queries, 0, 1);
     fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, event->queries, 0);
   }
-  if (trident_status s = stream->submit(cmd); s != TRIDENT_SUCCESS)
-    return s;
-  event->value = stream->last;
   event->recorded = true;
-  return TRIDENT_SUCCESS;
+  if (event->pending != stream) {
+    event->pending = stream;
+    stream->openEvents.push_back(event);
+  }
+  return stream->submit(cmd); // gives the event its value when the batch goes
 }
 
-trident_status eventSynchronize(trident_event event) { return event->device->wait(event->value); }
+trident_status eventSynchronize(trident_event event) {
+  if (trident_status s = resolve(event); s != TRIDENT_SUCCESS)
+    return s;
+  return event->device->wait(event->value);
+}
 
 trident_status eventElapsedMs(trident_event start, trident_event end, float *ms) {
   if (!start->recorded || !end->recorded)
@@ -100,6 +136,9 @@ trident_status eventElapsedMs(trident_event start, trident_event end, float *ms)
   Device *d = start->device;
   if (!start->queries)
     return fail(TRIDENT_ERROR_NOT_SUPPORTED, d->name + " has no timestamps on its compute queue");
+  for (trident_event e : {start, end})
+    if (trident_status s = resolve(e); s != TRIDENT_SUCCESS)
+      return s;
   uint64_t ticks[2];
   for (int i = 0; i < 2; ++i) {
     trident_event e = i ? end : start;
@@ -125,6 +164,22 @@ using trident::vulkan::vk;
 
 trident_status trident_stream_s::begin(VkCommandBuffer &out) {
   const trident::vulkan::DeviceFunctions &fn = device->fn;
+  if (open) {
+    out = open;
+  } else if (trident_status s = startBatch(out); s != TRIDENT_SUCCESS) {
+    return s;
+  }
+  // Everything recorded or submitted before (on any stream of the device) finishes its writes first.
+  VkMemoryBarrier barrier = vk<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  barrier.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+  fn.vkCmdPipelineBarrier(out, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier,
+                          0, nullptr, 0, nullptr);
+  return TRIDENT_SUCCESS;
+}
+
+trident_status trident_stream_s::startBatch(VkCommandBuffer &out) {
+  const trident::vulkan::DeviceFunctions &fn = device->fn;
   recycle();
   if (!spare.empty()) {
     out = spare.back();
@@ -143,17 +198,33 @@ trident_status trident_stream_s::begin(VkCommandBuffer &out) {
     spare.push_back(out);
     return failVk(r, "recording a command buffer on " + device->name);
   }
-  // Everything submitted before (on any stream of the device) finishes its writes first.
-  VkMemoryBarrier barrier = vk<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  barrier.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-  fn.vkCmdPipelineBarrier(out, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier,
-                          0, nullptr, 0, nullptr);
+  open = out;
   return TRIDENT_SUCCESS;
 }
 
 trident_status trident_stream_s::submit(VkCommandBuffer cmd, std::vector<Allocation> temporaries) {
+  (void)cmd; // the open batch
+  for (Allocation &a : temporaries)
+    openTemporaries.push_back(a);
+  ++openOps;
+  if (!batching || openOps >= kMaxBatch)
+    return flush();
+  return TRIDENT_SUCCESS;
+}
+
+trident_status trident_stream_s::flush() {
+  if (!open)
+    return TRIDENT_SUCCESS;
   const trident::vulkan::DeviceFunctions &fn = device->fn;
+  VkCommandBuffer cmd = open;
+  std::vector<Allocation> temporaries = std::move(openTemporaries);
+  std::vector<trident_event_s *> events = std::move(openEvents);
+  open = VK_NULL_HANDLE;
+  openTemporaries.clear();
+  openEvents.clear();
+  openOps = 0;
+  for (trident_event_s *e : events)
+    e->pending = nullptr;
   if (VkResult r = fn.vkEndCommandBuffer(cmd); r != VK_SUCCESS) {
     spare.push_back(cmd);
     for (Allocation &a : temporaries)
@@ -183,10 +254,14 @@ trident_status trident_stream_s::submit(VkCommandBuffer cmd, std::vector<Allocat
   }
   inFlight.push_back({value, cmd, std::move(temporaries)});
   last = value;
+  for (trident_event_s *e : events)
+    e->value = value;
   return TRIDENT_SUCCESS;
 }
 
 trident_status trident_stream_s::synchronize() {
+  if (trident_status s = flush(); s != TRIDENT_SUCCESS)
+    return s;
   if (trident_status s = device->wait(last); s != TRIDENT_SUCCESS)
     return s;
   recycle();
@@ -207,7 +282,13 @@ void trident_stream_s::recycle() {
 }
 
 trident_stream_s::~trident_stream_s() {
-  if (!device || !device->device)
+  if (!device)
+    return;
+  {
+    std::lock_guard lock(device->streamsMutex);
+    device->streams.erase(this);
+  }
+  if (!device->device)
     return;
   synchronize();
   const trident::vulkan::DeviceFunctions &fn = device->fn;
@@ -215,4 +296,15 @@ trident_stream_s::~trident_stream_s() {
     fn.vkFreeCommandBuffers(device->device, pool, uint32_t(spare.size()), spare.data());
   if (pool)
     fn.vkDestroyCommandPool(device->device, pool, nullptr);
+}
+
+trident_status trident::vulkan::Device::flushStreams() {
+  std::lock_guard streamsLock(streamsMutex);
+  trident_status result = TRIDENT_SUCCESS;
+  for (trident_stream_s *s : streams) {
+    std::lock_guard lock(s->mutex);
+    if (trident_status st = s->flush(); st != TRIDENT_SUCCESS && result == TRIDENT_SUCCESS)
+      result = st;
+  }
+  return result;
 }
