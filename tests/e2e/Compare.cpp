@@ -101,4 +101,44 @@ BufferComparison compareBuffer(const ArgSpec &spec, const std::vector<uint8_t> &
   return out;
 }
 
+double elementValue(const ArgSpec &spec, const std::vector<uint8_t> &buffer, size_t i, bool &unwritten) {
+  Type e = spec.element;
+  size_t bytes = elementBytes(e);
+  uint64_t bits = rawBits(buffer, i, bytes);
+  unwritten = true;
+  for (size_t b = 0; b < bytes; ++b)
+    unwritten &= buffer[i * bytes + b] == 0x7f;
+  if (e == Type::i1())
+    return bits ? -1 : 0;
+  if (e.isInteger()) {
+    unsigned w = e.bitWidth();
+    return double(w >= 64 ? int64_t(bits) : int64_t(bits << (64 - w)) >> (64 - w));
+  }
+  return decode(e, bits);
+}
+
+std::string checkPromise(const ArgSpec &spec, const std::vector<uint8_t> &reference) {
+  const OutputCheck &c = spec.check;
+  if (!spec.written || !c.hasRange || c.mode == OutputCheck::Mode::Skip)
+    return "";
+  double slack = c.mode == OutputCheck::Mode::Tolerance ? c.tolerance : 0;
+  for (size_t i = 0; i < spec.count; ++i) {
+    bool unwritten;
+    double v = elementValue(spec, reference, i, unwritten);
+    if (unwritten && spec.init.size() && spec.init[0] == 0x7f)
+      continue;
+    bool inRange = v >= c.lo - slack && v <= c.hi + slack;
+    bool onGrid = !c.exact || std::ldexp(v, c.frac) == std::floor(std::ldexp(v, c.frac));
+    if (!inRange || !onGrid) {
+      std::ostringstream os;
+      os.precision(17);
+      os << spec.name << "[" << i << "] = " << v << ", but the generator promised [" << c.lo << ", " << c.hi << "]";
+      if (c.exact)
+        os << ", multiples of 2^-" << c.frac;
+      return os.str();
+    }
+  }
+  return "";
+}
+
 } // namespace trident::e2e

@@ -17,4 +17,13 @@ struct BufferComparison {
 BufferComparison compareBuffer(const ArgSpec &spec, const std::vector<uint8_t> &reference,
                                const std::vector<uint8_t> &actual, size_t maxReported = 4);
 
+// Checks the reference's values in an output against what the generator promised
+// (OutputCheck::hasRange): "" when they obey it, else the first offending element.
+// A broken promise is a generator bug: the comparison modes rest on it.
+std::string checkPromise(const ArgSpec &spec, const std::vector<uint8_t> &reference);
+
+// The value of element i (integers read signed, i1 true as -1); `unwritten` when it
+// still holds the poison pattern.
+double elementValue(const ArgSpec &spec, const std::vector<uint8_t> &buffer, size_t i, bool &unwritten);
+
 } // namespace trident::e2e

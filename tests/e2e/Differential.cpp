@@ -70,6 +70,12 @@ SeedResult runSeed(uint64_t seed, const GeneratorOptions &options, std::span<Dev
     result.problem = "the reference interpreter failed:\n" + reference.error;
     return result;
   }
+  for (size_t i = 0; i < kernel.args.size(); ++i)
+    if (kernel.args[i].kind == ArgSpec::Kind::Buffer)
+      if (std::string broken = checkPromise(kernel.args[i], reference.buffers[i]); !broken.empty()) {
+        result.problem = "the generator's facts do not hold (a generator bug): " + broken;
+        return result;
+      }
   for (DeviceRunner *device : devices) {
     DeviceVerdict verdict;
     verdict.device = device->name();

@@ -112,7 +112,16 @@ Facts floatAddSub(Type t, const Facts &a, const Facts &b, bool sub) {
   r.exact = a.exact && b.exact;
   r.frac = std::max(a.frac, b.frac);
   r.err = a.err + b.err;
-  return roundTo(t, r, kBasicUlps);
+  if (r.exact && fitsExact(t, r))
+    return r;
+  // A device may fuse a multiplication into the addition (skipping the product's
+  // rounding, up to an ulp of the operand), and f16/bf16 sums may round twice in the
+  // interpreter (through f32): allow ulps of the largest of the three.
+  r.exact = false;
+  double m = r.mag();
+  r.lo -= 2 * unitRoundoff(t) * m, r.hi += 2 * unitRoundoff(t) * m; // the reference's own rounding
+  r.err += kBasicUlps * unitRoundoff(t) * std::max({a.mag(), b.mag(), m});
+  return r;
 }
 
 void mulInterval(const Facts &a, const Facts &b, double &lo, double &hi) {
@@ -127,7 +136,9 @@ Facts floatMul(Type t, const Facts &a, const Facts &b) {
   r.exact = a.exact && b.exact;
   r.frac = a.frac + b.frac;
   r.err = a.err * b.mag() + b.err * a.mag() + a.err * b.err;
-  return roundTo(t, r, kBasicUlps);
+  // A correctly rounded product of the same operands is the same everywhere (f16 and
+  // bf16 products are exact in the interpreter's f32).
+  return roundTo(t, r, r.err == 0 ? 0 : kBasicUlps);
 }
 
 // The smallest magnitude a value may have, counting what devices may add (0 when the
@@ -285,7 +296,8 @@ Facts castFacts(OpCode code, Type to, const Facts &a, Type fromType) {
       lo = 0;
       hi = std::ldexp(1.0, int(fromType.element().bitWidth())) - 1;
     }
-    return roundTo(to, exactFloat(lo, hi, 0), kBasicUlps);
+    // Conversions round once, the same everywhere.
+    return roundTo(to, exactFloat(lo, hi, 0), 0);
   }
   case OpCode::FPToSI:
   case OpCode::FPToUI: {
@@ -300,7 +312,7 @@ Facts castFacts(OpCode code, Type to, const Facts &a, Type fromType) {
     return intFacts(int64_t(lo), int64_t(hi));
   }
   case OpCode::ExtF: return a;
-  case OpCode::TruncF: return roundTo(to, a, kBasicUlps);
+  case OpCode::TruncF: return roundTo(to, a, a.err == 0 ? 0 : kBasicUlps);
   default: return fullInt(to);
   }
 }
@@ -425,7 +437,11 @@ Facts roundTo(Type t, Facts f, double ulpsFactor) {
   if (f.isExactFloat() && fitsExact(t, f))
     return f;
   f.exact = false;
-  f.err += ulpsFactor * unitRoundoff(t) * f.mag();
+  double m = f.mag();
+  // The reference rounds too (twice, for f16 and bf16 computed through f32, or toward
+  // zero): its value moves by up to two units of roundoff.
+  f.lo -= 2 * unitRoundoff(t) * m, f.hi += 2 * unitRoundoff(t) * m;
+  f.err += ulpsFactor * unitRoundoff(t) * m;
   return f;
 }
 
@@ -486,8 +502,8 @@ Facts transfer(OpCode code, Type type, std::span<const Facts> in, Type operandTy
 Facts combineFacts(Combine c, Type element, int64_t n, const Facts &in) {
   switch (c) {
   case Combine::Add: {
-    if (in.isInt())
-      return clampInt(element, i128(in.ilo) * n, i128(in.ihi) * n);
+    if (in.isInt()) // any count from 1 (a scan's first element) to n
+      return clampInt(element, std::min<i128>(in.ilo, i128(in.ilo) * n), std::max<i128>(in.ihi, i128(in.ihi) * n));
     Facts r = in;
     r.lo = std::min(in.lo, in.lo * double(n));
     r.hi = std::max(in.hi, in.hi * double(n));
@@ -495,7 +511,9 @@ Facts combineFacts(Combine c, Type element, int64_t n, const Facts &in) {
     // Any order of n - 1 additions: each rounds at most the running magnitude.
     if (!(r.exact && fitsExact(element, r))) {
       r.exact = false;
-      r.err += kBasicUlps * unitRoundoff(element) * double(n) * r.mag();
+      double w = kBasicUlps * unitRoundoff(element) * double(n) * r.mag();
+      r.err += w;
+      r.lo -= w, r.hi += w;
     }
     return r;
   }

@@ -37,7 +37,18 @@ private:
   int fd_;
 };
 
+} // namespace
+
+void restoreDefaultSignals() {
+  // A test framework's crash handlers would report the child's crash as its own.
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM})
+    std::signal(sig, SIG_DFL);
+}
+
+namespace {
+
 [[noreturn]] void childMain(int fd, uint64_t first, uint64_t end, const IsolatedRunOptions &options) {
+  restoreDefaultSignals();
   Writer out(fd);
   std::unique_ptr<Runtime> runtime;
   DeviceSelection devices;

@@ -25,6 +25,10 @@ struct IsolatedRunSummary {
   std::string fatal;                // a child could not start (no runtime): nothing ran
 };
 
+// In a child process: crash signals back to their default action, so that a crash
+// ends the child (a test framework's handlers would otherwise report it as their own).
+void restoreDefaultSignals();
+
 // Runs seeds [first, first + count); calls `onSeed` for each, in order, in the parent.
 IsolatedRunSummary runSeedsIsolated(uint64_t first, uint64_t count, const IsolatedRunOptions &options,
                                     const std::function<void(const SeedResult &)> &onSeed);

@@ -1,6 +1,7 @@
 #include "Reducer.h"
 
 #include "Compare.h"
+#include "IsolatedRuns.h"
 
 #include "trident/Trident.h"
 #include "trident/ir/Printer.h"
@@ -34,6 +35,7 @@ Outcome tryKernel(const RandomKernel &k, const std::string &device) {
   fflush(stderr);
   pid_t pid = fork();
   if (pid == 0) {
+    restoreDefaultSignals();
     alarm(120);
     Runtime runtime(e2eRuntimeOptions());
     std::unique_ptr<DeviceRunner> runner;

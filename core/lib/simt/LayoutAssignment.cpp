@@ -242,9 +242,10 @@ private:
     }
     if (op->numResults() == 0 || !op->result()->type().isBlock())
       return;
+    // Not skipped when the first result is fixed: the others of a multi-result op
+    // (a scan or reduce of several operands, a split) still need layouts; give()
+    // leaves fixed ones alone.
     Value *r = op->result();
-    if (fixed_.count(r))
-      return;
     Type t = r->type();
     switch (op->code()) {
     case OpCode::Reduce: {
