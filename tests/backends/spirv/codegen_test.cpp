@@ -329,3 +329,34 @@ TEST_CASE("float controls follow the device") {
   CHECK_FALSE(contains(asm_, "RoundingModeRTE")); // no f64 in this kernel
   CHECK(validate(k->words) == "");
 }
+
+TEST_CASE("remsi and min/max avoid what drivers answer differently") {
+  // NVIDIA's OpSRem behaves like OpSMod on negative operands, and a driver that
+  // flushes subnormals compares them equal to zero: neither may appear.
+  const char *text = R"(builtin.module ({
+  tt.func {num_threads = 8, sym_name = "k"} ({
+  ^(%p: ptr<i32>, %q: ptr<f32>):
+    %a = th.load %p : i32
+    %r = arith.remsi %a, %a : i32
+    th.store %p, %r
+    %x = th.load %q : f32
+    %m = arith.minnumf %x, %x : f32
+    %n = arith.maximumf %m, %x : f32
+    th.store %q, %n
+    tt.return
+  })
+})
+)";
+  Diagnostics diags;
+  std::optional<SpirvKernel> k = compileText(text, lavapipeLike(), diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  std::string asm_ = disassemble(k->words);
+  CHECK(validate(k->words) == "");
+  CHECK_FALSE(contains(asm_, "OpSRem"));
+  CHECK(contains(asm_, "OpUMod"));
+  CHECK_FALSE(contains(asm_, "OpFOrdLessThan"));
+  CHECK_FALSE(contains(asm_, "OpFOrdGreaterThan"));
+  CHECK_FALSE(contains(asm_, "OpFOrdEqual"));
+  CHECK(contains(asm_, "OpSLessThan"));
+  CHECK(contains(asm_, "OpSGreaterThan"));
+}
