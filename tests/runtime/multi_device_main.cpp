@@ -76,8 +76,8 @@ TEST_CASE("host+vulkan: streams wait for events of the other plugin's devices") 
 TEST_CASE("cuda-peer: copies, splits and waits between two CUDA devices") {
   std::vector<Device> cuda = pick({"cuda:0", "cuda:1"});
   CopyRoute route = cuda[1].copyRouteFrom(cuda[0]);
-  MESSAGE("cuda:0 -> cuda:1 copies by " + std::string(copyRouteName(route)) +
-          (route == CopyRoute::Peer ? "" : " (the driver refuses peer access)"));
+  MESSAGE(("cuda:0 -> cuda:1 copies by " + std::string(copyRouteName(route)) +
+           (route == CopyRoute::Peer ? "" : " (the driver refuses peer access)")));
   test::checkCopiesBetweenAll(cuda, nullptr);
   test::checkSplitFromOneThread(cuda, (1u << 22) + 3, 13);
   test::checkSplitFromThreads(cuda, (1u << 22) + 5, 14, 3);
