@@ -12,7 +12,8 @@
 // route and kernel time are printed. Exits with 1 on any mismatch, 2 on a usage
 // or runtime error, 77 when --missing-skips is given and a named device is absent.
 //
-//   multi_device [--devices all | a,b,...] [--small | --large] [--seed S] [--samples-dir DIR] [--missing-skips]
+//   multi_device [--devices all | a,b,...] [--kernels vector_add,matmul] [--small | --large] [--seed S]
+//                [--samples-dir DIR] [--missing-skips]
 //
 // Without --devices: every GPU of every plugin, or every host device when there
 // is no GPU. `all` is every device, host devices included. Problems are large
@@ -42,6 +43,7 @@ struct Options {
   uint64_t seed = std::random_device()();
   std::string samplesDir = TRIDENT_SAMPLES_DIR;
   bool missingSkips = false;
+  bool vectorAdd = true, matmul = true; // --kernels
 };
 
 struct Share {
@@ -305,9 +307,7 @@ bool splitMatmul(const std::vector<Device> &devs, const Kernel &mm, int M, int N
 
 // ---- 3. the same kernels on every device, compared with each other ----
 
-bool sameEverywhere(const std::vector<Device> &devs, const Kernel &add, const Kernel &mm, size_t n, int M, int N,
-                    int K, std::mt19937_64 &rng) {
-  std::printf("\nthe same kernels on every device, same inputs\n");
+bool sameVectorAdd(const std::vector<Device> &devs, const Kernel &add, size_t n, std::mt19937_64 &rng) {
   bool ok = true;
   // vector_add: one fp32 rounding, so every IEEE device must agree bit for bit.
   auto x = randomFloats(rng, n), y = randomFloats(rng, n);
@@ -339,6 +339,11 @@ bool sameEverywhere(const std::vector<Device> &devs, const Kernel &add, const Ke
       ok &= differ == 0;
     }
   }
+  return ok;
+}
+
+bool sameMatmul(const std::vector<Device> &devs, const Kernel &mm, int M, int N, int K, std::mt19937_64 &rng) {
+  bool ok = true;
   // matmul: devices accumulate in different orders; each must match the
   // reference, and any two devices differ by at most the sum of their tolerances.
   std::vector<double> a, b;
@@ -374,9 +379,20 @@ bool sameEverywhere(const std::vector<Device> &devs, const Kernel &add, const Ke
   return ok;
 }
 
+bool sameEverywhere(const std::vector<Device> &devs, const Kernel *add, const Kernel *mm, size_t n, int M, int N,
+                    int K, std::mt19937_64 &rng) {
+  std::printf("\nthe same kernels on every device, same inputs\n");
+  bool ok = true;
+  if (add)
+    ok &= sameVectorAdd(devs, *add, n, rng);
+  if (mm)
+    ok &= sameMatmul(devs, *mm, M, N, K, rng);
+  return ok;
+}
+
 int usage() {
-  std::fprintf(stderr, "usage: multi_device [--devices all | a,b,...] [--small | --large] [--seed S] "
-                       "[--samples-dir DIR] [--missing-skips]\n");
+  std::fprintf(stderr, "usage: multi_device [--devices all | a,b,...] [--kernels vector_add,matmul] [--small | "
+                       "--large] [--seed S] [--samples-dir DIR] [--missing-skips]\n");
   return kError;
 }
 
@@ -398,6 +414,15 @@ int main(int argc, char **argv) {
       o.size = 1;
     else if (a == "--missing-skips")
       o.missingSkips = true;
+    else if (a == "--kernels" && i + 1 < argc) {
+      std::vector<std::string> ks = splitNames(argv[++i]);
+      o.vectorAdd = std::find(ks.begin(), ks.end(), "vector_add") != ks.end();
+      o.matmul = std::find(ks.begin(), ks.end(), "matmul") != ks.end();
+      if (!o.vectorAdd && !o.matmul) {
+        std::fprintf(stderr, "multi_device: --kernels takes vector_add, matmul or both\n");
+        return kError;
+      }
+    }
     else
       return usage();
   }
@@ -419,10 +444,14 @@ int main(int argc, char **argv) {
     Kernel mm = Kernel::fromFile(o.samplesDir + "/matmul.py", "matmul_kernel");
     const size_t n = large ? (size_t(1) << 26) + 5 : (size_t(1) << 17) + 5;
     const int M = large ? 2048 : 160, N = large ? 1024 : 96, K = large ? 1024 : 64;
-    bool ok = splitVectorAdd(devs, add, n, rng);
-    ok &= splitMatmul(devs, mm, M, N, K, rng);
-    ok &= sameEverywhere(devs, add, mm, large ? (size_t(1) << 20) + 7 : 10007, large ? 512 : 64, large ? 384 : 48,
-                         large ? 256 : 40, rng);
+    bool ok = true;
+    if (o.vectorAdd)
+      ok &= splitVectorAdd(devs, add, n, rng);
+    if (o.matmul)
+      ok &= splitMatmul(devs, mm, M, N, K, rng);
+    ok &= sameEverywhere(devs, o.vectorAdd ? &add : nullptr, o.matmul ? &mm : nullptr,
+                         large ? (size_t(1) << 20) + 7 : 10007, large ? 512 : 64, large ? 384 : 48, large ? 256 : 40,
+                         rng);
     std::printf("\n%s\n", ok ? "all results match" : "MISMATCH (see above)");
     return ok ? 0 : kMismatch;
   } catch (const Error &e) {
