@@ -62,7 +62,9 @@ Value *encode(Emitter &e, Value *x, const Format &f, bool towardZero) {
   quantum = e.bin(OpCode::MinSI, quantum, e.i32(100)); // huge values overflow below anyway
   Value *rounded;
   if (towardZero) {
-    Value *clear = e.bin(OpCode::AddI, e.bin(OpCode::SubI, quantum, exponent), e.i32(23));
+    // Bits below the quantum; an f32 subnormal's ulp is that of exponent -126.
+    Value *ulpExponent = e.bin(OpCode::MaxSI, exponent, e.i32(-126));
+    Value *clear = e.bin(OpCode::AddI, e.bin(OpCode::SubI, quantum, ulpExponent), e.i32(23));
     clear = e.bin(OpCode::MinSI, e.bin(OpCode::MaxSI, clear, e.i32(0)), e.i32(23));
     Value *mask = e.bin(OpCode::SubI, e.bin(OpCode::ShLI, e.i32(1), clear), e.i32(1));
     Value *kept = e.bin(OpCode::AndI, abs, e.bin(OpCode::XOrI, mask, e.i32(-1)));
@@ -91,9 +93,18 @@ Value *encode(Emitter &e, Value *x, const Format &f, bool towardZero) {
       e.bin(OpCode::OrI, e.bin(OpCode::ShLI, e.bin(OpCode::AddI, re, e.i32(f.bias)), e.i32(f.mantissaBits)),
             e.bin(OpCode::AndI, e.bin(OpCode::ShRUI, rounded, e.i32(23 - f.mantissaBits)),
                   e.i32((int64_t(1) << f.mantissaBits) - 1)));
-  Value *scaled = b.binary(OpCode::MulF, e.bitcast(rounded, Type::f32()),
-                           b.constFloat(std::ldexp(1.0, f.bias + f.mantissaBits - 1), Type::f32()));
-  Value *subnormal = b.cast(OpCode::FPToUI, scaled, Type::i32());
+  // A subnormal result is its f32 significand shifted down to the result's fixed
+  // quantum, in integers: scaling by 2^(bias + mantissaBits - 1) in f32 would
+  // overflow for wide-exponent formats (2^133 for bf16). The shift is exact, since
+  // `rounded` is a multiple of the quantum; it is capped at 31 for zero.
+  Value *f32Exponent = e.bin(OpCode::ShRUI, rounded, e.i32(23));
+  Value *isF32Normal = e.cmp("sge", f32Exponent, e.i32(1));
+  Value *mantissa = e.bin(OpCode::AndI, rounded, e.i32(0x7fffff));
+  Value *significand = b.select(isF32Normal, e.bin(OpCode::OrI, mantissa, e.i32(0x800000)), mantissa);
+  Value *shift = e.bin(OpCode::SubI, e.i32(151 - f.bias - f.mantissaBits),
+                       e.bin(OpCode::MaxSI, f32Exponent, e.i32(1)));
+  shift = e.bin(OpCode::MinSI, e.bin(OpCode::MaxSI, shift, e.i32(0)), e.i32(31)); // normal results: unused
+  Value *subnormal = e.bin(OpCode::ShRUI, significand, shift);
   Value *code = b.select(e.cmp("sge", re, e.i32(1 - f.bias)), normal, subnormal);
   code = b.select(overflow, e.i32(overflowCode), code);
   if (f.hasInfinity) // infinity stays infinity, whatever the rounding
