@@ -264,6 +264,11 @@ bool Translator::translateOp(Op *op) {
   case OpCode::IntToPtr:
   case OpCode::AddPtr: return translateCast(*this, op);
   case OpCode::Assume: return true;
+  case OpCode::ThPrintf: // tt.print / tt.device_print
+    return error(op, "tt.print is not supported on Vulkan yet (SPIR-V has no printf without "
+                      "NonSemantic.DebugPrintf and a validation layer to read it); remove it or run on cuda");
+  case OpCode::ThAssert: // tt.device_assert in debug builds
+    return error(op, "tt.device_assert is not supported on Vulkan yet; compile without debug or run on cuda");
   default: return translateArith(*this, op);
   }
 }
