@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Runs on a GPU machine (no LLVM there): unpacks .dev/bundle (scripts/device-bundle.sh),
 # runs the GPU tests, the samples, the benchmarks and Triton's reference numbers,
-# and writes logs under $OUT. Meant for one call of the project's device tool.
+# and writes logs under $OUT. Meant for one call of the project's device tool; every
+# step has its own time limit so that one hang cannot eat the call.
+# Usage: scripts/device-run.sh [--quick]   (--quick: fewer random seeds, no racecheck)
 set -uo pipefail
 repo="$(pwd)"
 out="${OUT:-/tmp/out}"
+quick=0; [ "${1:-}" = --quick ] && quick=1
 mkdir -p "$out" /work
 [ -e /work/main ] || ln -s "$repo" /work/main   # build-tree RPATHs and test data paths
 cd /work/main
@@ -14,24 +17,56 @@ for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export TRIDENT_CACHE_DIR=/tmp/trident-cache
 B=/work/main/build-rel
-t() { LD_LIBRARY_PATH=/tmp/deps "$@"; }   # our programs, with LLVM's libraries
-step() { echo; echo "=== $*"; }
+export LD_LIBRARY_PATH=/tmp/deps:$B/lib
+step() { echo; echo "=== $* ($(date +%T))"; }
+# run NAME LIMIT COMMAND...: logs to $out/NAME.log, prints the exit status and the tail.
+run() {
+  local name=$1 limit=$2; shift 2
+  local prog=$1 a
+  for a in "$@"; do case $a in "$B"/*) prog=$a; break;; esac; done   # our program, behind env or a tool
+  if [ ! -x "$prog" ]; then echo "SKIPPED: $name ($prog not built)"; return; fi
+  step "$name"
+  timeout "$limit" "$@" > "$out/$name.log" 2>&1
+  echo "exit $?"; tail -${TAIL:-8} "$out/$name.log"
+}
 
 nvidia-smi -L
-step devices;     t $B/bin/trident devices 2>&1 | tee "$out/devices.txt"
-# Correctness first: the GPU tests of each plugin, then every sample on every device.
-for test in tests/backends/cuda_plugin_test tests/backends/cuda_samples_test \
-            tests/backends/spirv/backend_vulkan_run_tests tests/runtime/runtime_tests; do
-  [ -x "$B/$test" ] || { echo "SKIPPED: $test (not built)"; continue; }
-  step "$test"
-  t timeout 300 "$B/$test" > "$out/$(basename $test).log" 2>&1; echo "exit $?"
-  tail -6 "$out/$(basename $test).log"
-done
-step run_samples; t timeout 300 $B/bin/run_samples 2>&1 | tee "$out/run_samples.txt" | tail -40
-# Performance: Trident's benchmark and Triton's, in the same run on the same GPU.
-step cuda_bench;  t timeout 300 $B/tests/backends/cuda_bench "$out/cuda_bench.json" 2>&1 | tee "$out/cuda_bench.txt"
-step triton;      timeout 300 python3 benchmarks/triton_reference.py --json "$out/triton.json" 2>&1 | tee "$out/triton.txt"
-step launch;      t timeout 120 $B/bin/trident-bench-launch --device cuda:0 2>&1 | tail -5
-step "compute-sanitizer memcheck"
-t timeout 300 compute-sanitizer --tool memcheck $B/tests/backends/cuda_samples_test > "$out/memcheck.log" 2>&1
-tail -3 "$out/memcheck.log"
+step devices; $B/bin/trident devices 2>&1 | tee "$out/devices.txt"
+
+# Steps run most important first: the call's own limit may cut the tail.
+# 1. Correctness: each plugin's GPU tests and every sample on every device.
+run cuda_plugin_test 30 $B/tests/backends/cuda_plugin_test
+run cuda_samples_test 60 $B/tests/backends/cuda_samples_test
+run backend_vulkan_run_tests 60 $B/tests/backends/spirv/backend_vulkan_run_tests
+TAIL=30 run run_samples 120 $B/bin/run_samples --samples-dir samples
+TAIL=30 run multi_device 60 $B/bin/multi_device --devices cuda:0,vulkan:0
+# tt.device_print with cache hints on cuda:0 (vprintf; the hinted ld/st go through ptxas in the driver).
+cat > /tmp/print_kernel.py <<'PY'
+import triton
+import triton.language as tl
+
+@triton.jit
+def print_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0, cache_modifier=".cg", eviction_policy="evict_last")
+    tl.device_print("x=", x)
+    tl.store(x_ptr + offs, x + 1, mask=mask, cache_modifier=".cs")
+PY
+TAIL=6 run debug_print 60 $B/bin/trident run /tmp/print_kernel.py --kernel print_kernel --grid 1 --arg arange:fp32:8 \
+  --arg 8 --arg BLOCK=8 --device cuda:0
+
+# 2. Performance: Trident's benchmark (cuda:0 and vulkan:0) and Triton's, same run, same GPU.
+TAIL=40 run trident_bench 150 $B/bin/trident-bench --json "$out/trident_bench.json"
+step triton; timeout 150 python3 benchmarks/triton_reference.py --json "$out/triton.json" > "$out/triton.log" 2>&1; tail -20 "$out/triton.log"
+TAIL=30 run cuda_bench 90 env TRIDENT_TIME_STAGES=1 $B/tests/backends/cuda_bench "$out/cuda_bench.json"
+run launch_cuda 20 $B/bin/trident-bench-launch --device cuda:0
+
+# 3. Random kernels, several devices, sanitizers.
+run cuda_random_test 60 env TRIDENT_RANDOM_SEEDS=$((quick ? 50 : 200)) $B/tests/backends/cuda_random_test
+run randtest_cuda 50 $B/tests/e2e/trident-randtest --seeds $((quick ? 30 : 100)) --device cuda:0 --quiet
+run randtest_vulkan 50 $B/tests/e2e/trident-randtest --seeds $((quick ? 30 : 100)) --device vulkan:0 --quiet
+run multi_device_tests 40 $B/tests/runtime/runtime_multi_device_tests --needs cuda,vulkan -tc='cuda+vulkan*'
+run memcheck 90 compute-sanitizer --tool memcheck $B/tests/backends/cuda_samples_test
+[ $quick = 1 ] || run racecheck 90 compute-sanitizer --tool racecheck $B/tests/backends/cuda_samples_test
+echo; echo "=== done ($(date +%T))"

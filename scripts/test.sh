@@ -14,7 +14,4 @@ cmake --build "$build" -j "${TRIDENT_JOBS:-2}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 cd "$build"
-# Known failing, excluded by name until fixed (issue 6): the Vulkan element-wise
-# differential test on lavapipe and the random-kernel suite.
-echo "SKIPPED (known failing, issue 6): backend_vulkan_run_tests e2e_random_tests"
-ctest --output-on-failure --timeout 900 -j "${TRIDENT_JOBS:-2}" -E "^(backend_vulkan_run_tests|e2e_random_tests)$" "$@"
+ctest --output-on-failure --timeout 900 -j "${TRIDENT_JOBS:-2}" "$@"
