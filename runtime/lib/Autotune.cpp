@@ -126,9 +126,13 @@ const TuneConfig &chooseConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> 
     if (const TuneWinner *w = findWinner(k, device, key, n))
       return k.configs[w->config];
   }
-  std::unique_lock lock(k.tuneMutex); // one tuning at a time per kernel
-  if (const TuneWinner *w = findWinner(k, device, key, n))
-    return k.configs[w->config];
+  // One tuning at a time per kernel and device; launches elsewhere go on.
+  std::lock_guard tuning(k.tuning.of(device.get()));
+  {
+    std::shared_lock lock(k.tuneMutex);
+    if (const TuneWinner *w = findWinner(k, device, key, n))
+      return k.configs[w->config];
+  }
 
   RuntimeShared &shared = *device->shared;
   const std::string diskKey = diskKeyOf(k, *device, key, n);
@@ -185,6 +189,7 @@ const TuneConfig &chooseConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> 
         shared.counters.diskWrites++;
     }
   }
+  std::unique_lock lock(k.tuneMutex);
   k.winners.push_back({device, std::vector<uint64_t>(key, key + n), winner});
   return k.configs[winner];
 }

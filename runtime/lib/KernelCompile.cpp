@@ -150,6 +150,7 @@ Specialization &compileSpecialization(KernelImpl &k, const std::shared_ptr<Devic
   plugin.call(&trident_plugin_api::module_get_kernel, "module_get_kernel",
               "finding kernel '" + k.name + "' in its module on " + device->name, spec->module, k.name.c_str(),
               &spec->kernel);
+  std::unique_lock lock(k.mutex);
   k.specializations.push_back(std::move(spec));
   return *k.specializations.back();
 }

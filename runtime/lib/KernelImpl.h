@@ -13,7 +13,9 @@
 #include "trident/Kernel.h"
 
 #include <array>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <string>
 #include <vector>
@@ -39,6 +41,22 @@ struct TuneConfig {
 };
 
 // The config chosen for one device and one value of the autotune key.
+// A mutex per key (a device, a target), made on first use.
+template <class Key> class MutexPerKey {
+public:
+  std::mutex &of(const Key &key) {
+    std::lock_guard lock(mutex_);
+    std::unique_ptr<std::mutex> &m = mutexes_[key];
+    if (!m)
+      m = std::make_unique<std::mutex>();
+    return *m;
+  }
+
+private:
+  std::mutex mutex_;
+  std::map<Key, std::unique_ptr<std::mutex>> mutexes_;
+};
+
 struct TuneWinner {
   std::shared_ptr<DeviceImpl> device;
   std::vector<uint64_t> key;
@@ -92,14 +110,18 @@ struct KernelImpl {
   std::vector<Param> params;
   std::vector<std::string> paramNames; // for Meta
 
-  mutable std::shared_mutex mutex;
+  mutable std::shared_mutex mutex; // guards the lists below; never held while compiling or tuning
   std::vector<std::unique_ptr<Specialization>> specializations;
+  // One compile at a time per target: devices of one target share the binary (it is
+  // compiled once), and other targets' launches and compiles go on meanwhile.
+  MutexPerKey<std::string> compiling;
 
   // @triton.autotune: configs, the parameters of the key, and the winners so far.
   std::vector<TuneConfig> configs;
   std::vector<size_t> tuneKeyParams;
-  mutable std::shared_mutex tuneMutex;
+  mutable std::shared_mutex tuneMutex; // guards winners; not held while tuning
   std::vector<TuneWinner> winners;
+  MutexPerKey<const DeviceImpl *> tuning; // one tuning at a time per device (it compiles: a lock of its own)
 
   // @triton.heuristics, applied in order on every launch.
   std::vector<Heuristic> heuristics;
@@ -120,7 +142,7 @@ void resolveArguments(const KernelImpl &kernel, const DeviceImpl &device, std::s
                       const LaunchOptions &options, const TuneConfig *config, Resolved *out);
 void computeKey(const KernelImpl &kernel, const Resolved *resolved, const EffectiveOptions &options, SpecKey &key);
 // The cold path: compiles (or loads from disk) and inserts a specialization. Called
-// with the kernel's mutex held exclusively.
+// with the kernel's compiling.of(target) held; takes the kernel's mutex to insert.
 Specialization &compileSpecialization(KernelImpl &kernel, const std::shared_ptr<DeviceImpl> &device,
                                       const Resolved *resolved, const SpecKey &key, const EffectiveOptions &options);
 // Finds or compiles the specialization for these arguments.

@@ -290,10 +290,13 @@ Specialization &specializationFor(KernelImpl &k, const std::shared_ptr<DeviceImp
         return *s;
       }
   }
-  std::unique_lock lock(k.mutex);
-  for (const auto &s : k.specializations)
-    if (s->device == device && s->key == key && sourceTextsMatch(*s, r))
-      return *s;
+  std::lock_guard compiling(k.compiling.of(device->info.target));
+  {
+    std::shared_lock lock(k.mutex); // another thread may have compiled it meanwhile
+    for (const auto &s : k.specializations)
+      if (s->device == device && s->key == key && sourceTextsMatch(*s, r))
+        return *s;
+  }
   return compileSpecialization(k, device, r, key, options);
 }
 
