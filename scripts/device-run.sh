@@ -3,7 +3,7 @@
 # runs the GPU tests, the samples, the benchmarks and Triton's reference numbers,
 # and writes logs under $OUT. Meant for one call of the project's device tool; every
 # step has its own time limit so that one hang cannot eat the call.
-# Usage: scripts/device-run.sh [--quick]   (--quick: fewer random seeds, no racecheck)
+# Usage: [STEPS="name ..."] scripts/device-run.sh [--quick]   (--quick: fewer random seeds, no racecheck)
 set -uo pipefail
 repo="$(pwd)"
 out="${OUT:-/tmp/out}"
@@ -22,6 +22,7 @@ step() { echo; echo "=== $* ($(date +%T))"; }
 # run NAME LIMIT COMMAND...: logs to $out/NAME.log, prints the exit status and the tail.
 run() {
   local name=$1 limit=$2; shift 2
+  [ -z "${STEPS:-}" ] || [[ " $STEPS " == *" $name "* ]] || return 0   # STEPS="a b": only these
   local prog=$1 a
   for a in "$@"; do case $a in "$B"/*) prog=$a; break;; esac; done   # our program, behind env or a tool
   if [ ! -x "$prog" ]; then echo "SKIPPED: $name ($prog not built)"; return; fi
@@ -59,7 +60,10 @@ TAIL=6 run debug_print 60 $B/bin/trident run /tmp/print_kernel.py --kernel print
 
 # 2. Performance: Trident's benchmark (cuda:0 and vulkan:0) and Triton's, same run, same GPU.
 TAIL=40 run trident_bench 150 $B/bin/trident-bench --json "$out/trident_bench.json"
-step triton; timeout 150 python3 benchmarks/triton_reference.py --json "$out/triton.json" > "$out/triton.log" 2>&1; tail -20 "$out/triton.log"
+if [ -z "${STEPS:-}" ]; then
+  step triton; timeout 150 python3 benchmarks/triton_reference.py --json "$out/triton.json" > "$out/triton.log" 2>&1
+  tail -20 "$out/triton.log"
+fi
 TAIL=30 run cuda_bench 90 env TRIDENT_TIME_STAGES=1 $B/tests/backends/cuda_bench "$out/cuda_bench.json"
 run launch_cuda 20 $B/bin/trident-bench-launch --device cuda:0
 
@@ -71,3 +75,4 @@ run multi_device_tests 40 $B/tests/runtime/runtime_multi_device_tests --needs cu
 run memcheck 90 compute-sanitizer --tool memcheck $B/tests/backends/cuda_samples_test
 [ $quick = 1 ] || run racecheck 90 compute-sanitizer --tool racecheck $B/tests/backends/cuda_samples_test
 echo; echo "=== done ($(date +%T))"
+tar -C "$out" -cJf /tmp/logs.tar.xz . && mv /tmp/logs.tar.xz "$out/logs.tar.xz"   # one file: the tool returns few
