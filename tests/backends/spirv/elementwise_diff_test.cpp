@@ -314,13 +314,14 @@ std::string runCase(const Case &c, uint64_t seed) {
   return problems;
 }
 
-// Adds the smallest f32 subnormal to zero on the device: zero back means the device
-// flushes f32 subnormals (a driver without shaderDenormPreserveFloat32, like NVIDIA's).
+// Multiplies the smallest f32 subnormal by one on the device: zero back means the
+// device flushes f32 subnormals (a driver without shaderDenormPreserveFloat32, like
+// NVIDIA's; a multiply, since one driver kept the subnormal through an add of zero).
 bool probeF32Flush() {
   VulkanHarness &h = *harness;
-  Case addf{"arith.addf", {Type::f32(), Type::f32()}, Type::f32()};
-  VulkanHarness::Kernel k = h.load(moduleText(addf), "k", 4);
-  trident_devptr x = h.upload(std::vector<uint32_t>(kN, 1)), y = h.upload(std::vector<uint32_t>(kN, 0));
+  Case mulf{"arith.mulf", {Type::f32(), Type::f32()}, Type::f32()};
+  VulkanHarness::Kernel k = h.load(moduleText(mulf), "k", 4);
+  trident_devptr x = h.upload(std::vector<uint32_t>(kN, 1)), y = h.upload(std::vector<uint32_t>(kN, 0x3f800000));
   trident_devptr out = h.upload(std::vector<uint32_t>(kN, 0xcdcdcdcd));
   h.launch(k, {1, 1, 1}, {h.ptr(x), h.ptr(y), h.ptr(out)});
   std::vector<uint32_t> got = h.download<uint32_t>(out, kN);
