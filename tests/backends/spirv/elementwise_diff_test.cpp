@@ -320,7 +320,7 @@ std::string runCase(const Case &c, uint64_t seed) {
 // division, square root and comparisons.
 bool probeF32Flush() {
   VulkanHarness &h = *harness;
-  Case fma{"math.fma", {Type::f32(), Type::f32(), Type::f32()}, Type::f32()};
+  Case fma{"math.fma", {Type::f32(), Type::f32(), Type::f32()}, Type::f32(), "", 0, 0, Domain::Any};
   VulkanHarness::Kernel k = h.load(moduleText(fma), "k", 4);
   trident_devptr x = h.upload(std::vector<uint32_t>(kN, 1)), y = h.upload(std::vector<uint32_t>(kN, 0x3f800000));
   trident_devptr z = h.upload(std::vector<uint32_t>(kN, 0));
