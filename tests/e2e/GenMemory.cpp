@@ -127,7 +127,10 @@ Value *Generator::dataMask(const std::vector<int64_t> &shape) {
     x = shape.empty() ? program_ : linearIndex(shape);
   Type e = x->type().element();
   const Facts &f = facts(x);
-  int64_t bound = rng_.range(std::max(f.ilo, intMin(e) / 2), std::min(f.ihi, intMax(e) / 2));
+  int64_t lo = std::max(f.ilo, intMin(e) / 2), hi = std::min(f.ihi, intMax(e) / 2);
+  if (lo > hi) // the value lies wholly outside the middle half of its type: bound it by its own range
+    lo = f.ilo, hi = f.ihi;
+  int64_t bound = rng_.range(lo, hi);
   static const char *const preds[] = {"slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge", "ne", "eq"};
   Value *n = addScalarParam(e, uint64_t(bound), intFacts(bound, bound), "bound");
   Value *splat = shape.empty() ? n : recordWith(b_.splat(n, shape), intFacts(bound, bound), false);
