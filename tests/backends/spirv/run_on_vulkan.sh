@@ -5,6 +5,13 @@
 # "SKIPPED: NAME: <reason>" and exits 77, which CTest counts as skipped.
 name=$1
 shift
+# A case too slow for lavapipe names why in TRIDENT_SKIP_ON_LAVAPIPE; it still runs on
+# a GPU's Vulkan driver, and anywhere with TRIDENT_VULKAN_ATTENTION=1.
+if [ -n "${TRIDENT_SKIP_ON_LAVAPIPE:-}" ] && [ -z "${TRIDENT_VULKAN_ATTENTION:-}" ] &&
+   [ -n "${TRIDENT_TOOL:-}" ] && "$TRIDENT_TOOL" devices 2>/dev/null | grep -q "vulkan:0 .*llvmpipe"; then
+  echo "SKIPPED: $name: $TRIDENT_SKIP_ON_LAVAPIPE"
+  exit 77
+fi
 out=$("$@" 2>&1)
 rc=$?
 printf '%s\n' "$out"
