@@ -241,6 +241,30 @@ TEST_CASE("what the backend cannot translate is a diagnostic") {
 )";
   CHECK_FALSE(compileText(oddThreads, lavapipeLike(), diags));
   CHECK(contains(diags.str(), "not a multiple of the subgroup size 8"));
+
+  diags.clear();
+  const char *print = R"(builtin.module ({
+  tt.func {num_threads = 8, sym_name = "k"} ({
+  ^(%c: i1, %x: i32):
+    th.printf %c, %x {format = "x %d"}
+    tt.return
+  })
+})
+)";
+  CHECK_FALSE(compileText(print, lavapipeLike(), diags));
+  CHECK(contains(diags.str(), "tt.print is not supported on Vulkan yet"));
+
+  diags.clear();
+  const char *assertion = R"(builtin.module ({
+  tt.func {num_threads = 8, sym_name = "k"} ({
+  ^(%c: i1):
+    th.assert %c {file = "k.py", function = "k", line = 3, message = "x > 0"}
+    tt.return
+  })
+})
+)";
+  CHECK_FALSE(compileText(assertion, lavapipeLike(), diags));
+  CHECK(contains(diags.str(), "tt.device_assert is not supported on Vulkan yet"));
 }
 
 TEST_CASE("shared allocations overlap where the device has explicit workgroup layouts") {

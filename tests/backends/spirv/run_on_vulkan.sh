@@ -6,8 +6,8 @@
 name=$1
 shift
 # A case too slow for lavapipe names why in TRIDENT_SKIP_ON_LAVAPIPE; it still runs on
-# a GPU's Vulkan driver, and anywhere with TRIDENT_VULKAN_ATTENTION=1.
-if [ -n "${TRIDENT_SKIP_ON_LAVAPIPE:-}" ] && [ -z "${TRIDENT_VULKAN_ATTENTION:-}" ] &&
+# a GPU's Vulkan driver, and anywhere with TRIDENT_RUN_SLOW_ON_LAVAPIPE=1.
+if [ -n "${TRIDENT_SKIP_ON_LAVAPIPE:-}" ] && [ -z "${TRIDENT_RUN_SLOW_ON_LAVAPIPE:-}" ] &&
    [ -n "${TRIDENT_TOOL:-}" ] && "$TRIDENT_TOOL" devices 2>/dev/null | grep -q "vulkan:0 .*llvmpipe"; then
   echo "SKIPPED: $name: $TRIDENT_SKIP_ON_LAVAPIPE"
   exit 77
