@@ -139,14 +139,23 @@ void Buffer::copyToHost(void *dst, size_t bytes, size_t offset) const {
   s.synchronize();
 }
 
+namespace {
+
+// Whole-buffer copies need buffers of one size.
+void requireSameSize(const BufferImpl &dst, const BufferImpl &src) {
+  size_t dstBytes = dst.size * dtypeBytes(dst.dtype), srcBytes = src.size * dtypeBytes(src.dtype);
+  if (srcBytes != dstBytes)
+    throw Error(ErrorCode::InvalidArgument, "cannot copy " + describe(src) + " (" + std::to_string(srcBytes) +
+                                                " bytes) into " + describe(dst) + " (" + std::to_string(dstBytes) +
+                                                " bytes)");
+}
+
+} // namespace
+
 void Buffer::copyFromAsync(const Stream &stream, const Buffer &src) {
   requireHandle(impl_ != nullptr && bool(src), "Buffer");
-  size_t bytes = this->bytes();
-  if (src.bytes() != bytes)
-    throw Error(ErrorCode::InvalidArgument, "cannot copy " + describe(*src.impl_) + " (" +
-                                                std::to_string(src.bytes()) + " bytes) into " + describe(*impl_) +
-                                                " (" + std::to_string(bytes) + " bytes)");
-  copyFromAsync(stream, src, bytes, 0, 0);
+  requireSameSize(*impl_, *src.impl_);
+  copyFromAsync(stream, src, bytes(), 0, 0);
 }
 
 void Buffer::copyFromAsync(const Stream &stream, const Buffer &src, size_t bytes, size_t dstOffset,
@@ -160,11 +169,12 @@ void Buffer::copyFromAsync(const Stream &stream, const Buffer &src, size_t bytes
     return;
   Plugin &plugin = *impl_->device->plugin;
   trident_devptr dst = impl_->address + dstOffset, from = s.address + srcOffset;
-  if (s.device == impl_->device) {
+  CopyRoute route = impl_->device->routeFrom(*s.device);
+  if (route == CopyRoute::SameDevice) {
     TRIDENT_CALL(plugin, memcpy_dtod, "copying within " + impl_->device->name, ts, dst, from, bytes);
     return;
   }
-  if (s.device->plugin == impl_->device->plugin && impl_->device->directFrom(*s.device)) {
+  if (route == CopyRoute::Peer) {
     trident_status st = plugin.tryCall(&trident_plugin_api::memcpy_peer, ts, dst, s.device->handle(), from, bytes);
     if (st == TRIDENT_SUCCESS)
       return;
@@ -183,10 +193,7 @@ void Buffer::copyFromAsync(const Stream &stream, const Buffer &src, size_t bytes
 
 void Buffer::copyFrom(const Buffer &src) {
   requireHandle(impl_ != nullptr && bool(src), "Buffer");
-  if (src.bytes() != bytes())
-    throw Error(ErrorCode::InvalidArgument, "cannot copy " + describe(*src.impl_) + " (" +
-                                                std::to_string(src.bytes()) + " bytes) into " + describe(*impl_) +
-                                                " (" + std::to_string(bytes()) + " bytes)");
+  requireSameSize(*impl_, *src.impl_);
   copyFrom(src, bytes(), 0, 0);
 }
 

@@ -5,8 +5,6 @@
 #include "trident/Runtime.h"
 #include "trident/Stream.h"
 
-#include <cassert>
-
 namespace trident {
 
 using namespace detail;
@@ -45,11 +43,14 @@ trident_stream DeviceImpl::defaultStream() {
   return defaultStream_;
 }
 
-bool DeviceImpl::directFrom(DeviceImpl &src) {
-  assert(src.plugin == plugin && &src != this);
+CopyRoute DeviceImpl::routeFrom(DeviceImpl &src) {
+  if (&src == this)
+    return CopyRoute::SameDevice;
+  if (src.plugin != plugin)
+    return CopyRoute::Host;
   std::lock_guard lock(peerMutex_);
   if (auto it = direct_.find(src.ordinal); it != direct_.end())
-    return it->second;
+    return it->second ? CopyRoute::Peer : CopyRoute::Host;
   bool direct = false;
   if (plugin->has(&trident_plugin_api::device_peer_access)) {
     uint32_t answer = 0;
@@ -61,7 +62,7 @@ bool DeviceImpl::directFrom(DeviceImpl &src) {
     direct = plugin->has(&trident_plugin_api::memcpy_peer);
   }
   direct_[src.ordinal] = direct;
-  return direct;
+  return direct ? CopyRoute::Peer : CopyRoute::Host;
 }
 
 StreamImpl::~StreamImpl() {
@@ -129,11 +130,7 @@ const char *copyRouteName(CopyRoute route) {
 
 CopyRoute Device::copyRouteFrom(const Device &src) const {
   requireHandle(impl_ != nullptr && bool(src), "Device");
-  if (src.impl_ == impl_)
-    return CopyRoute::SameDevice;
-  if (src.impl_->plugin != impl_->plugin)
-    return CopyRoute::Host;
-  return impl_->directFrom(*src.impl_) ? CopyRoute::Peer : CopyRoute::Host;
+  return impl_->routeFrom(*src.impl_);
 }
 
 void Device::synchronize() const {

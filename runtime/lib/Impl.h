@@ -48,9 +48,10 @@ struct DeviceImpl {
   trident_device handle();
   // The device's default stream, created on first use.
   trident_stream defaultStream();
-  // True when copies from `src` (a device of the same plugin) go directly, without
-  // host memory; asks the plugin once per pair (device_peer_access).
-  bool directFrom(DeviceImpl &src);
+  // How copies from `src` reach this device: the same device, directly (a device of
+  // the same plugin with peer access; asked once per pair, device_peer_access), or
+  // through host memory.
+  CopyRoute routeFrom(DeviceImpl &src);
 
 private:
   std::once_flag openOnce_, streamOnce_;
