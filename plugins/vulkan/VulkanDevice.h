@@ -149,9 +149,9 @@ struct trident_stream_s {
   // The open batch's command buffer (started when there is none), after a full
   // barrier: the next operation is recorded into it.
   trident_status begin(VkCommandBuffer &out);
-  // Ends the operation recorded after begin(`cmd`); `temporaries` are freed once it is
+  // Ends the operation recorded after begin(); `temporaries` are freed once it is
   // done. Submits the batch when it is full (or when batching is off).
-  trident_status submit(VkCommandBuffer cmd, std::vector<trident::vulkan::Allocation> temporaries = {});
+  trident_status endOperation(std::vector<trident::vulkan::Allocation> temporaries = {});
   // Submits the open batch, if any (call with `mutex` held).
   trident_status flush();
   // Starts a new batch in `out` (none open).

@@ -205,7 +205,7 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
                              uint32_t(std::min<uint64_t>(limit[1], grid[1] - y)),
                              uint32_t(std::min<uint64_t>(limit[2], grid[2] - z)));
         }
-    return stream->submit(cmd, std::move(temporaries));
+    return stream->endOperation(std::move(temporaries));
   });
 }
 

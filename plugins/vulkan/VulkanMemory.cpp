@@ -47,7 +47,7 @@ trident_status upload(trident_stream s, const Allocation &a, uint64_t dst, const
   }
   VkBufferCopy region{0, dst - a.bufferAddress, bytes};
   d.fn.vkCmdCopyBuffer(cmd, staging.buffer, a.buffer, 1, &region);
-  return s->submit(cmd, {staging});
+  return s->endOperation({staging});
 }
 
 } // namespace
@@ -133,7 +133,7 @@ trident_status memcpyDtoH(trident_stream stream, void *dst, trident_devptr src, 
     if (s == TRIDENT_SUCCESS) {
       VkBufferCopy region{src - a->bufferAddress, 0, bytes};
       d.fn.vkCmdCopyBuffer(cmd, a->buffer, staging.buffer, 1, &region);
-      s = stream->submit(cmd);
+      s = stream->endOperation();
     }
     if (s == TRIDENT_SUCCESS)
       s = stream->synchronize();
@@ -178,7 +178,7 @@ trident_status memcpyDtoD(trident_stream stream, trident_devptr dst, trident_dev
       VkBufferCopy region{src - from->bufferAddress, dst - to->bufferAddress, bytes};
       d.fn.vkCmdCopyBuffer(cmd, from->buffer, to->buffer, 1, &region);
     }
-    return stream->submit(cmd, std::move(temporaries));
+    return stream->endOperation(std::move(temporaries));
   });
 }
 
@@ -205,7 +205,7 @@ trident_status memFill(trident_stream stream, trident_devptr dst, uint32_t patte
       if (trident_status s = stream->begin(cmd); s != TRIDENT_SUCCESS)
         return s;
       d.fn.vkCmdFillBuffer(cmd, a->buffer, offset, bytes, word);
-      return stream->submit(cmd);
+      return stream->endOperation();
     }
     // Unaligned: the pattern written on the host, then copied. Little-endian: the low bytes.
     std::vector<uint8_t> host(bytes);

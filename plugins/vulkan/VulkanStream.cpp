@@ -119,7 +119,7 @@ trident_status eventRecord(trident_event event, trident_stream stream) {
     event->pending = stream;
     stream->openEvents.push_back(event);
   }
-  return stream->submit(cmd); // gives the event its value when the batch goes
+  return stream->endOperation(); // gives the event its value when the batch goes
 }
 
 trident_status eventSynchronize(trident_event event) {
@@ -202,8 +202,7 @@ trident_status trident_stream_s::startBatch(VkCommandBuffer &out) {
   return TRIDENT_SUCCESS;
 }
 
-trident_status trident_stream_s::submit(VkCommandBuffer cmd, std::vector<Allocation> temporaries) {
-  (void)cmd; // the open batch
+trident_status trident_stream_s::endOperation(std::vector<Allocation> temporaries) {
   for (Allocation &a : temporaries)
     openTemporaries.push_back(a);
   ++openOps;
