@@ -5,13 +5,6 @@
 # "SKIPPED: NAME: <reason>" and exits 77, which CTest counts as skipped.
 name=$1
 shift
-# A case too slow for lavapipe names why in TRIDENT_SKIP_ON_LAVAPIPE; it still runs on
-# a GPU's Vulkan driver, and anywhere with TRIDENT_RUN_SLOW_ON_LAVAPIPE=1.
-if [ -n "${TRIDENT_SKIP_ON_LAVAPIPE:-}" ] && [ -z "${TRIDENT_RUN_SLOW_ON_LAVAPIPE:-}" ] &&
-   [ -n "${TRIDENT_TOOL:-}" ] && "$TRIDENT_TOOL" devices 2>/dev/null | grep -q "vulkan:0 .*llvmpipe"; then
-  echo "SKIPPED: $name: $TRIDENT_SKIP_ON_LAVAPIPE"
-  exit 77
-fi
 out=$("$@" 2>&1)
 rc=$?
 printf '%s\n' "$out"
@@ -30,7 +23,7 @@ if [ "$rc" -ne 0 ]; then
   fi
 fi
 if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q "sample run(s) skipped"; then
-  echo "SKIPPED: $name: the device has too little memory for the kernel"
+  echo "SKIPPED: $name: $(printf '%s\n' "$out" | grep -E ' skip ' | sed 's/.* skip *[^a-z]*//' | head -n 1)"
   exit 77
 fi
 exit "$rc"
