@@ -433,6 +433,7 @@ bool Translator::translateFunction(const Op *func, KernelInterface &iface) {
   if (iface.numThreads % device.subgroupSize != 0)
     return error(func, "has " + std::to_string(iface.numThreads) + " threads, not a multiple of the subgroup size " +
                            std::to_string(device.subgroupSize));
+  ranges_.emplace(device.subgroupSize, iface.numThreads);
   std::vector<Type> params = func::argumentTypes(func);
   for (Type t : params)
     if (!t.isScalar() || (t.isPtr() && t.addressSpace() != 0))

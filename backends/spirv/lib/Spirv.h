@@ -210,6 +210,8 @@ enum class Glsl : uint32_t {
   Fma = 50,
   FrexpStruct = 52,
   Ldexp = 53,
+  NMin = 79, // the other operand when one is NaN
+  NMax = 80,
 };
 
 } // namespace trident::spirv

@@ -214,30 +214,30 @@ void floatOp(Translator &t, Op *op, bool resultIsFloat,
 }
 
 // IEEE minimum/maximum (NaN propagates) and minimumNumber/maximumNumber (NaN loses),
-// with -0 below +0. Compared as integers: the bits with the magnitude bits flipped
-// for negative values order like the numbers, so a driver that flushes subnormals
-// in float comparisons (NVIDIA without DenormPreserve) still picks the right operand.
+// with -0 below +0. GLSL's NMin/NMax answer all but two cases, in one instruction:
+// when both operands equal zero, the sign of the result is the AND (max) or OR (min)
+// of theirs; a NaN operand of minimum/maximum makes a NaN. A driver that flushes
+// subnormals in comparisons (NVIDIA) sees two subnormals as zeros here too, which
+// gives that zero: the answer on the flushed operands.
 uint32_t minMax(Translator &t, uint32_t type, OpCode code, uint32_t a, uint32_t b) {
   bool isMin = code == OpCode::MinimumF || code == OpCode::MinNumF;
   bool nanWins = code == OpCode::MinimumF || code == OpCode::MaximumF;
   uint32_t boolT = t.boolType();
   unsigned width = t.w.widthOf(type);
   uint32_t bitsT = t.w.intType(width);
-  auto key = [&](uint32_t x) {
-    uint32_t bits = t.emit(Spv::Bitcast, bitsT, {x});
-    uint32_t sign = t.emit(Spv::ShiftRightArithmetic, bitsT, {bits, t.constant(bitsT, width - 1)});
-    uint32_t flip = t.emit(Spv::ShiftRightLogical, bitsT, {sign, t.constant(bitsT, 1)});
-    return t.emit(Spv::BitwiseXor, bitsT, {bits, flip});
-  };
-  uint32_t less = t.emit(isMin ? Spv::SLessThan : Spv::SGreaterThan, boolT, {key(a), key(b)});
-  uint32_t r = t.emit(Spv::Select, type, {less, a, b});
-  uint32_t aNan = t.emit(Spv::IsNan, boolT, {a}), bNan = t.emit(Spv::IsNan, boolT, {b});
-  if (nanWins) {
-    uint32_t either = t.emit(Spv::LogicalOr, boolT, {aNan, bNan});
-    return t.emit(Spv::Select, type, {either, t.emit(Spv::FAdd, type, {a, b}), r});
-  }
-  r = t.emit(Spv::Select, type, {aNan, b, r});
-  return t.emit(Spv::Select, type, {bNan, a, r});
+  uint32_t r = t.glsl(isMin ? Glsl::NMin : Glsl::NMax, type, {a, b});
+  uint32_t zero = t.constant(type, 0);
+  uint32_t bothZero = t.emit(Spv::LogicalAnd, boolT,
+                             {t.emit(Spv::FOrdEqual, boolT, {a, zero}), t.emit(Spv::FOrdEqual, boolT, {b, zero})});
+  uint32_t signs = t.emit(isMin ? Spv::BitwiseOr : Spv::BitwiseAnd, bitsT,
+                          {t.emit(Spv::Bitcast, bitsT, {a}), t.emit(Spv::Bitcast, bitsT, {b})});
+  uint32_t signedZero =
+      t.emit(Spv::BitwiseAnd, bitsT, {signs, t.constant(bitsT, uint64_t(1) << (width - 1))});
+  r = t.emit(Spv::Select, type, {bothZero, t.emit(Spv::Bitcast, type, {signedZero}), r});
+  if (!nanWins)
+    return r;
+  uint32_t either = t.emit(Spv::LogicalOr, boolT, {t.emit(Spv::IsNan, boolT, {a}), t.emit(Spv::IsNan, boolT, {b})});
+  return t.emit(Spv::Select, type, {either, t.emit(Spv::FAdd, type, {a, b}), r});
 }
 
 bool translateCmpF(Translator &t, Op *op) {

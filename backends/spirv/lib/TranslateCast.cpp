@@ -205,27 +205,65 @@ bool translateBitcast(Translator &t, Op *op) {
   return true;
 }
 
+// `base + offset * bytes` in 64 bits. An offset proven non-negative is zero-extended.
+uint32_t scaledAddress(Translator &t, uint32_t base, uint32_t offset, Type offsetType, bool nonNegative,
+                       unsigned bytes) {
+  uint32_t u64 = t.u64Type();
+  if (offsetType == Type::i1())
+    offset = t.emit(Spv::Select, u64, {offset, t.u64(~uint64_t(0)), t.u64(0)});
+  else if (offsetType.bitWidth() < 64)
+    offset = t.emit(nonNegative ? Spv::UConvert : Spv::SConvert, u64, {offset});
+  if (std::optional<uint64_t> k = t.constantValue(offset); k && *k == 0)
+    return base;
+  uint32_t scaled = offset;
+  if (bytes > 1)
+    scaled = std::has_single_bit(bytes) ? t.emit(Spv::ShiftLeftLogical, u64, {offset, t.u64(std::countr_zero(bytes))})
+                                        : t.emit(Spv::IMul, u64, {offset, t.u64(bytes)});
+  return t.emit(Spv::IAdd, u64, {base, scaled});
+}
+
+// A scalar offset `x + c1 + c2 ...` with x >= 0 and no step that wraps becomes
+// `(base + x * bytes) + (c1 + c2 ...) * bytes`: every element of a thread shares
+// the first part and the driver folds the constant into the load or store
+// (IndexRange.h says why the driver cannot do it alone).
+bool addPtrWithConstantOffset(Translator &t, Op *op, unsigned bytes) {
+  Value *x = op->operand(1);
+  int64_t constant = 0;
+  while (Op *def = x->definingOp()) {
+    if (!def->is(OpCode::AddI) || !t.ranges().of(x) || !t.ranges().of(x)->nonNegative())
+      break;
+    std::optional<IntRange> l = t.ranges().of(def->operand(0)), r = t.ranges().of(def->operand(1));
+    bool leftConstant = l && l->lo == l->hi, rightConstant = r && r->lo == r->hi;
+    if (!leftConstant && !rightConstant)
+      break;
+    Value *rest = rightConstant ? def->operand(0) : def->operand(1);
+    std::optional<IntRange> restRange = rightConstant ? l : r;
+    if (!restRange || !restRange->nonNegative())
+      break;
+    constant += rightConstant ? r->lo : l->lo;
+    x = rest;
+  }
+  if (x == op->operand(1))
+    return false;
+  uint32_t u64 = t.u64Type();
+  uint32_t base = scaledAddress(t, t.scalar(op->operand(0)), t.scalar(x), x->type(), true, bytes);
+  t.set(op->result(), {t.emit(Spv::IAdd, u64, {base, t.u64(uint64_t(constant) * bytes)})});
+  return true;
+}
+
 bool translateAddPtr(Translator &t, Op *op) {
   Type ptr = op->operand(0)->type().element();
   if (ptr.addressSpace() != 0)
     return t.error(op, "on shared-memory pointers cannot be translated");
   Type offsetType = op->operand(1)->type().element();
   unsigned bytes = Translator::memoryBytes(ptr.pointee());
-  uint32_t u64 = t.u64Type();
+  if (op->operand(0)->type().isScalar() && op->operand(1)->type().isScalar() &&
+      addPtrWithConstantOffset(t, op, bytes))
+    return true;
+  std::optional<IntRange> range = t.ranges().of(op->operand(1));
+  bool nonNegative = range && range->nonNegative();
   mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
-    uint32_t offset = a[1];
-    if (offsetType == Type::i1())
-      offset = t.emit(Spv::Select, u64, {offset, t.u64(~uint64_t(0)), t.u64(0)});
-    else if (offsetType.bitWidth() < 64)
-      offset = t.emit(Spv::SConvert, u64, {offset});
-    if (std::optional<uint64_t> k = t.constantValue(offset); k && *k == 0)
-      return a[0];
-    uint32_t scaled = offset;
-    if (bytes > 1)
-      scaled = std::has_single_bit(bytes)
-                   ? t.emit(Spv::ShiftLeftLogical, u64, {offset, t.u64(std::countr_zero(bytes))})
-                   : t.emit(Spv::IMul, u64, {offset, t.u64(bytes)});
-    return t.emit(Spv::IAdd, u64, {a[0], scaled});
+    return scaledAddress(t, a[0], a[1], offsetType, nonNegative, bytes);
   });
   return true;
 }

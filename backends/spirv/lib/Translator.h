@@ -8,6 +8,7 @@
 // everywhere (builtins, arguments) are computed in the entry block, the
 // "prologue", which dominates all others.
 
+#include "IndexRange.h"
 #include "ModuleWriter.h"
 
 #include "trident/ir/IR.h"
@@ -115,6 +116,9 @@ public:
   uint32_t programId(unsigned axis);
   uint32_t numPrograms(unsigned axis);
 
+  // Bounds of the function's integer index values (valid while translating a function).
+  IndexRanges &ranges() { return *ranges_; }
+
   bool error(const Op *op, std::string message);
   void require(uint64_t features) { required_ |= features; }
   // Counts workgroup memory: an array of its own, or one placed at [offset, end) of the shared block.
@@ -165,6 +169,7 @@ private:
   std::unordered_map<const Value *, int64_t> sharedOffsets_;
   KernelInterface *iface_ = nullptr;
   const Op *func_ = nullptr;
+  std::optional<IndexRanges> ranges_;
 };
 
 // Applies `f` to each component of `op`'s operands (a scalar operand is used for
