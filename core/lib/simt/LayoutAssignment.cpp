@@ -4,6 +4,8 @@
 
 #include <cassert>
 #include <deque>
+#include <span>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace trident::simt {
@@ -221,23 +223,20 @@ private:
     case OpCode::If: {
       forward(op->region(0));
       forward(op->region(1));
-      if (Op *y = op->region(0)->terminator())
-        for (unsigned i = 0; i < op->numResults(); ++i)
-          give(op->result(i), of(y->operand(i)));
-      return;
-    }
-    case OpCode::While: {
-      for (unsigned i = 0; i < op->numOperands(); ++i)
-        give(op->region(0)->argument(i), of(op->operand(i)));
-      forward(op->region(0));
-      Op *cond = op->region(0)->terminator();
-      for (unsigned i = 0; i < op->numResults(); ++i) {
-        give(op->region(1)->argument(i), of(cond->operand(i + 1)));
-        give(op->result(i), of(cond->operand(i + 1)));
+      Op *y0 = op->region(0)->terminator(), *y1 = op->region(1)->terminator();
+      for (unsigned i = 0; y0 && i < op->numResults(); ++i) {
+        if (!op->result(i)->type().isBlock())
+          continue;
+        // The branch yielding a value with a layout of its own decides; the other
+        // branch's constant is computed again in that layout.
+        std::vector<Value *> yielded{y0->operand(i)};
+        if (y1)
+          yielded.push_back(y1->operand(i));
+        give(op->result(i), of(deciding(yielded)));
       }
-      forward(op->region(1));
       return;
     }
+    case OpCode::While: return forwardWhile(op);
     default: break;
     }
     if (op->numResults() == 0 || !op->result()->type().isBlock())
@@ -281,17 +280,9 @@ private:
     case OpCode::MaxContiguous: return give(r, of(op->operand(0)));
     default: break;
     }
-    if (op->has(kElementwise) && op->numOperands()) {
-      // Prefer an operand whose layout an anchor chose.
-      Value *pick = op->operand(0);
-      for (Value *o : op->operands())
-        if (fixed_.count(o)) {
-          pick = o;
-          break;
-        }
-      if (pick->type().isBlock())
+    if (op->has(kElementwise) && op->numOperands())
+      if (Value *pick = deciding(op->operands()))
         return give(r, of(pick));
-    }
     for (Value *res : op->results())
       give(res, defaultFor(res->type()));
   }
@@ -320,11 +311,102 @@ private:
       give(op->result(i), of(body->argument(i + 1)));
   }
 
+  // The same for scf.while: the before region's arguments are carried around the
+  // loop from what the after region yields.
+  void forwardWhile(Op *op) {
+    Block *before = op->region(0), *after = op->region(1);
+    for (unsigned i = 0; i < op->numOperands(); ++i)
+      give(before->argument(i), of(op->operand(i)));
+    auto pass = [&] {
+      forward(before);
+      Op *cond = before->terminator();
+      for (unsigned i = 0; i < op->numResults(); ++i) {
+        give(after->argument(i), of(cond->operand(i + 1)));
+        give(op->result(i), of(cond->operand(i + 1)));
+      }
+      forward(after);
+    };
+    pass();
+    Op *yield = after->terminator();
+    bool changed = false;
+    for (unsigned i = 0; yield && i < op->numOperands(); ++i) {
+      Value *arg = before->argument(i);
+      if (arg->type().isBlock() && !fixed_.count(arg) && !(of(yield->operand(i)) == of(arg))) {
+        give(arg, of(yield->operand(i)));
+        changed = true;
+      }
+    }
+    if (changed)
+      pass();
+  }
+
+  // The value among `values` whose layout an elementwise op (or an scf.if result)
+  // takes: one an anchor chose, else one that is not layout-free, else the first
+  // block value; null when none is a block.
+  Value *deciding(std::span<Value *const> values) {
+    Value *firstBlock = nullptr, *notFree = nullptr;
+    for (Value *v : values) {
+      if (!v->type().isBlock())
+        continue;
+      if (fixed_.count(v))
+        return v;
+      if (!firstBlock)
+        firstBlock = v;
+      if (!notFree && !layoutFree(v))
+        notFree = v;
+    }
+    return notFree ? notFree : firstBlock;
+  }
+
+  // True when `v` costs nothing to have in any layout, so it should not decide one:
+  // constants, splats and ranges (the lowering computes them again wherever they
+  // are needed in another layout), shape and pure elementwise ops over such values,
+  // and loop-carried values whose initial value is one (the loop carries whatever
+  // layout its body yields; the initial value is computed in it before the loop).
+  bool layoutFree(const Value *v) {
+    if (!v->type().isBlock())
+      return true;
+    auto [it, inserted] = free_.emplace(v, false);
+    if (!inserted)
+      return it->second;
+    bool result = false;
+    if (const Op *def = v->definingOp()) {
+      switch (def->code()) {
+      case OpCode::Constant:
+      case OpCode::Splat:
+      case OpCode::MakeRange: result = true; break;
+      case OpCode::Broadcast:
+      case OpCode::ExpandDims:
+      case OpCode::Reshape:
+      case OpCode::Trans:
+      case OpCode::MultipleOf:
+      case OpCode::MaxContiguous: result = layoutFree(def->operand(0)); break;
+      default:
+        if (def->has(kElementwise) && def->has(kPure) && def->numResults() == 1 && def->numOperands()) {
+          result = true;
+          for (const Value *o : def->operands())
+            result = result && layoutFree(o);
+        }
+        break;
+      }
+    } else if (const Op *loop = v->ownerBlock()->parentOp()) {
+      if (loop->is(OpCode::For) && v->index() >= 1 && v->ownerBlock() == loop->region(0))
+        result = layoutFree(loop->operand(2 + v->index()));
+      else if (loop->is(OpCode::While) && v->ownerBlock() == loop->region(0))
+        result = layoutFree(loop->operand(v->index()));
+      else if (loop->is(OpCode::While) && loop->region(0)->terminator())
+        result = layoutFree(loop->region(0)->terminator()->operand(v->index() + 1));
+    }
+    free_[v] = result;
+    return result;
+  }
+
   LayoutAssignment &a_;
   const TargetDesc &target_;
   AxisInfoAnalysis axisInfo_;
   std::vector<std::pair<Value *, LinearLayout>> wanted_;
   std::unordered_set<const Value *> fixed_;
+  std::unordered_map<const Value *, bool> free_; // memo of layoutFree
 };
 
 } // namespace
