@@ -42,5 +42,8 @@ std::unique_ptr<DeviceRunner> makeRuntimeRunner(const Device &device);
 // Compiles for a target through the runtime's plugins without running anything
 // ("cuda:sm_90" needs no GPU): catches compiler crashes and errors on any machine.
 std::unique_ptr<DeviceRunner> makeCompileRunner(const Runtime &runtime, const std::string &target);
+// The SIMT lowering for NVIDIA architecture `arch` ("sm_90") run in the thread-IR
+// simulator ("sim:sm_90"); null when this build has no NVPTX backend.
+std::unique_ptr<DeviceRunner> makeSimulatorRunner(const std::string &arch);
 
 } // namespace trident::e2e

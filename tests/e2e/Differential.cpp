@@ -159,8 +159,15 @@ std::vector<DeviceRunner *> DeviceSelection::pointers() const {
 DeviceSelection selectDevices(const Runtime &runtime, const std::string &only,
                               const std::vector<std::string> &compileTargets) {
   DeviceSelection selection;
-  for (const std::string &t : compileTargets)
-    selection.runners.push_back(makeCompileRunner(runtime, t));
+  for (const std::string &t : compileTargets) {
+    if (t.rfind("sim:", 0) != 0) {
+      selection.runners.push_back(makeCompileRunner(runtime, t));
+    } else if (std::unique_ptr<DeviceRunner> sim = makeSimulatorRunner(t.substr(4))) {
+      selection.runners.push_back(std::move(sim));
+    } else {
+      selection.skipped.push_back(t + ": no simulator: this build has no NVPTX backend");
+    }
+  }
   for (const Device &d : runtime.devices())
     if (only.empty() || d.name() == only || d.plugin() == only)
       selection.runners.push_back(makeRuntimeRunner(d));

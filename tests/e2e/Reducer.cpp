@@ -41,6 +41,10 @@ Outcome tryKernel(const RandomKernel &k, const std::string &device) {
     std::unique_ptr<DeviceRunner> runner;
     if (device.rfind("compile:", 0) == 0) {
       runner = makeCompileRunner(runtime, device.substr(8));
+    } else if (device.rfind("sim:", 0) == 0) {
+      runner = makeSimulatorRunner(device.substr(4));
+      if (!runner)
+        _exit(20);
     } else {
       DeviceSelection selection = selectDevices(runtime, device);
       if (selection.runners.empty())

@@ -119,6 +119,10 @@ std::unique_ptr<DeviceRunner> makeCompileRunner(const Runtime &runtime, const st
   return std::make_unique<CompileRunner>(runtime, target);
 }
 
+#ifdef TRIDENT_E2E_NO_SIMULATOR
+std::unique_ptr<DeviceRunner> makeSimulatorRunner(const std::string &) { return nullptr; }
+#endif
+
 std::unique_ptr<DeviceRunner> makeRuntimeRunner(const Device &device) {
   return std::make_unique<RuntimeRunner>(device);
 }

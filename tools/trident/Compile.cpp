@@ -19,12 +19,15 @@ int compileCommand(const Args &args) {
   const std::string kernel = opts.get("kernel");
   if (kernel.empty())
     throw Error(ErrorCode::InvalidArgument, "--kernel is required (the @triton.jit function to compile)");
-  if (opts.get("signature").empty())
+  // A .tir file is block IR already (what `--emit block-ir` or trident-randtest --print-ir write).
+  const bool isBlockIR = file.ends_with(".tir");
+  if (!isBlockIR && opts.get("signature").empty())
     throw Error(ErrorCode::InvalidArgument,
                 "--signature is required, one entry per parameter: e.g. \"*fp32:16, *fp32:16, i32, 1024\"");
   const std::string emit = opts.get("emit", "block-ir");
   const bool debug = opts.flag("debug");
-  std::string ir = compileToBlockIR(readFile(file), file, kernel, opts.get("signature"), debug);
+  std::string ir =
+      isBlockIR ? readFile(file) : compileToBlockIR(readFile(file), file, kernel, opts.get("signature"), debug);
 
   std::string out;
   if (emit == "block-ir") {

@@ -23,7 +23,8 @@ void usage(std::FILE *out) {
              "  compile FILE --kernel K --signature S [--target T] [--emit KIND] [-o OUT]\n"
              "                               compile a kernel; KIND: block-ir, binary, or what a backend\n"
              "                               provides (thread-ir, llvm, ptx, spirv, hsaco); T: a target\n"
-             "                               (host, cuda:sm_90, ...) or a device name (cuda:0)\n"
+             "                               (host, cuda:sm_90, ...) or a device name (cuda:0); a FILE\n"
+             "                               ending in .tir is block IR and needs no --signature\n"
              "  run FILE --kernel K --grid G --arg SPEC... [--device D]\n"
              "                               launch with generated inputs; `trident run --help` for SPEC\n"
              "  cache show|clear             the on-disk kernel cache (TRIDENT_CACHE_DIR)\n",

@@ -68,6 +68,20 @@ llvm::CmpInst::Predicate floatPredicate(const std::string &p) {
 
 bool isNarrowFloat(Type t) { return t == Type::f8e4m3() || t == Type::f8e5m2(); }
 
+// Shifts by the bit width or more are defined in Trident (docs/ir.md): 0 for shl and
+// shrui, the sign everywhere for shrsi. LLVM's shifts are poison there, so the amount
+// is checked; LLVM drops the check where it knows the amount's range (`s & 31`).
+llvm::Value *definedShift(llvm::IRBuilder<> &b, OpCode code, llvm::Value *x, llvm::Value *s) {
+  llvm::Value *width = llvm::ConstantInt::get(s->getType(), s->getType()->getScalarSizeInBits());
+  llvm::Value *inRange = b.CreateICmpULT(s, width);
+  if (code == OpCode::ShRSI) {
+    llvm::Value *last = llvm::ConstantInt::get(s->getType(), s->getType()->getScalarSizeInBits() - 1);
+    return b.CreateAShr(x, b.CreateSelect(inRange, s, last));
+  }
+  llvm::Value *shifted = code == OpCode::ShLI ? b.CreateShl(x, s) : b.CreateLShr(x, s);
+  return b.CreateSelect(inRange, shifted, llvm::Constant::getNullValue(x->getType()));
+}
+
 } // namespace
 
 bool Translator::translateArith(Op *op) {
@@ -98,9 +112,9 @@ bool Translator::translateArith(Op *op) {
   case OpCode::AndI: r = b.CreateAnd(x(0), x(1)); break;
   case OpCode::OrI: r = b.CreateOr(x(0), x(1)); break;
   case OpCode::XOrI: r = b.CreateXor(x(0), x(1)); break;
-  case OpCode::ShLI: r = b.CreateShl(x(0), x(1)); break;
-  case OpCode::ShRSI: r = b.CreateAShr(x(0), x(1)); break;
-  case OpCode::ShRUI: r = b.CreateLShr(x(0), x(1)); break;
+  case OpCode::ShLI:
+  case OpCode::ShRSI:
+  case OpCode::ShRUI: r = definedShift(b, op->code(), x(0), x(1)); break;
   case OpCode::MinSI: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x(0), x(1)); break;
   case OpCode::MinUI: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x(0), x(1)); break;
   case OpCode::MaxSI: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x(0), x(1)); break;

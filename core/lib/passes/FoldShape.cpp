@@ -19,11 +19,12 @@ bool isIdentityOrder(const Attribute &order) {
   return true;
 }
 
-// A splat value changes shape without looking at its elements.
+// A splat value changes shape without looking at its elements. (A shape op that keeps
+// the type changes nothing, except a transpose of a square block: see foldShape.)
 FoldResult reshapeSplat(Op *op, Builder &b) {
   Value *source = op->operand(0);
   Type type = op->result()->type();
-  if (source->type() == type)
+  if (source->type() == type && !op->is(OpCode::Trans))
     return {source, false};
   if (std::optional<ConstantValue> c = constantOf(source))
     return {materialize(b, *c, type), false};

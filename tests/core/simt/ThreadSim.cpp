@@ -505,10 +505,20 @@ private:
     case OpCode::AndI: f = [&](unsigned t) { return w(0, t) & w(1, t); }; break;
     case OpCode::OrI: f = [&](unsigned t) { return w(0, t) | w(1, t); }; break;
     case OpCode::XOrI: f = [&](unsigned t) { return w(0, t) ^ w(1, t); }; break;
-    case OpCode::ShLI: f = [&](unsigned t) { return w(0, t) << mask(w(1, t), ibits); }; break;
-    case OpCode::ShRUI: f = [&](unsigned t) { return mask(w(0, t), ibits) >> mask(w(1, t), ibits); }; break;
+    // Shifts by the width or more are defined (docs/ir.md): 0, or the sign for shrsi.
+    case OpCode::ShLI:
+      f = [&](unsigned t) { return mask(w(1, t), ibits) >= ibits ? 0 : w(0, t) << mask(w(1, t), ibits); };
+      break;
+    case OpCode::ShRUI:
+      f = [&](unsigned t) {
+        return mask(w(1, t), ibits) >= ibits ? 0 : mask(w(0, t), ibits) >> mask(w(1, t), ibits);
+      };
+      break;
     case OpCode::ShRSI:
-      f = [&](unsigned t) { return static_cast<uint64_t>(signedOf(w(0, t), ibits) >> mask(w(1, t), ibits)); };
+      f = [&](unsigned t) {
+        uint64_t s = std::min<uint64_t>(mask(w(1, t), ibits), ibits - 1);
+        return static_cast<uint64_t>(signedOf(w(0, t), ibits) >> s);
+      };
       break;
     case OpCode::MinSI:
     case OpCode::MaxSI:
