@@ -289,7 +289,10 @@ private:
 
   // Loop-carried values start in their initial values' layouts; when the body
   // yields another layout, the loop is assigned again carrying that one, so the
-  // conversion happens once before the loop instead of once per iteration.
+  // conversion happens once before the loop instead of once per iteration. An
+  // accumulator starting as zeros is layout-free, so in `acc + load(...)` the load
+  // decides (deciding()), the body yields the load's layout and the zeros are built
+  // in it before the loop: no conversion at all.
   void forwardFor(Op *op) {
     Block *body = op->region(0);
     unsigned numIters = op->numResults();
