@@ -68,6 +68,11 @@ public:
   // write, every thread reads `dst`). The barrier pass orders the accesses.
   Lowered convert(const Lowered &src, const LinearLayout &dst);
   Lowered convertThroughShared(const Lowered &src, const LinearLayout &dst);
+  // Within warps by th.shuffle when both layouts keep every element in its warp;
+  // nothing when they do not or when it would take too many shuffles (ConvertLayout.cpp).
+  std::optional<Lowered> convertByShuffles(const Lowered &src, const LinearLayout &dst);
+  // The i32 XOR over the set bits j of the lane id of bases[j] (in the prologue).
+  Value *laneFunction(const std::vector<int64_t> &bases);
   // The two halves: writes `src` at row-major flat indices into a new shared array
   // (one thread of each group of replicas per element), and reads one back in `dst`.
   Value *writeShared(const Lowered &src);
