@@ -8,15 +8,43 @@
 #include "trident/simt/Lowering.h"
 #include "trident/simt/VerifyThreadIR.h"
 
+#include <algorithm>
+
 namespace trident::spirv {
 
 bool isThreadIR(const Op *f) { return f->attr("num_threads").isInt(); }
 
+namespace {
+
+// Lowered warps for `numWarps` warps of 32 threads (0: Triton's default). num_warps
+// counts warps of 32 threads, as on the GPUs Triton kernels are tuned for; where
+// subgroups are narrower (lavapipe: 8, the CPU's vector width) the program keeps
+// num_warps * 32 threads in more subgroups. With 4 times fewer threads each thread
+// would hold 4 times more of every block, and the shader would be 4 times larger:
+// lavapipe compiles attention's in over ten minutes instead of half a minute.
+// Never more threads than the device allows (the lowering reports the user's excess).
+unsigned loweredWarps(const Module &blockIR, const TargetDesc &target, unsigned numWarps) {
+  if (target.warpSize >= 32)
+    return numWarps;
+  if (numWarps == 0)
+    for (const Op *f : blockIR.functions())
+      numWarps = std::max(numWarps, simt::defaultNumWarps(f, target));
+  if (numWarps == 0 || numWarps * target.warpSize > target.maxThreadsPerProgram)
+    return numWarps; // nothing to scale, or refused by the lowering with the user's number
+  unsigned scaled = numWarps;
+  while (scaled * target.warpSize < numWarps * 32 && 2 * scaled * target.warpSize <= target.maxThreadsPerProgram)
+    scaled *= 2;
+  return scaled;
+}
+
+} // namespace
+
 std::optional<Module> lowerToThreadIR(const Module &blockIR, const DeviceInfo &device, const SpirvOptions &options,
                                       Diagnostics &diags) {
+  TargetDesc target = targetDesc(device);
   simt::LoweringOptions lowering;
-  lowering.numWarps = options.numWarps;
-  std::optional<Module> threadIR = simt::lowerToThreadIR(blockIR, targetDesc(device), lowering, diags);
+  lowering.numWarps = loweredWarps(blockIR, target, options.numWarps);
+  std::optional<Module> threadIR = simt::lowerToThreadIR(blockIR, target, lowering, diags);
   if (!threadIR)
     return std::nullopt;
   if (!verify(*threadIR, diags) || !simt::verifyThreadIR(*threadIR, diags)) {

@@ -8,7 +8,13 @@
 //   Packed    otherwise, one u32 array: 4- and 8-byte elements are whole words,
 //             2- and 1-byte ones parts of a word, read by shifting and written with
 //             an atomic and (clearing) then an atomic or (setting), so that threads
-//             writing neighbouring elements of one word do not undo each other;
+//             writing neighbouring elements of one word do not undo each other.
+//             A vector of narrow elements that fills whole words (vector accesses
+//             are aligned to their size) moves as those words: plain loads and
+//             stores, no atomics. This matters most on lavapipe, which compiles
+//             every shared access into a loop over the lanes, an atomic one no
+//             cheaper: a vector<8xf16> store is 4 word stores, not 16 atomics
+//             (attention's shader compile time grows with their count);
 //   Separate  allocations the lowering did not place (offset -1, as in hand-written
 //             thread IR) each get an array of their own.
 #include "Translator.h"
@@ -178,6 +184,65 @@ struct Element {
   }
 };
 
+// A vector of `length` narrow elements of the packed layout as the whole words it
+// fills: the words' count (0 when it fills none: scalars, partial words, an
+// allocation not placed at a word boundary).
+unsigned wholeWords(Translator &t, Value *alloc, unsigned bytes, unsigned length) {
+  if (t.sharedLayout() != SharedLayout::Packed || bytes >= 4 || length * bytes % 4 != 0 ||
+      t.sharedOffset(alloc) % 4 != 0)
+    return 0;
+  return length * bytes / 4;
+}
+
+// Loads or stores `words` whole words of narrow elements starting at element
+// `index` (a multiple of the vector length, so of the elements per word).
+struct WordAccess {
+  Translator &t;
+  Value *alloc;
+  Type element;
+  uint32_t index;
+  unsigned words;
+
+  unsigned bytes() const { return Translator::memoryBytes(element); }
+  unsigned perWord() const { return 4 / bytes(); }
+  uint32_t wordPointer(unsigned j) const {
+    uint32_t u32 = t.u32Type();
+    uint32_t first = t.emit(Spv::ShiftRightLogical, u32, {index, t.u32(perWord() == 2 ? 1 : 2)});
+    uint32_t word = t.emit(Spv::IAdd, u32, {first, t.u32(uint32_t(t.sharedOffset(alloc) / 4) + j)});
+    return t.emit(Spv::AccessChain, t.w.pointerType(StorageClass::Workgroup, u32), {t.scalar(alloc), word});
+  }
+
+  Ids load() const {
+    uint32_t mem = t.memoryType(element), u32 = t.u32Type(), narrowType = t.w.intType(bytes() * 8);
+    Ids out;
+    for (unsigned j = 0; j < words; ++j) {
+      uint32_t w = t.emit(Spv::Load, u32, {wordPointer(j)});
+      for (unsigned k = 0; k < perWord(); ++k) {
+        uint32_t part = k ? t.emit(Spv::ShiftRightLogical, u32, {w, t.u32(8 * bytes() * k)}) : w;
+        uint32_t narrow = t.emit(Spv::UConvert, narrowType, {part});
+        out.push_back(narrowType == mem ? narrow : t.emit(Spv::Bitcast, mem, {narrow}));
+      }
+    }
+    return out;
+  }
+
+  void store(const Ids &memoryValues) const {
+    uint32_t mem = t.memoryType(element), u32 = t.u32Type(), narrowType = t.w.intType(bytes() * 8);
+    for (unsigned j = 0; j < words; ++j) {
+      uint32_t w = 0;
+      for (unsigned k = 0; k < perWord(); ++k) {
+        uint32_t v = memoryValues[j * perWord() + k];
+        uint32_t narrow = narrowType == mem ? v : t.emit(Spv::Bitcast, narrowType, {v});
+        uint32_t part = t.emit(Spv::UConvert, u32, {narrow});
+        if (k)
+          part = t.emit(Spv::ShiftLeftLogical, u32, {part, t.u32(8 * bytes() * k)});
+        w = k ? t.emit(Spv::BitwiseOr, u32, {w, part}) : part;
+      }
+      t.emitVoid(Spv::Store, {wordPointer(j), w});
+    }
+  }
+};
+
 bool translateAccess(Translator &t, Op *op) {
   Value *alloc = op->operand(0);
   Type element = alloc->type().pointee();
@@ -186,7 +251,15 @@ bool translateAccess(Translator &t, Op *op) {
     uint32_t i = k ? t.emit(Spv::IAdd, t.u32Type(), {index, t.u32(k)}) : index;
     return Element{t, alloc, element, i};
   };
+  unsigned bytes = Translator::memoryBytes(element);
   if (op->is(OpCode::ThLoadShared)) {
+    if (unsigned words = wholeWords(t, alloc, bytes, lengthOf(op->result()->type()))) {
+      Ids out;
+      for (uint32_t v : WordAccess{t, alloc, element, index, words}.load())
+        out.push_back(fromMemory(t, element, v));
+      t.set(op->result(), out);
+      return true;
+    }
     Ids out;
     for (unsigned k = 0; k < lengthOf(op->result()->type()); ++k)
       out.push_back(fromMemory(t, element, at(k).load()));
@@ -195,7 +268,15 @@ bool translateAccess(Translator &t, Op *op) {
   }
   const Ids &values = t.get(op->operand(2));
   uint32_t pred = op->numOperands() > 3 ? t.scalar(op->operand(3)) : 0;
+  unsigned words = wholeWords(t, alloc, bytes, unsigned(values.size()));
   t.guarded(pred, {}, {}, [&] {
+    if (words) {
+      Ids memoryValues;
+      for (uint32_t v : values)
+        memoryValues.push_back(toMemory(t, element, v));
+      WordAccess{t, alloc, element, index, words}.store(memoryValues);
+      return Ids{};
+    }
     for (unsigned k = 0; k < values.size(); ++k)
       at(k).store(toMemory(t, element, values[k]));
     return Ids{};

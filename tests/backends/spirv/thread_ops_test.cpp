@@ -238,6 +238,94 @@ TEST_CASE("shared memory: vector stores and loads across threads, predicated sto
     h.free(p);
 }
 
+TEST_CASE("shared memory: narrow vectors as whole words, scalars and unaligned allocations beside them") {
+  // Without explicit workgroup layouts (lavapipe) every allocation lives in one u32
+  // array; vectors of i16/i8 that fill words move as plain words, scalars and
+  // allocations off a word boundary are written with atomics on their word.
+  VulkanHarness &h = *harness;
+  const int threads = int(h.props.warp_size) * 4;
+  const std::string n = num(threads);
+  // %h: vector<8xi16> per thread at 8t; %b: vector<4xi8> per thread at 4t; %s: one
+  // i16 per thread at an allocation 2 bytes past a word, written as vector<2xi16> by
+  // even threads (pairs t, t+1) and as scalars by odd threads (t+1 only when in range).
+  std::string text = "builtin.module ({\n  tt.func {num_threads = " + n +
+                     ", sym_name = \"k\"} ({\n  ^(%in: ptr<i16>, %bin: ptr<i8>, %out: ptr<i16>, %bout: ptr<i8>, "
+                     "%sout: ptr<i16>):\n" +
+                     "    %h = th.shared_alloc {offset = 0, size = " + num(threads * 16) + "} : ptr<i16, 3>\n" +
+                     "    %b = th.shared_alloc {offset = " + num(threads * 16) + ", size = " + num(threads * 4) +
+                     "} : ptr<i8, 3>\n" + "    %s = th.shared_alloc {offset = " + num(threads * 20 + 2) +
+                     ", size = " + num(threads * 2) + "} : ptr<i16, 3>\n" +
+                     "    %last = arith.constant {value = " + num(threads - 1) + "} : i32\n" + R"(    %t = th.thread_id : i32
+    %c8 = arith.constant {value = 8} : i32
+    %c4 = arith.constant {value = 4} : i32
+    %c2 = arith.constant {value = 2} : i32
+    %c1 = arith.constant {value = 1} : i32
+    %c0 = arith.constant {value = 0} : i32
+    %i8 = arith.muli %t, %c8 : i32
+    %i4 = arith.muli %t, %c4 : i32
+    %p = tt.addptr %in, %i8 : ptr<i16>
+    %v = th.load %p : vector<8xi16>
+    th.store_shared %h, %i8, %v
+    %pb = tt.addptr %bin, %i4 : ptr<i8>
+    %vb = th.load %pb : vector<4xi8>
+    th.store_shared %b, %i4, %vb
+    %odd = arith.andi %t, %c1 : i32
+    %isodd = arith.cmpi %odd, %c0 {predicate = "ne"} : i1
+    %iseven = arith.cmpi %odd, %c0 {predicate = "eq"} : i1
+    %pair = th.extract %v {index = 0} : i16
+    %pv = th.pack %pair, %pair : vector<2xi16>
+    th.store_shared %s, %t, %pv, %iseven
+    th.barrier
+    %e = th.extract %v {index = 1} : i16
+    th.store_shared %s, %t, %e, %isodd
+    th.barrier
+    %u = arith.subi %last, %t : i32
+    %j8 = arith.muli %u, %c8 : i32
+    %j4 = arith.muli %u, %c4 : i32
+    %w = th.load_shared %h, %j8 : vector<8xi16>
+    %q = tt.addptr %out, %i8 : ptr<i16>
+    th.store %q, %w
+    %wb = th.load_shared %b, %j4 : vector<4xi8>
+    %qb = tt.addptr %bout, %i4 : ptr<i8>
+    th.store %qb, %wb
+    %ws = th.load_shared %s, %u : i16
+    %qs = tt.addptr %sout, %t : ptr<i16>
+    th.store %qs, %ws
+    tt.return
+  })
+})
+)";
+  std::mt19937 gen(std::random_device{}());
+  std::vector<uint16_t> in(size_t(threads) * 8);
+  std::vector<uint8_t> bin(size_t(threads) * 4);
+  for (uint16_t &v : in)
+    v = uint16_t(gen());
+  for (uint8_t &v : bin)
+    v = uint8_t(gen());
+  trident_devptr din = h.upload(in), dbin = h.upload(bin), dout = h.upload(std::vector<uint16_t>(in.size(), 0xdead)),
+                 dbout = h.upload(std::vector<uint8_t>(bin.size(), 0x5a)),
+                 dsout = h.upload(std::vector<uint16_t>(threads, 0xdead));
+  VulkanHarness::Kernel k = h.load(text, "k");
+  h.launch(k, {2, 1, 1}, {h.ptr(din), h.ptr(dbin), h.ptr(dout), h.ptr(dbout), h.ptr(dsout)});
+  std::vector<uint16_t> out = h.download<uint16_t>(dout, in.size()), sout = h.download<uint16_t>(dsout, threads);
+  std::vector<uint8_t> bout = h.download<uint8_t>(dbout, bin.size());
+  int bad = 0;
+  for (int t = 0; t < threads; ++t) {
+    int u = threads - 1 - t;
+    for (int j = 0; j < 8; ++j)
+      bad += out[size_t(t) * 8 + j] != in[size_t(u) * 8 + j];
+    for (int j = 0; j < 4; ++j)
+      bad += bout[size_t(t) * 4 + j] != bin[size_t(u) * 4 + j];
+    // Element u of %s: written by an even thread u as its pair's first half, or by odd thread u.
+    uint16_t expected = u % 2 == 0 ? in[size_t(u) * 8] : in[size_t(u) * 8 + 1];
+    bad += sout[t] != expected;
+  }
+  CHECK(bad == 0);
+  h.unload(k);
+  for (trident_devptr p : {din, dbin, dout, dbout, dsout})
+    h.free(p);
+}
+
 TEST_CASE("every atomic kind on i32 and i64, exchange and compare-and-swap on floats") {
   VulkanHarness &h = *harness;
   const int threads = int(h.props.warp_size) * 8, programs = 3;
