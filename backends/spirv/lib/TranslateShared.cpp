@@ -5,7 +5,9 @@
 // overlap here too. Three layouts, one per kernel:
 //   Block     every allocation an Aliased Block whose array starts at its offset
 //             (VK_KHR_workgroup_memory_explicit_layout; NVIDIA, AMD, Intel have it);
-//   Packed    otherwise, one u32 array: 4- and 8-byte elements are whole words,
+//   Packed    otherwise, one array of u32 words (of uvec4 units of 4 words when
+//             its size allows, so that an aligned 16-byte vector is one access):
+//             4- and 8-byte elements are whole words,
 //             2- and 1-byte ones parts of a word, read by shifting and written with
 //             an atomic and (clearing) then an atomic or (setting), so that threads
 //             writing neighbouring elements of one word do not undo each other.
@@ -13,8 +15,9 @@
 //             are aligned to their size) moves as those words: plain loads and
 //             stores, no atomics. This matters most on lavapipe, which compiles
 //             every shared access into a loop over the lanes, an atomic one no
-//             cheaper: a vector<8xf16> store is 4 word stores, not 16 atomics
-//             (attention's shader compile time grows with their count);
+//             cheaper: a vector<8xf16> store is one uvec4 store, not 16 atomics,
+//             and a vector<4xf32> load one uvec4 load, not 4 (attention's shader
+//             compile time grows faster than the count of those loops);
 //   Separate  allocations the lowering did not place (offset -1, as in hand-written
 //             thread IR) each get an array of their own.
 #include "Translator.h"
@@ -44,6 +47,10 @@ SharedLayout chooseSharedLayout(const Op *func, uint64_t features, uint64_t &pac
 }
 
 namespace {
+
+// Whether the packed array is made of uvec4 units (its size a multiple of 16): a
+// 16-byte vector access, aligned to its size, is then one OpLoad/OpStore of a uvec4.
+bool quadUnits(Translator &t) { return t.packedSharedBytes() % 16 == 0; }
 
 unsigned lengthOf(Type t) { return t.isVector() ? unsigned(t.numElements()) : 1; }
 
@@ -79,7 +86,9 @@ bool translateAlloc(Translator &t, Op *op) {
   case SharedLayout::Packed: {
     uint32_t &packed = t.packedSharedVariable();
     if (!packed) {
-      uint32_t array = t.w.arrayType(t.u32Type(), uint32_t(t.packedSharedBytes() / 4), 0);
+      uint32_t array = quadUnits(t)
+                           ? t.w.arrayType(t.w.vectorType(t.u32Type(), 4), uint32_t(t.packedSharedBytes() / 16), 0)
+                           : t.w.arrayType(t.u32Type(), uint32_t(t.packedSharedBytes() / 4), 0);
       packed = t.w.globalVariable(t.w.pointerType(StorageClass::Workgroup, array), StorageClass::Workgroup);
       t.w.name(packed, "shared");
       t.addInterface(packed);
@@ -111,7 +120,13 @@ struct Element {
   uint32_t var() const { return t.scalar(alloc); }
   unsigned bytes() const { return Translator::memoryBytes(element); }
   uint32_t wordPointer(uint32_t word) const {
-    return t.emit(Spv::AccessChain, t.w.pointerType(StorageClass::Workgroup, t.u32Type()), {var(), word});
+    uint32_t ptr = t.w.pointerType(StorageClass::Workgroup, t.u32Type());
+    if (!quadUnits(t))
+      return t.emit(Spv::AccessChain, ptr, {var(), word});
+    uint32_t u32 = t.u32Type();
+    return t.emit(Spv::AccessChain, ptr,
+                  {var(), t.emit(Spv::ShiftRightLogical, u32, {word, t.u32(2)}),
+                   t.emit(Spv::BitwiseAnd, u32, {word, t.u32(3)})});
   }
   // Packed: the byte address of the element.
   uint32_t byteAddress() const {
@@ -184,18 +199,20 @@ struct Element {
   }
 };
 
-// A vector of `length` narrow elements of the packed layout as the whole words it
-// fills: the words' count (0 when it fills none: scalars, partial words, an
-// allocation not placed at a word boundary).
+// A vector of `length` elements of the packed layout as the whole words it fills:
+// the words' count, or 0 to access it element by element (scalars, partial words,
+// an allocation off a word boundary; 4- and 8-byte elements unless the vector is one
+// aligned uvec4, as their elements are whole words anyway).
 unsigned wholeWords(Translator &t, Value *alloc, unsigned bytes, unsigned length) {
-  if (t.sharedLayout() != SharedLayout::Packed || bytes >= 4 || length * bytes % 4 != 0 ||
-      t.sharedOffset(alloc) % 4 != 0)
+  if (t.sharedLayout() != SharedLayout::Packed || length * bytes % 4 != 0 || t.sharedOffset(alloc) % 4 != 0)
+    return 0;
+  if (bytes >= 4 && !(length * bytes == 16 && quadUnits(t) && t.sharedOffset(alloc) % 16 == 0))
     return 0;
   return length * bytes / 4;
 }
 
-// Loads or stores `words` whole words of narrow elements starting at element
-// `index` (a multiple of the vector length, so of the elements per word).
+// Loads or stores `words` whole words of elements starting at element `index` (a
+// multiple of the vector length, as vector accesses are aligned to their size).
 struct WordAccess {
   Translator &t;
   Value *alloc;
@@ -204,42 +221,108 @@ struct WordAccess {
   unsigned words;
 
   unsigned bytes() const { return Translator::memoryBytes(element); }
-  unsigned perWord() const { return 4 / bytes(); }
-  uint32_t wordPointer(unsigned j) const {
+  unsigned perWord() const { return bytes() < 4 ? 4 / bytes() : 1; }
+  bool quad() const { return words == 4 && quadUnits(t) && t.sharedOffset(alloc) % 16 == 0; }
+  uint32_t firstWord() const {
     uint32_t u32 = t.u32Type();
-    uint32_t first = t.emit(Spv::ShiftRightLogical, u32, {index, t.u32(perWord() == 2 ? 1 : 2)});
-    uint32_t word = t.emit(Spv::IAdd, u32, {first, t.u32(uint32_t(t.sharedOffset(alloc) / 4) + j)});
-    return t.emit(Spv::AccessChain, t.w.pointerType(StorageClass::Workgroup, u32), {t.scalar(alloc), word});
+    uint32_t first = bytes() == 1   ? t.emit(Spv::ShiftRightLogical, u32, {index, t.u32(2)})
+                     : bytes() == 2 ? t.emit(Spv::ShiftRightLogical, u32, {index, t.u32(1)})
+                     : bytes() == 4 ? index
+                                    : t.emit(Spv::ShiftLeftLogical, u32, {index, t.u32(1)});
+    return t.emit(Spv::IAdd, u32, {first, t.u32(uint32_t(t.sharedOffset(alloc) / 4))});
+  }
+  uint32_t quadPointer() const {
+    uint32_t quad = t.emit(Spv::ShiftRightLogical, t.u32Type(), {firstWord(), t.u32(2)});
+    return t.emit(Spv::AccessChain, t.w.pointerType(StorageClass::Workgroup, t.w.vectorType(t.u32Type(), 4)),
+                  {t.scalar(alloc), quad});
+  }
+  uint32_t wordPointer(uint32_t first, unsigned j) const {
+    uint32_t word = j ? t.emit(Spv::IAdd, t.u32Type(), {first, t.u32(j)}) : first;
+    return Element{t, alloc, element, 0}.wordPointer(word);
   }
 
   Ids load() const {
-    uint32_t mem = t.memoryType(element), u32 = t.u32Type(), narrowType = t.w.intType(bytes() * 8);
+    uint32_t u32 = t.u32Type();
+    Ids w;
+    if (quad()) {
+      uint32_t v = t.emit(Spv::Load, t.w.vectorType(u32, 4), {quadPointer()});
+      for (unsigned j = 0; j < 4; ++j)
+        w.push_back(t.emit(Spv::CompositeExtract, u32, {v, j}));
+    } else {
+      uint32_t first = firstWord();
+      for (unsigned j = 0; j < words; ++j)
+        w.push_back(t.emit(Spv::Load, u32, {wordPointer(first, j)}));
+    }
+    return fromWords(w);
+  }
+
+  void store(const Ids &memoryValues) const {
+    Ids w = toWords(memoryValues);
+    if (quad()) {
+      uint32_t v = t.emit(Spv::CompositeConstruct, t.w.vectorType(t.u32Type(), 4), w);
+      t.emitVoid(Spv::Store, {quadPointer(), v});
+      return;
+    }
+    uint32_t first = firstWord();
+    for (unsigned j = 0; j < words; ++j)
+      t.emitVoid(Spv::Store, {wordPointer(first, j), w[j]});
+  }
+
+  // Elements (memory form) from words and back, the first element in the low bits.
+  Ids fromWords(const Ids &w) const {
+    uint32_t mem = t.memoryType(element), u32 = t.u32Type();
     Ids out;
-    for (unsigned j = 0; j < words; ++j) {
-      uint32_t w = t.emit(Spv::Load, u32, {wordPointer(j)});
+    if (bytes() == 8) {
+      for (unsigned j = 0; j < w.size(); j += 2) {
+        uint32_t pair = t.emit(Spv::CompositeConstruct, t.w.vectorType(u32, 2), {w[j], w[j + 1]});
+        out.push_back(t.emit(Spv::Bitcast, mem, {pair}));
+      }
+      return out;
+    }
+    uint32_t narrowType = t.w.intType(bytes() * 8);
+    for (uint32_t word : w) {
       for (unsigned k = 0; k < perWord(); ++k) {
-        uint32_t part = k ? t.emit(Spv::ShiftRightLogical, u32, {w, t.u32(8 * bytes() * k)}) : w;
+        if (bytes() == 4) {
+          out.push_back(mem == u32 ? word : t.emit(Spv::Bitcast, mem, {word}));
+          continue;
+        }
+        uint32_t part = k ? t.emit(Spv::ShiftRightLogical, u32, {word, t.u32(8 * bytes() * k)}) : word;
         uint32_t narrow = t.emit(Spv::UConvert, narrowType, {part});
         out.push_back(narrowType == mem ? narrow : t.emit(Spv::Bitcast, mem, {narrow}));
       }
     }
     return out;
   }
-
-  void store(const Ids &memoryValues) const {
-    uint32_t mem = t.memoryType(element), u32 = t.u32Type(), narrowType = t.w.intType(bytes() * 8);
+  Ids toWords(const Ids &values) const {
+    uint32_t mem = t.memoryType(element), u32 = t.u32Type();
+    Ids w;
+    if (bytes() == 8) {
+      for (uint32_t v : values) {
+        uint32_t pair = t.emit(Spv::Bitcast, t.w.vectorType(u32, 2), {v});
+        w.push_back(t.emit(Spv::CompositeExtract, u32, {pair, 0}));
+        w.push_back(t.emit(Spv::CompositeExtract, u32, {pair, 1}));
+      }
+      return w;
+    }
+    if (bytes() == 4) {
+      for (uint32_t v : values)
+        w.push_back(mem == u32 ? v : t.emit(Spv::Bitcast, u32, {v}));
+      return w;
+    }
+    uint32_t narrowType = t.w.intType(bytes() * 8);
     for (unsigned j = 0; j < words; ++j) {
-      uint32_t w = 0;
+      uint32_t word = 0;
       for (unsigned k = 0; k < perWord(); ++k) {
-        uint32_t v = memoryValues[j * perWord() + k];
+        uint32_t v = values[j * perWord() + k];
         uint32_t narrow = narrowType == mem ? v : t.emit(Spv::Bitcast, narrowType, {v});
         uint32_t part = t.emit(Spv::UConvert, u32, {narrow});
         if (k)
           part = t.emit(Spv::ShiftLeftLogical, u32, {part, t.u32(8 * bytes() * k)});
-        w = k ? t.emit(Spv::BitwiseOr, u32, {w, part}) : part;
+        word = k ? t.emit(Spv::BitwiseOr, u32, {word, part}) : part;
       }
-      t.emitVoid(Spv::Store, {wordPointer(j), w});
+      w.push_back(word);
     }
+    return w;
   }
 };
 

@@ -254,7 +254,7 @@ TEST_CASE("shared memory: narrow vectors as whole words, scalars and unaligned a
                      "    %h = th.shared_alloc {offset = 0, size = " + num(threads * 16) + "} : ptr<i16, 3>\n" +
                      "    %b = th.shared_alloc {offset = " + num(threads * 16) + ", size = " + num(threads * 4) +
                      "} : ptr<i8, 3>\n" + "    %s = th.shared_alloc {offset = " + num(threads * 20 + 2) +
-                     ", size = " + num(threads * 2) + "} : ptr<i16, 3>\n" +
+                     ", size = " + num(threads * 2 + 14) + "} : ptr<i16, 3>\n" + // 16-byte multiple in all: uvec4 units
                      "    %last = arith.constant {value = " + num(threads - 1) + "} : i32\n" + R"(    %t = th.thread_id : i32
     %c8 = arith.constant {value = 8} : i32
     %c4 = arith.constant {value = 4} : i32
