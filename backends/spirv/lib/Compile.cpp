@@ -21,7 +21,7 @@ namespace {
 // subgroups are narrower (lavapipe: 8, the CPU's vector width) the program keeps
 // num_warps * 32 threads in more subgroups. With 4 times fewer threads each thread
 // would hold 4 times more of every block, and the shader would be 4 times larger:
-// lavapipe compiles attention's in over ten minutes instead of half a minute.
+// lavapipe compiled the matmul sample's shaders in 98 s instead of 10 s.
 // Never more threads than the device allows (the lowering reports the user's excess).
 unsigned loweredWarps(const Module &blockIR, const TargetDesc &target, unsigned numWarps) {
   if (target.warpSize >= 32)
