@@ -9,6 +9,10 @@
 #include "trident/simt/VerifyThreadIR.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
 
 namespace trident::spirv {
 
@@ -37,6 +41,31 @@ unsigned loweredWarps(const Module &blockIR, const TargetDesc &target, unsigned 
   return scaled;
 }
 
+// TRIDENT_TIME_STAGES=1 prints how long each stage of a compilation took (stderr):
+// wall time and this process's CPU time (the fair measure on a loaded machine).
+// A Vulkan driver compiles the SPIR-V later (lavapipe: at the first dispatch).
+class StageTimer {
+public:
+  StageTimer() : on_(std::getenv("TRIDENT_TIME_STAGES") != nullptr) { reset(); }
+  void lap(const char *stage) {
+    if (!on_)
+      return;
+    std::fprintf(stderr, "trident spirv: %-10s %8.2f ms wall %8.2f ms cpu\n", stage,
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_).count(),
+                 1e3 * static_cast<double>(std::clock() - cpu_) / CLOCKS_PER_SEC);
+    reset();
+  }
+
+private:
+  void reset() {
+    wall_ = std::chrono::steady_clock::now();
+    cpu_ = std::clock();
+  }
+  bool on_;
+  std::chrono::steady_clock::time_point wall_;
+  std::clock_t cpu_ = 0;
+};
+
 } // namespace
 
 std::optional<Module> lowerToThreadIR(const Module &blockIR, const DeviceInfo &device, const SpirvOptions &options,
@@ -61,6 +90,7 @@ std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view ker
     diags.error(Location(), "the IR has no tt.func named '" + std::string(kernel) + "'");
     return std::nullopt;
   }
+  StageTimer timer;
   std::optional<Module> lowered;
   const Module *threadIR = &ir;
   if (isThreadIR(f)) {
@@ -75,10 +105,14 @@ std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view ker
       return std::nullopt;
     threadIR = &*lowered;
   }
+  timer.lap("lower");
   std::optional<SpirvKernel> k = generateSpirv(*threadIR, kernel, device, diags);
   if (!k)
     return std::nullopt;
-  if (std::string errors = validate(k->words); !errors.empty()) {
+  timer.lap("translate");
+  std::string invalid = validate(k->words);
+  timer.lap("validate");
+  if (const std::string &errors = invalid; !errors.empty()) {
     diags.error(f->loc(), "internal error: the SPIR-V of '" + std::string(kernel) + "' is invalid:\n" + errors +
                               disassemble(k->words));
     return std::nullopt;
@@ -89,11 +123,13 @@ std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view ker
       diags.error(f->loc(), "internal error: SPIRV-Tools' optimizer failed on '" + std::string(kernel) + "': " + error);
       return std::nullopt;
     }
+    timer.lap("optimize");
     if (std::string errors = validate(k->words); !errors.empty()) {
       diags.error(f->loc(), "internal error: the optimized SPIR-V of '" + std::string(kernel) + "' is invalid:\n" +
                                 errors);
       return std::nullopt;
     }
+    timer.lap("validate");
   }
   return k;
 }
