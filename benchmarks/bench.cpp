@@ -7,7 +7,7 @@
 // load and one run, with the disk cache off). Every result is checked against a
 // float64 reference on the host before it is timed.
 //
-//   trident-bench [--device D]... [--all] [--small] [--repeats N] [--samples DIR] [--json FILE]
+//   trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] [--samples DIR] [--json FILE]
 //
 // Without --device: every GPU device (cuda:*, hip:*, vulkan:* on a GPU); --all adds
 // the CPU devices (host interpreter, lavapipe), for testing with --small.
@@ -37,6 +37,7 @@ struct Options {
   std::vector<std::string> devices;
   bool all = false, small = false;
   int repeats = 20;
+  int warps = 0; // > 0: this many warps for softmax and layer norm instead of Triton's choice
   std::string samplesDir = TRIDENT_SAMPLES_DIR;
   std::string jsonPath;
 };
@@ -218,7 +219,7 @@ private:
     Kernel k = Kernel::fromFile(o_.samplesDir + "/fused_softmax.py", "softmax_kernel");
     LaunchOptions opts;
     // Triton's tutorial: more warps for longer rows; one program per row.
-    opts.numWarps = cols >= 4096 ? 16 : cols >= 2048 ? 8 : 4;
+    opts.numWarps = o_.warps > 0 ? o_.warps : cols >= 4096 ? 16 : cols >= 2048 ? 8 : 4;
     opts.constexprs = {{"BLOCK_SIZE", cols}, {"num_stages", 2}};
     auto launch = [&] { k.launch(dev, Grid(rowsN), {out, bx, cols, cols, rowsN, cols}, opts); };
     Row &r = add(dev, "softmax", std::to_string(rowsN) + "x" + std::to_string(cols) + " f32");
@@ -273,7 +274,7 @@ private:
     Kernel k = Kernel::fromFile(o_.samplesDir + "/layer_norm.py", "_layer_norm_fwd_fused");
     LaunchOptions opts;
     // Triton's tutorial: BLOCK_SIZE = min(64 KB / element size, next power of 2 >= N), 8 warps here.
-    opts.numWarps = 8;
+    opts.numWarps = o_.warps > 0 ? o_.warps : 8;
     opts.constexprs = {{"BLOCK_SIZE", 8192}};
     const float eps = 1e-5f;
     auto launch = [&] { k.launch(dev, Grid(M), {bx, y, bw, bb, mean, rstd, N, N, eps}, opts); };
@@ -359,8 +360,8 @@ void writeJson(const std::string &path, const std::vector<Row> &rows, const Opti
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: trident-bench [--device D]... [--all] [--small] [--repeats N] [--samples DIR] "
-                       "[--json FILE]\n");
+  std::fprintf(stderr, "usage: trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] "
+                       "[--samples DIR] [--json FILE]\n");
   return 2;
 }
 
@@ -380,6 +381,8 @@ int main(int argc, char **argv) {
       o.devices.push_back(value());
     else if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc)
       o.repeats = std::max(1, std::atoi(value()));
+    else if (!std::strcmp(argv[i], "--warps") && i + 1 < argc)
+      o.warps = std::max(1, std::atoi(value()));
     else if (!std::strcmp(argv[i], "--samples") && i + 1 < argc)
       o.samplesDir = value();
     else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)

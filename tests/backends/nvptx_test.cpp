@@ -332,3 +332,30 @@ TEST_CASE("tt.print widens every element type to what vprintf takes") {
   CHECK(countOf(ptx, "vprintf,") > 0);
   checkAssembles(ptx, "sm_90");
 }
+
+TEST_CASE("sitofp of i1 gives -1.0 for true (LLVM 19's NVPTX backend would give +1.0)") {
+  // Random seed 87 on an H200 stored +1.0 where the interpreter gives -1.0.
+  const char *text = R"(builtin.module ({
+  tt.func {sym_name = "k"} ({
+  ^(%p: ptr<i1>, %q: ptr<f32>):
+    %0 = tt.make_range {end = 128, start = 0} : block<128xi32>
+    %1 = tt.splat %p : block<128xptr<i1>>
+    %2 = tt.addptr %1, %0 : block<128xptr<i1>>
+    %3 = tt.load %2 : block<128xi1>
+    %4 = arith.sitofp %3 : block<128xf32>
+    %5 = tt.splat %q : block<128xptr<f32>>
+    %6 = tt.addptr %5, %0 : block<128xptr<f32>>
+    tt.store %6, %4
+    tt.return
+  })
+})
+)";
+  Diagnostics diags;
+  std::string ptx = compilePTX(text, "sm_90", diags);
+  INFO(diags.str() << ptx);
+  REQUIRE(!ptx.empty());
+  CHECK(countOf(ptx, "0fBF800000") >= 1); // -1.0, chosen by a select
+  CHECK(countOf(ptx, "cvt.rn.f32.s32") == 0);
+  CHECK(countOf(ptx, "cvt.rn.f32.u32") == 0);
+  checkAssembles(ptx, "sm_90");
+}
