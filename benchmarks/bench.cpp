@@ -7,7 +7,10 @@
 // load and one run, with the disk cache off). Every result is checked against a
 // float64 reference on the host before it is timed.
 //
-//   trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] [--samples DIR] [--json FILE]
+//   trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] [--programs N]
+//                 [--samples DIR] [--json FILE]
+// --warps: the warps of softmax and layer norm (default: Triton's tutorial choice);
+// --programs: softmax in that many programs, each looping over rows (default: one per row).
 //
 // Without --device: every GPU device (cuda:*, hip:*, vulkan:* on a GPU); --all adds
 // the CPU devices (host interpreter, lavapipe), for testing with --small.
@@ -38,6 +41,7 @@ struct Options {
   bool all = false, small = false;
   int repeats = 20;
   int warps = 0; // > 0: this many warps for softmax and layer norm instead of Triton's choice
+  int programs = 0; // > 0: softmax runs this many programs, each looping over rows (else one per row)
   std::string samplesDir = TRIDENT_SAMPLES_DIR;
   std::string jsonPath;
 };
@@ -221,7 +225,8 @@ private:
     // Triton's tutorial: more warps for longer rows; one program per row.
     opts.numWarps = o_.warps > 0 ? o_.warps : cols >= 4096 ? 16 : cols >= 2048 ? 8 : 4;
     opts.constexprs = {{"BLOCK_SIZE", cols}, {"num_stages", 2}};
-    auto launch = [&] { k.launch(dev, Grid(rowsN), {out, bx, cols, cols, rowsN, cols}, opts); };
+    const int programs = o_.programs > 0 ? std::min(o_.programs, rowsN) : rowsN;
+    auto launch = [&] { k.launch(dev, Grid(programs), {out, bx, cols, cols, rowsN, cols}, opts); };
     Row &r = add(dev, "softmax", std::to_string(rowsN) + "x" + std::to_string(cols) + " f32");
     r.coldMs = coldLaunchMs(dev, launch);
     std::vector<float> got = out.toHost<float>();
@@ -361,7 +366,7 @@ void writeJson(const std::string &path, const std::vector<Row> &rows, const Opti
 
 int usage() {
   std::fprintf(stderr, "usage: trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] "
-                       "[--samples DIR] [--json FILE]\n");
+                       "[--programs N] [--samples DIR] [--json FILE]\n");
   return 2;
 }
 
@@ -381,6 +386,8 @@ int main(int argc, char **argv) {
       o.devices.push_back(value());
     else if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc)
       o.repeats = std::max(1, std::atoi(value()));
+    else if (!std::strcmp(argv[i], "--programs") && i + 1 < argc)
+      o.programs = std::max(1, std::atoi(value()));
     else if (!std::strcmp(argv[i], "--warps") && i + 1 < argc)
       o.warps = std::max(1, std::atoi(value()));
     else if (!std::strcmp(argv[i], "--samples") && i + 1 < argc)
