@@ -9,7 +9,6 @@
 #include "trident/backends/llvm/CodeGen.h"
 #include "trident/ir/Printer.h"
 #include "trident/ir/Verifier.h"
-#include "trident/passes/Pipeline.h"
 #include "trident/simt/Lowering.h"
 #include "trident/simt/VerifyThreadIR.h"
 
@@ -201,22 +200,10 @@ std::optional<HSACOModule> finish(Built &built, Diagnostics &diags) {
 
 std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target,
                                       const HSACOOptions &options, Diagnostics &diags) {
-  Module optimized = blockIR.clone();
-  PassManager pm;
-  addDefaultPipeline(pm);
-  if (!pm.run(optimized, diags))
-    return std::nullopt;
   simt::LoweringOptions lowering;
   lowering.numWarps = options.numWarps;
   lowering.onlyFunction = options.kernel;
-  std::optional<Module> threadIR = simt::lowerToThreadIR(optimized, target, lowering, diags);
-  if (!threadIR)
-    return std::nullopt;
-  if (!verify(*threadIR, diags) || !simt::verifyThreadIR(*threadIR, diags)) {
-    diags.error(Location(), "internal error: the SIMT lowering produced invalid thread IR");
-    return std::nullopt;
-  }
-  return threadIR;
+  return simt::compileToThreadIR(blockIR, target, lowering, diags);
 }
 
 std::string emitThreadIR(const Module &blockIR, const TargetDesc &target, const HSACOOptions &options,

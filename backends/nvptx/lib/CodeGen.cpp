@@ -8,7 +8,6 @@
 #include "trident/backends/nvptx/Target.h"
 #include "trident/ir/Printer.h"
 #include "trident/ir/Verifier.h"
-#include "trident/passes/Pipeline.h"
 #include "trident/simt/Lowering.h"
 #include "trident/simt/VerifyThreadIR.h"
 
@@ -141,22 +140,10 @@ std::optional<std::string> archOf(const TargetDesc &target, Diagnostics &diags) 
 
 std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target,
                                       const PTXOptions &options, Diagnostics &diags) {
-  Module optimized = blockIR.clone();
-  PassManager pm;
-  addDefaultPipeline(pm);
-  if (!pm.run(optimized, diags))
-    return std::nullopt;
   simt::LoweringOptions lowering;
   lowering.numWarps = options.numWarps;
   lowering.onlyFunction = options.kernel;
-  std::optional<Module> threadIR = simt::lowerToThreadIR(optimized, target, lowering, diags);
-  if (!threadIR)
-    return std::nullopt;
-  if (!verify(*threadIR, diags) || !simt::verifyThreadIR(*threadIR, diags)) {
-    diags.error(Location(), "internal error: the SIMT lowering produced invalid thread IR");
-    return std::nullopt;
-  }
-  return threadIR;
+  return simt::compileToThreadIR(blockIR, target, lowering, diags);
 }
 
 std::string emitThreadIR(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,

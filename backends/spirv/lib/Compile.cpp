@@ -4,7 +4,6 @@
 #include "trident/backends/spirv/Tools.h"
 
 #include "trident/ir/Verifier.h"
-#include "trident/passes/Inline.h"
 #include "trident/simt/Lowering.h"
 #include "trident/simt/VerifyThreadIR.h"
 
@@ -73,14 +72,7 @@ std::optional<Module> lowerToThreadIR(const Module &blockIR, const DeviceInfo &d
   TargetDesc target = targetDesc(device);
   simt::LoweringOptions lowering;
   lowering.numWarps = loweredWarps(blockIR, target, options.numWarps);
-  std::optional<Module> threadIR = simt::lowerToThreadIR(blockIR, target, lowering, diags);
-  if (!threadIR)
-    return std::nullopt;
-  if (!verify(*threadIR, diags) || !simt::verifyThreadIR(*threadIR, diags)) {
-    diags.error(Location(), "internal error: the SIMT lowering produced invalid thread IR");
-    return std::nullopt;
-  }
-  return threadIR;
+  return simt::compileToThreadIR(blockIR, target, lowering, diags);
 }
 
 std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view kernel, const DeviceInfo &device,
@@ -97,10 +89,7 @@ std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view ker
     if (!simt::verifyThreadIR(ir, diags))
       return std::nullopt;
   } else {
-    Module inlined = ir.clone();
-    if (!inlineCalls(inlined, diags))
-      return std::nullopt;
-    lowered = lowerToThreadIR(inlined, device, options, diags);
+    lowered = lowerToThreadIR(ir, device, options, diags);
     if (!lowered)
       return std::nullopt;
     threadIR = &*lowered;

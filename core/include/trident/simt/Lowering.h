@@ -32,6 +32,12 @@ struct LoweringOptions {
 std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target,
                                       const LoweringOptions &options, Diagnostics &diags);
 
+// What every backend runs first: the default pass pipeline (inlining, folding, CSE,
+// LICM, DCE) on a copy of `blockIR`, the lowering, and both verifiers. A result that
+// does not verify is reported as an internal error of the lowering.
+std::optional<Module> compileToThreadIR(const Module &blockIR, const TargetDesc &target,
+                                        const LoweringOptions &options, Diagnostics &diags);
+
 // Triton's choice when the kernel does not say: 4 warps, 8 for blocks of 8192 or
 // more elements; never more threads than the target allows.
 unsigned defaultNumWarps(const Op *func, const TargetDesc &target);
