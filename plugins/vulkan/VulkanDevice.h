@@ -59,6 +59,7 @@ struct PhysicalDevice {
   bool subgroupSizeControlExtension = false; // VK_EXT_subgroup_size_control on a 1.2 device
   bool atomicFloatExtension = false;         // VK_EXT_shader_atomic_float
   bool explicitLayoutExtension = false;      // VK_KHR_workgroup_memory_explicit_layout
+  bool executableStatsExtension = false;     // VK_KHR_pipeline_executable_properties
   uint32_t timestampValidBits = 0;
   uint64_t globalMemory = 0;
   uint32_t multiprocessors = 1;
@@ -89,6 +90,10 @@ struct Device {
   VkSemaphore timeline = VK_NULL_HANDLE;
   uint64_t submitted = 0; // the last value a submission signals
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+  // TRIDENT_VULKAN_STATS=1 on a driver with VK_KHR_pipeline_executable_properties: the
+  // driver's statistics of each pipeline (registers, spills...) go to stderr at load.
+  PFN_vkGetPipelineExecutablePropertiesKHR getExecutables = nullptr;
+  PFN_vkGetPipelineExecutableStatisticsKHR getStatistics = nullptr;
   uint32_t deviceMemoryType = 0, hostMemoryType = 0;
   bool deviceMemoryMappable = false;
   std::map<uint64_t, Allocation> allocations; // by user address

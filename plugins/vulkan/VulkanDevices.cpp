@@ -7,6 +7,8 @@
 
 #include "VulkanDevice.h"
 
+#include <cstdlib>
+
 #include <cstring>
 #include <set>
 
@@ -41,8 +43,12 @@ struct FeatureChain {
       vk<VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR>(
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR);
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat = vk<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableStats =
+      vk<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
 
-  FeatureChain(uint32_t api, bool sizeControlExtension, bool atomicFloatExtension, bool explicitLayoutExtension) {
+  FeatureChain(uint32_t api, bool sizeControlExtension, bool atomicFloatExtension, bool explicitLayoutExtension,
+               bool executableStatsExtension = false) {
     void **next = &base.pNext;
     auto link = [&](auto &s) {
       *next = &s;
@@ -58,6 +64,8 @@ struct FeatureChain {
       link(atomicFloat);
     if (explicitLayoutExtension)
       link(explicitLayout);
+    if (executableStatsExtension)
+      link(executableStats);
   }
   FeatureChain(const FeatureChain &) = delete;
   bool subgroupSizeControl() const { return v13.subgroupSizeControl || sizeControl.subgroupSizeControl; }
@@ -78,6 +86,7 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   out.subgroupSizeControlExtension = p.apiVersion < VK_API_VERSION_1_3 && ext.count("VK_EXT_subgroup_size_control");
   out.atomicFloatExtension = ext.count("VK_EXT_shader_atomic_float") != 0;
   out.explicitLayoutExtension = ext.count("VK_KHR_workgroup_memory_explicit_layout") != 0;
+  out.executableStatsExtension = ext.count("VK_KHR_pipeline_executable_properties") != 0;
 
   VkPhysicalDeviceIDProperties id = vk<VkPhysicalDeviceIDProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES);
   VkPhysicalDeviceSubgroupProperties subgroup = vk<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
@@ -293,9 +302,12 @@ trident_status Device::open() {
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
   // Every feature the device has, minus robustBufferAccess (Triton's memory model does not need it).
+  const char *statsEnv = std::getenv("TRIDENT_VULKAN_STATS");
+  bool stats = p.executableStatsExtension && statsEnv && std::string(statsEnv) == "1";
   FeatureChain f(p.properties.apiVersion, p.subgroupSizeControlExtension, p.atomicFloatExtension,
-                 p.explicitLayoutExtension);
+                 p.explicitLayoutExtension, stats);
   l.vkGetPhysicalDeviceFeatures2(p.handle, &f.base);
+  stats = stats && f.executableStats.pipelineExecutableInfo;
   f.base.features.robustBufferAccess = VK_FALSE;
   std::vector<const char *> extensions;
   if (p.subgroupSizeControlExtension)
@@ -304,6 +316,8 @@ trident_status Device::open() {
     extensions.push_back("VK_EXT_shader_atomic_float");
   if (p.explicitLayoutExtension)
     extensions.push_back("VK_KHR_workgroup_memory_explicit_layout");
+  if (stats)
+    extensions.push_back("VK_KHR_pipeline_executable_properties");
   VkDeviceCreateInfo info = vk<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   info.pNext = &f.base;
   info.queueCreateInfoCount = 1;
@@ -320,6 +334,12 @@ trident_status Device::open() {
     return fail(TRIDENT_ERROR_UNAVAILABLE, error + " (" + name + ")");
   }
   fn.vkGetDeviceQueue(device, p.queueFamily, 0, &queue);
+  if (stats) {
+    getExecutables = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+        l.vkGetDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
+    getStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+        l.vkGetDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
+  }
   VkSemaphoreTypeCreateInfo timelineType = vk<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
   timelineType.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
   VkSemaphoreCreateInfo semaphoreInfo = vk<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);

@@ -7,6 +7,8 @@
 #include "KernelBinary.h"
 #include "VulkanDevice.h"
 
+#include <cstdio>
+
 #include <cstring>
 
 namespace trident::vulkan {
@@ -45,6 +47,45 @@ void destroyModule(trident_module_s &m) {
 }
 
 } // namespace
+
+// TRIDENT_VULKAN_STATS=1: the driver's statistics of each executable of `pipeline`
+// (on NVIDIA: registers, shared memory, local memory for spills...), one line each.
+void printStatistics(const Device &d, VkPipeline pipeline, const std::string &what) {
+  VkPipelineInfoKHR info = vk<VkPipelineInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR);
+  info.pipeline = pipeline;
+  uint32_t count = 0;
+  if (d.getExecutables(d.device, &info, &count, nullptr) != VK_SUCCESS)
+    return;
+  std::vector<VkPipelineExecutablePropertiesKHR> executables(
+      count, vk<VkPipelineExecutablePropertiesKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR));
+  if (d.getExecutables(d.device, &info, &count, executables.data()) != VK_SUCCESS)
+    return;
+  for (uint32_t e = 0; e < count; ++e) {
+    VkPipelineExecutableInfoKHR which = vk<VkPipelineExecutableInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR);
+    which.pipeline = pipeline;
+    which.executableIndex = e;
+    uint32_t n = 0;
+    if (d.getStatistics(d.device, &which, &n, nullptr) != VK_SUCCESS)
+      continue;
+    std::vector<VkPipelineExecutableStatisticKHR> stats(
+        n, vk<VkPipelineExecutableStatisticKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
+    if (d.getStatistics(d.device, &which, &n, stats.data()) != VK_SUCCESS)
+      continue;
+    std::string line = "trident vulkan: " + what + " on " + d.name + ": " + executables[e].name + ":";
+    for (const VkPipelineExecutableStatisticKHR &st : stats) {
+      line += std::string(" ") + st.name + "=";
+      switch (st.format) {
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: line += st.value.b32 ? "true" : "false"; break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: line += std::to_string(st.value.i64); break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: line += std::to_string(st.value.u64); break;
+      default: line += std::to_string(st.value.f64); break;
+      }
+      line += ",";
+    }
+    line.back() = '\n';
+    std::fputs(line.c_str(), stderr);
+  }
+}
 
 trident_status moduleLoad(trident_device device, const void *binary, size_t size, trident_module *out) {
   return guarded([&]() -> trident_status {
@@ -103,11 +144,15 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
     if (p.fullSubgroups) // the lowering assumes every warp is whole
       stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT;
     pipelineInfo.layout = m->layout;
+    if (d.getStatistics)
+      pipelineInfo.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     if (VkResult r = d.fn.vkCreateComputePipelines(d.device, d.pipelineCache, 1, &pipelineInfo, nullptr, &m->pipeline);
         r != VK_SUCCESS) {
       destroyModule(*m);
       return failVk(r, "creating the compute pipeline of " + what + " on " + d.name);
     }
+    if (d.getStatistics)
+      printStatistics(d, m->pipeline, what);
     *out = m.release();
     return TRIDENT_SUCCESS;
   });
