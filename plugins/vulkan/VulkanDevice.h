@@ -152,8 +152,9 @@ struct trident_stream_s {
   std::vector<trident_event_s *> openEvents;
 
   // The open batch's command buffer (started when there is none), after a full
-  // barrier: the next operation is recorded into it.
-  trident_status begin(VkCommandBuffer &out);
+  // barrier unless `orderMemory` is false (an operation that touches no memory, such as
+  // a timestamp): the next operation is recorded into it.
+  trident_status begin(VkCommandBuffer &out, bool orderMemory = true);
   // Ends the operation recorded after begin(); `temporaries` are freed once it is
   // done. Submits the batch when it is full (or when batching is off).
   trident_status endOperation(std::vector<trident::vulkan::Allocation> temporaries = {});

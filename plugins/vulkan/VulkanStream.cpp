@@ -107,7 +107,9 @@ trident_status eventRecord(trident_event event, trident_stream stream) {
       return s;
   std::lock_guard lock(stream->mutex);
   VkCommandBuffer cmd;
-  if (trident_status s = stream->begin(cmd); s != TRIDENT_SUCCESS)
+  // A timestamp touches no memory, and one written at the bottom of the pipe already
+  // waits for every earlier command: no barrier (a barrier here would be timed too).
+  if (trident_status s = stream->begin(cmd, false); s != TRIDENT_SUCCESS)
     return s;
   if (event->queries) {
     const DeviceFunctions &fn = stream->device->fn;
@@ -162,13 +164,15 @@ using trident::vulkan::Allocation;
 using trident::vulkan::failVk;
 using trident::vulkan::vk;
 
-trident_status trident_stream_s::begin(VkCommandBuffer &out) {
+trident_status trident_stream_s::begin(VkCommandBuffer &out, bool orderMemory) {
   const trident::vulkan::DeviceFunctions &fn = device->fn;
   if (open) {
     out = open;
   } else if (trident_status s = startBatch(out); s != TRIDENT_SUCCESS) {
     return s;
   }
+  if (!orderMemory)
+    return TRIDENT_SUCCESS;
   // Everything recorded or submitted before (on any stream of the device) finishes its writes first.
   VkMemoryBarrier barrier = vk<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
   barrier.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
