@@ -9,6 +9,8 @@
 //            erfc elsewhere (relative error ~1e-7);
 //   precise  divf/sqrt of f16/bf16/f32 run in f64 and round once: f64 has more
 //            than twice the bits, so the double rounding is innocuous;
+//   f64      exp, exp2, log, log2 by their own sequences (MathF64.cpp); sin, cos
+//            and erf of f64 are refused;
 //   fma      exactly (FloatExact.cpp), since Vulkan lets GLSL Fma round twice;
 //            bf16 rounds through f32 and may differ in the last bit.
 #include "Translator.h"
@@ -125,6 +127,16 @@ bool translateMath(Translator &t, Op *op) {
   case OpCode::Ceil: inst = Glsl::Ceil, f64Allowed = true; break;
   case OpCode::Fma: inst = Glsl::Fma, f64Allowed = true; break;
   default: return t.error(op, "cannot be translated");
+  }
+  bool expLogF64 = e == Type::f64() && (op->is(OpCode::Exp) || op->is(OpCode::Exp2) || op->is(OpCode::Log) ||
+                                        op->is(OpCode::Log2));
+  if (expLogF64) {
+    bool base2 = op->is(OpCode::Exp2) || op->is(OpCode::Log2);
+    bool isExp = op->is(OpCode::Exp) || op->is(OpCode::Exp2);
+    mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+      return isExp ? expF64(t, a[0], base2) : logF64(t, a[0], base2);
+    });
+    return true;
   }
   if (e == Type::f64() && !f64Allowed)
     return t.error(op, "on f64 is not supported by the SPIR-V backend (GLSL.std.450 has no f64 form)");

@@ -183,6 +183,9 @@ uint32_t f32ToBF16(Translator &t, uint32_t value, bool towardZero);
 // Exact floating-point sequences (FloatExact.cpp), on f32 or f64 values of `type`.
 // C's fmod(x, y), exactly (OpFRem may round).
 uint32_t exactRemainder(Translator &t, uint32_t type, uint32_t x, uint32_t y);
+// exp (base2: exp2) and log (base2: log2) of an f64 value, within a few ulps (MathF64.cpp).
+uint32_t expF64(Translator &t, uint32_t x, bool base2);
+uint32_t logF64(Translator &t, uint32_t x, bool base2);
 // a * b + c rounded once, for f16 and f32 `type` (through f64, rounding to odd).
 uint32_t fusedMultiplyAdd(Translator &t, uint32_t type, uint32_t a, uint32_t b, uint32_t c);
 

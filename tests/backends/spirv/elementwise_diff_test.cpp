@@ -389,6 +389,14 @@ std::vector<Case> cases() {
     add("math.erf", {t}, t, "", 8, Domain::Small, 1e-6);
   }
   add("math.erf", {Type::f32()}, Type::f32(), "", 4, Domain::Unit);
+  // f64 exp and log have their own sequences (GLSL has no f64 form): specials, overflow,
+  // underflow and negative arguments included.
+  // Measured on lavapipe: exp, exp2 and log within 1 ulp of libm, log2 within 2.
+  for (const char *op : {"math.exp", "math.exp2", "math.log", "math.log2"}) {
+    double ulps = std::string(op) == "math.log2" ? 3 : 2;
+    add(op, {Type::f64()}, Type::f64(), "", ulps);
+    add(op, {Type::f64()}, Type::f64(), "", ulps, op[6] == 'e' ? Domain::Small : Domain::Positive);
+  }
 
   // Casts.
   for (auto [from, to] : {std::pair{Type::i8(), Type::i32()}, {Type::i16(), Type::i64()}, {Type::i32(), Type::i64()},
