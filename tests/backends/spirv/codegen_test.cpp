@@ -216,17 +216,18 @@ TEST_CASE("what the backend cannot translate is a diagnostic") {
   CHECK(contains(diags.str(), "'th.mma' op is not supported by the SPIR-V backend"));
 
   diags.clear();
-  const char *f64exp = R"(builtin.module ({
+  // f64 sin has no GLSL form and no sequence of Trident's yet (exp and log of f64 do).
+  const char *f64sin = R"(builtin.module ({
   tt.func {num_threads = 8, sym_name = "k"} ({
   ^(%x: f64, %p: ptr<f64>):
-    %e = math.exp %x : f64
+    %e = math.sin %x : f64
     th.store %p, %e
     tt.return
   })
 })
 )";
-  CHECK_FALSE(compileText(f64exp, lavapipeLike(), diags));
-  CHECK(contains(diags.str(), "'math.exp' op on f64 is not supported"));
+  CHECK_FALSE(compileText(f64sin, lavapipeLike(), diags));
+  CHECK(contains(diags.str(), "'math.sin' op on f64 is not supported"));
 
   diags.clear();
   const char *tooMuchShared = R"(builtin.module ({
