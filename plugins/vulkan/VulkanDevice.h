@@ -5,11 +5,11 @@
 // without creating any VkDevice); one VkDevice with one compute queue per opened
 // device. Work on every stream of a device goes to that queue. A stream records
 // its operations into one open command buffer, each after a full memory barrier
-// (so it runs after everything recorded or submitted before it), and submits the
-// batch when someone needs its results (synchronize, event queries, host copies,
-// frees, unloads) or when it holds kMaxBatch operations; each submission signals
-// the device's timeline semaphore with the next value. TRIDENT_VULKAN_BATCH=0
-// submits every operation at once.
+// (so it runs after everything recorded or submitted before it; an event's
+// timestamp needs none), and submits the batch when someone needs its results
+// (synchronize, event queries, host copies, frees, unloads) or when it holds
+// kMaxBatch operations; each submission signals the device's timeline semaphore
+// with the next value. TRIDENT_VULKAN_BATCH=0 submits every operation at once.
 
 #include "VulkanLoader.h"
 

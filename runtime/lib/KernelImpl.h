@@ -40,7 +40,6 @@ struct TuneConfig {
   std::string text; // "BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, num_warps=8, num_stages=3"
 };
 
-// The config chosen for one device and one value of the autotune key.
 // A mutex per key (a device, a target), made on first use.
 template <class Key> class MutexPerKey {
 public:
@@ -57,6 +56,7 @@ private:
   std::map<Key, std::unique_ptr<std::mutex>> mutexes_;
 };
 
+// The config chosen for one device and one value of the autotune key.
 struct TuneWinner {
   std::shared_ptr<DeviceImpl> device;
   std::vector<uint64_t> key;

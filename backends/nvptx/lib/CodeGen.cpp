@@ -7,9 +7,8 @@
 #include "trident/backends/llvm/CodeGen.h"
 #include "trident/backends/nvptx/Target.h"
 #include "trident/ir/Printer.h"
-#include "trident/ir/Verifier.h"
 #include "trident/simt/Lowering.h"
-#include "trident/simt/VerifyThreadIR.h"
+#include "trident/support/StageTimer.h"
 
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -18,10 +17,6 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
-#include <chrono>
-#include <ctime>
-#include <cstdio>
-#include <cstdlib>
 #include <mutex>
 
 extern "C" {
@@ -63,31 +58,6 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch
       triple, arch, ptxFeatures(arch), options, std::nullopt, std::nullopt, level));
 }
 
-// TRIDENT_TIME_STAGES=1 prints how long each stage of a compilation took (stderr): wall
-// time and this process's CPU time (the fair measure on a loaded machine).
-class StageTimer {
-public:
-  StageTimer() : on_(std::getenv("TRIDENT_TIME_STAGES") != nullptr) { reset(); }
-  void lap(const char *stage) {
-    if (!on_)
-      return;
-    auto wall = std::chrono::steady_clock::now();
-    std::clock_t cpu = std::clock();
-    std::fprintf(stderr, "trident nvptx: %-10s %8.2f ms wall %8.2f ms cpu\n", stage,
-                 std::chrono::duration<double, std::milli>(wall - wall_).count(),
-                 1e3 * static_cast<double>(cpu - cpu_) / CLOCKS_PER_SEC);
-    reset();
-  }
-
-private:
-  void reset() {
-    wall_ = std::chrono::steady_clock::now();
-    cpu_ = std::clock();
-  }
-  bool on_;
-  std::chrono::steady_clock::time_point wall_;
-  std::clock_t cpu_ = 0;
-};
 
 void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
   if (optLevel == 0)
@@ -164,7 +134,7 @@ std::string emitLLVM(const Module &blockIR, const TargetDesc &target, const PTXO
   if (!tm)
     return {};
   llvm::LLVMContext ctx;
-  StageTimer timer;
+  StageTimer timer("nvptx");
   std::unique_ptr<llvm::Module> m = buildLLVM(*threadIR, ctx, *tm, options.optLevel, diags, timer);
   if (!m)
     return {};
@@ -179,7 +149,7 @@ std::optional<PTXModule> compileModuleToPTX(const Module &blockIR, const TargetD
   std::optional<std::string> arch = archOf(target, diags);
   if (!arch)
     return std::nullopt;
-  StageTimer timer;
+  StageTimer timer("nvptx");
   std::optional<Module> threadIR = lowerToThreadIR(blockIR, target, options, diags);
   if (!threadIR)
     return std::nullopt;

@@ -3,15 +3,11 @@
 #include "trident/backends/spirv/CodeGen.h"
 #include "trident/backends/spirv/Tools.h"
 
-#include "trident/ir/Verifier.h"
 #include "trident/simt/Lowering.h"
 #include "trident/simt/VerifyThreadIR.h"
+#include "trident/support/StageTimer.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <ctime>
 
 namespace trident::spirv {
 
@@ -40,30 +36,6 @@ unsigned loweredWarps(const Module &blockIR, const TargetDesc &target, unsigned 
   return scaled;
 }
 
-// TRIDENT_TIME_STAGES=1 prints how long each stage of a compilation took (stderr):
-// wall time and this process's CPU time (the fair measure on a loaded machine).
-// A Vulkan driver compiles the SPIR-V later (lavapipe: at the first dispatch).
-class StageTimer {
-public:
-  StageTimer() : on_(std::getenv("TRIDENT_TIME_STAGES") != nullptr) { reset(); }
-  void lap(const char *stage) {
-    if (!on_)
-      return;
-    std::fprintf(stderr, "trident spirv: %-10s %8.2f ms wall %8.2f ms cpu\n", stage,
-                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_).count(),
-                 1e3 * static_cast<double>(std::clock() - cpu_) / CLOCKS_PER_SEC);
-    reset();
-  }
-
-private:
-  void reset() {
-    wall_ = std::chrono::steady_clock::now();
-    cpu_ = std::clock();
-  }
-  bool on_;
-  std::chrono::steady_clock::time_point wall_;
-  std::clock_t cpu_ = 0;
-};
 
 } // namespace
 
@@ -82,7 +54,7 @@ std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view ker
     diags.error(Location(), "the IR has no tt.func named '" + std::string(kernel) + "'");
     return std::nullopt;
   }
-  StageTimer timer;
+  StageTimer timer("spirv");
   std::optional<Module> lowered;
   const Module *threadIR = &ir;
   if (isThreadIR(f)) {
@@ -99,9 +71,9 @@ std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view ker
   if (!k)
     return std::nullopt;
   timer.lap("translate");
-  std::string invalid = validate(k->words);
+  std::string errors = validate(k->words);
   timer.lap("validate");
-  if (const std::string &errors = invalid; !errors.empty()) {
+  if (!errors.empty()) {
     diags.error(f->loc(), "internal error: the SPIR-V of '" + std::string(kernel) + "' is invalid:\n" + errors +
                               disassemble(k->words));
     return std::nullopt;
@@ -113,7 +85,7 @@ std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view ker
       return std::nullopt;
     }
     timer.lap("optimize");
-    if (std::string errors = validate(k->words); !errors.empty()) {
+    if (errors = validate(k->words); !errors.empty()) {
       diags.error(f->loc(), "internal error: the optimized SPIR-V of '" + std::string(kernel) + "' is invalid:\n" +
                                 errors);
       return std::nullopt;

@@ -222,32 +222,35 @@ uint32_t scaledAddress(Translator &t, uint32_t base, uint32_t offset, Type offse
   return t.emit(Spv::IAdd, u64, {base, scaled});
 }
 
-// A scalar offset `x + c1 + c2 ...` with x >= 0 and no step that wraps becomes
+// A scalar offset `x + c1 + c2 ...` with x >= 0 and no addition that wraps becomes
 // `(base + x * bytes) + (c1 + c2 ...) * bytes`: every element of a thread shares
 // the first part and the driver folds the constant into the load or store
-// (IndexRange.h says why the driver cannot do it alone).
+// (IndexRange.h says why the driver cannot do it alone). IndexRanges::of(v) exists
+// only when v's additions cannot wrap, so sext(x + c) = zext(x) + c.
 bool addPtrWithConstantOffset(Translator &t, Op *op, unsigned bytes) {
+  auto constantOf = [&](Value *v) -> std::optional<int64_t> {
+    std::optional<IntRange> r = t.ranges().of(v);
+    return r && r->lo == r->hi ? std::optional<int64_t>(r->lo) : std::nullopt;
+  };
   Value *x = op->operand(1);
   int64_t constant = 0;
-  while (Op *def = x->definingOp()) {
-    if (!def->is(OpCode::AddI) || !t.ranges().of(x) || !t.ranges().of(x)->nonNegative())
+  for (Op *def = x->definingOp(); def && def->is(OpCode::AddI) && t.ranges().of(x); def = x->definingOp()) {
+    std::optional<int64_t> c = constantOf(def->operand(1));
+    Value *rest = def->operand(0);
+    if (!c) {
+      c = constantOf(def->operand(0));
+      rest = def->operand(1);
+    }
+    std::optional<IntRange> restRange = t.ranges().of(rest);
+    if (!c || !restRange || !restRange->nonNegative())
       break;
-    std::optional<IntRange> l = t.ranges().of(def->operand(0)), r = t.ranges().of(def->operand(1));
-    bool leftConstant = l && l->lo == l->hi, rightConstant = r && r->lo == r->hi;
-    if (!leftConstant && !rightConstant)
-      break;
-    Value *rest = rightConstant ? def->operand(0) : def->operand(1);
-    std::optional<IntRange> restRange = rightConstant ? l : r;
-    if (!restRange || !restRange->nonNegative())
-      break;
-    constant += rightConstant ? r->lo : l->lo;
+    constant += *c;
     x = rest;
   }
   if (x == op->operand(1))
     return false;
-  uint32_t u64 = t.u64Type();
   uint32_t base = scaledAddress(t, t.scalar(op->operand(0)), t.scalar(x), x->type(), true, bytes);
-  t.set(op->result(), {t.emit(Spv::IAdd, u64, {base, t.u64(uint64_t(constant) * bytes)})});
+  t.set(op->result(), {t.emit(Spv::IAdd, t.u64Type(), {base, t.u64(uint64_t(constant) * bytes)})});
   return true;
 }
 

@@ -19,13 +19,10 @@ bool isIdentityOrder(const Attribute &order) {
   return true;
 }
 
-// A splat value changes shape without looking at its elements. (A shape op that keeps
-// the type changes nothing, except a transpose of a square block: see foldShape.)
+// A splat value changes shape without looking at its elements.
 FoldResult reshapeSplat(Op *op, Builder &b) {
   Value *source = op->operand(0);
   Type type = op->result()->type();
-  if (source->type() == type && !op->is(OpCode::Trans))
-    return {source, false};
   if (std::optional<ConstantValue> c = constantOf(source))
     return {materialize(b, *c, type), false};
   Op *def = source->definingOp();
@@ -47,8 +44,11 @@ FoldResult foldShape(Op *op, Builder &b) {
     return {};
   case OpCode::Broadcast:
   case OpCode::ExpandDims:
-  case OpCode::Reshape: return reshapeSplat(op, b);
-  case OpCode::Trans:
+  case OpCode::Reshape: // keeping the shape, they change nothing
+    if (op->operand(0)->type() == op->result()->type())
+      return {op->operand(0), false};
+    return reshapeSplat(op, b);
+  case OpCode::Trans: // a square block keeps its type but not its elements: only the identity order is nothing
     if (isIdentityOrder(op->attr("order")) && op->operand(0)->type() == op->result()->type())
       return {op->operand(0), false};
     return reshapeSplat(op, b);
