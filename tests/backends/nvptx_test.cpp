@@ -359,3 +359,32 @@ TEST_CASE("sitofp of i1 gives -1.0 for true (LLVM 19's NVPTX backend would give 
   CHECK(countOf(ptx, "cvt.rn.f32.u32") == 0);
   checkAssembles(ptx, "sm_90");
 }
+
+TEST_CASE("shifts by the bit width or more give Trident's defined results, not LLVM poison") {
+  // Random kernels on an H200 lost whole stores to `lshr i64 %x, 64` (poison in LLVM).
+  const char *text = R"(builtin.module ({
+  tt.func {sym_name = "k"} ({
+  ^(%p: ptr<i64>, %q: ptr<i32>):
+    %x = tt.load %p : i64
+    %s = arith.constant {value = 64} : i64
+    %r = arith.shrui %x, %s : i64
+    tt.store %p, %r
+    %y = tt.load %q : i32
+    %t = arith.constant {value = 40} : i32
+    %u = arith.shrsi %y, %t : i32
+    tt.store %q, %u
+    tt.return
+  })
+})
+)";
+  Diagnostics diags;
+  std::optional<Module> m = parseModule(text, "test", diags);
+  REQUIRE_MESSAGE((m && verify(*m, diags)), diags.str());
+  std::string ll = nvptx::emitLLVM(*m, *nvptx::targetDesc("sm_90"), {}, diags);
+  INFO(diags.str() << ll);
+  REQUIRE(!ll.empty());
+  CHECK(countOf(ll, "store i64 0,") == 1);  // shrui by 64: 0
+  CHECK(countOf(ll, "ashr i32") == 1);       // shrsi by 40: the sign everywhere, a shift by 31
+  CHECK(countOf(ll, ", 31\n") == 1);
+  CHECK(countOf(ll, "poison") == 0);
+}

@@ -437,3 +437,31 @@ TEST_CASE("num_warps counts warps of 32 threads where subgroups are narrower") {
   lavapipe.maxThreadsPerProgram = 64; // never more threads than the device has
   CHECK(threads(lavapipe, 4) == 64);
 }
+
+TEST_CASE("an offset the thread ids bound folds its constant into the address") {
+  // lane + 32 cannot wrap (lanes are 0..7 here): the address is (p + lane * 4) + 128,
+  // with the lane zero-extended. An offset from an argument keeps the sign extension.
+  const char *text = R"(builtin.module ({
+  tt.func {num_threads = 8, sym_name = "k"} ({
+  ^(%p: ptr<f32>, %n: i32):
+    %l = th.lane_id : i32
+    %c = arith.constant {value = 32} : i32
+    %o = arith.addi %l, %c : i32
+    %a = tt.addptr %p, %o : ptr<f32>
+    %x = th.load %a : f32
+    %b = tt.addptr %p, %n : ptr<f32>
+    th.store %b, %x
+    tt.return
+  })
+})
+)";
+  Diagnostics diags;
+  std::optional<SpirvKernel> k = compileText(text, lavapipeLike(), diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  std::string asm_ = disassemble(k->words);
+  INFO(asm_);
+  CHECK(validate(k->words) == "");
+  CHECK(contains(asm_, "OpUConvert %ulong"));
+  CHECK(contains(asm_, "%ulong_128"));  // 32 elements of 4 bytes, added last
+  CHECK(contains(asm_, "OpSConvert %ulong")); // %n: nothing known
+}
