@@ -12,32 +12,13 @@
 // s = (m - 1) / (m + 1) (|s| < 0.172), the odd series of atanh to s^21. log2(x) =
 // e + log(m) / ln 2, exact for powers of two. Both are within a few ulps of libm
 // (backend_vulkan_run_tests compares them with the interpreter's std::exp and std::log).
-#include "Translator.h"
+#include "MathF64.h"
 
-#include <bit>
 #include <cmath>
 
 namespace trident::spirv {
 
 namespace {
-
-struct F64 {
-  Translator &t;
-  uint32_t f64 = t.w.floatType(64), i64 = t.w.intType(64), i32 = t.w.intType(32), b = t.boolType();
-
-  uint32_t c(double v) { return t.constant(f64, std::bit_cast<uint64_t>(v)); }
-  uint32_t add(uint32_t x, uint32_t y) { return t.emit(Spv::FAdd, f64, {x, y}); }
-  uint32_t sub(uint32_t x, uint32_t y) { return t.emit(Spv::FSub, f64, {x, y}); }
-  uint32_t mul(uint32_t x, uint32_t y) { return t.emit(Spv::FMul, f64, {x, y}); }
-  uint32_t less(uint32_t x, uint32_t y) { return t.emit(Spv::FOrdLessThan, b, {x, y}); }
-  uint32_t select(uint32_t cond, uint32_t yes, uint32_t no) { return t.emit(Spv::Select, f64, {cond, yes, no}); }
-
-  // 2^k for a signed 32-bit k in [-1022, 1023], built from its bits.
-  uint32_t powerOfTwo(uint32_t k) {
-    uint32_t biased = t.emit(Spv::IAdd, i64, {t.emit(Spv::SConvert, i64, {k}), t.constant(i64, 1023)});
-    return t.emit(Spv::Bitcast, f64, {t.emit(Spv::ShiftLeftLogical, i64, {biased, t.constant(i64, 52)})});
-  }
-};
 
 // Natural logarithm of 2, split: ln2_hi has its low 32 bits zero, so k * ln2_hi is
 // exact for |k| < 2^20.

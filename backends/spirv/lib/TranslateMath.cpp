@@ -9,8 +9,8 @@
 //            erfc elsewhere (relative error ~1e-7);
 //   precise  divf/sqrt of f16/bf16/f32 run in f64 and round once: f64 has more
 //            than twice the bits, so the double rounding is innocuous;
-//   f64      exp, exp2, log, log2 by their own sequences (MathF64.cpp); sin, cos
-//            and erf of f64 are refused;
+//   f64      exp, exp2, log, log2, sin, cos and erf by their own sequences
+//            (MathF64.cpp, MathF64Trig.cpp, MathF64Erf.cpp);
 //   fma      exactly (FloatExact.cpp), since Vulkan lets GLSL Fma round twice;
 //            bf16 rounds through f32 and may differ in the last bit.
 #include "Translator.h"
@@ -128,18 +128,22 @@ bool translateMath(Translator &t, Op *op) {
   case OpCode::Fma: inst = Glsl::Fma, f64Allowed = true; break;
   default: return t.error(op, "cannot be translated");
   }
-  bool expLogF64 = e == Type::f64() && (op->is(OpCode::Exp) || op->is(OpCode::Exp2) || op->is(OpCode::Log) ||
-                                        op->is(OpCode::Log2));
-  if (expLogF64) {
-    bool base2 = op->is(OpCode::Exp2) || op->is(OpCode::Log2);
-    bool isExp = op->is(OpCode::Exp) || op->is(OpCode::Exp2);
+  if (e == Type::f64() && !f64Allowed) {
+    // GLSL.std.450 has no f64 form of these: Trident's own sequences (MathF64*.cpp).
+    OpCode code = op->code();
     mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
-      return isExp ? expF64(t, a[0], base2) : logF64(t, a[0], base2);
+      switch (code) {
+      case OpCode::Exp:
+      case OpCode::Exp2: return expF64(t, a[0], code == OpCode::Exp2);
+      case OpCode::Log:
+      case OpCode::Log2: return logF64(t, a[0], code == OpCode::Log2);
+      case OpCode::Sin:
+      case OpCode::Cos: return sinCosF64(t, a[0], code == OpCode::Cos);
+      default: return erfF64(t, a[0]);
+      }
     });
     return true;
   }
-  if (e == Type::f64() && !f64Allowed)
-    return t.error(op, "on f64 is not supported by the SPIR-V backend (GLSL.std.450 has no f64 form)");
   // bf16, and f16 functions other than the exact ones, run in f32: Vulkan's f16
   // precision for them is far below libdevice's (NVIDIA's f16 cos errs in the third digit).
   bool exactOp = op->is(OpCode::Floor) || op->is(OpCode::Ceil) || op->is(OpCode::Fma);

@@ -37,7 +37,7 @@ constexpr int kN = 256;
 bool flushesF32Subnormals = false;
 int flushedElements = 0;
 
-enum class Domain { Any, Shift, Divisor, Positive, Small, Unit };
+enum class Domain { Any, Shift, Divisor, Positive, Small, Unit, Periodic };
 
 struct Case {
   std::string op;
@@ -103,6 +103,21 @@ uint64_t randomElement(std::mt19937_64 &gen, Type t, Domain domain) {
     return v;
   }
   double v;
+  if (domain == Domain::Periodic && p < 70) {
+    // sin and cos: next to multiples of pi/2 (a few ulps off), up to 1e5 and beyond,
+    // tiny and huge magnitudes; the rest as Any.
+    if (p < 30) {
+      double k = double(int64_t(gen() % 200001) - 100000);
+      v = std::nextafter(k * 1.5707963267948966, (gen() & 1) ? INFINITY : -INFINITY);
+      for (int steps = int(gen() % 4); steps > 0; --steps)
+        v = std::nextafter(v, (gen() & 1) ? INFINITY : -INFINITY);
+    } else if (p < 50) {
+      v = std::uniform_real_distribution<double>(-1e5, 1e5)(gen);
+    } else {
+      v = std::ldexp(std::uniform_real_distribution<double>(-1, 1)(gen), int(gen() % 2070) - 1045);
+    }
+    return encode(t, v);
+  }
   if (domain == Domain::Unit) {
     v = std::uniform_real_distribution<double>(-1, 1)(gen);
   } else if (domain == Domain::Small) {
@@ -397,6 +412,11 @@ std::vector<Case> cases() {
     add(op, {Type::f64()}, Type::f64(), "", ulps);
     add(op, {Type::f64()}, Type::f64(), "", ulps, op[6] == 'e' ? Domain::Small : Domain::Positive);
   }
+  // So have f64 sin, cos and erf: specials, arguments next to multiples of pi/2, huge
+  // ones (2^40 and beyond: the wide reduction), erf's tails and its piece boundaries.
+  for (const char *op : {"math.sin", "math.cos", "math.erf"})
+    for (Domain d : {Domain::Any, Domain::Small, Domain::Periodic})
+      add(op, {Type::f64()}, Type::f64(), "", 2, d);
 
   // Casts.
   for (auto [from, to] : {std::pair{Type::i8(), Type::i32()}, {Type::i16(), Type::i64()}, {Type::i32(), Type::i64()},
