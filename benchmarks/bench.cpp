@@ -8,9 +8,11 @@
 // float64 reference on the host before it is timed.
 //
 //   trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] [--programs N]
-//                 [--samples DIR] [--json FILE]
+//                 [--chain N] [--samples DIR] [--json FILE]
 // --warps: the warps of softmax and layer norm (default: Triton's tutorial choice);
-// --programs: softmax in that many programs, each looping over rows (default: one per row).
+// --programs: softmax in that many programs, each looping over rows (default: one per row);
+// --chain: N launches back to back between each pair of events, the time divided by N
+// (default 1: events around each launch).
 //
 // Without --device: every GPU device (cuda:*, hip:*, vulkan:* on a GPU); --all adds
 // the CPU devices (host interpreter, lavapipe), for testing with --small.
@@ -42,6 +44,7 @@ struct Options {
   int repeats = 20;
   int warps = 0; // > 0: this many warps for softmax and layer norm instead of Triton's choice
   int programs = 0; // > 0: softmax runs this many programs, each looping over rows (else one per row)
+  int chain = 1;    // launches between each pair of events
   std::string samplesDir = TRIDENT_SAMPLES_DIR;
   std::string jsonPath;
 };
@@ -96,9 +99,9 @@ uint16_t floatToHalf(float f) {
   return sign | uint16_t(((e + 14) << 10) | (bits - 1024));
 }
 
-// Milliseconds on the device per call of `body` (events around each call; median of
-// `repeats` after 3 warm-ups) and the host time of the call itself (median, us).
-template <class F> std::pair<double, double> timeOnDevice(const Device &dev, int repeats, F &&body) {
+// Milliseconds on the device per call of `body` (events around each `chain` calls;
+// median of `repeats` after 3 warm-ups) and the host time of the call itself (median, us).
+template <class F> std::pair<double, double> timeOnDevice(const Device &dev, int repeats, int chain, F &&body) {
   Stream s = dev.defaultStream();
   for (int i = 0; i < 3; ++i)
     body();
@@ -111,14 +114,15 @@ template <class F> std::pair<double, double> timeOnDevice(const Device &dev, int
   for (int i = 0; i < repeats; ++i) {
     starts[size_t(i)].record(s);
     auto t0 = Clock::now();
-    body();
-    hostUs.push_back(msSince(t0) * 1e3);
+    for (int j = 0; j < chain; ++j)
+      body();
+    hostUs.push_back(msSince(t0) * 1e3 / chain);
     ends[size_t(i)].record(s);
   }
   s.synchronize();
   std::vector<double> ms;
   for (int i = 0; i < repeats; ++i)
-    ms.push_back(Event::elapsedMs(starts[size_t(i)], ends[size_t(i)]));
+    ms.push_back(Event::elapsedMs(starts[size_t(i)], ends[size_t(i)]) / chain);
   return {median(ms), median(hostUs)};
 }
 
@@ -140,6 +144,7 @@ public:
     const size_t n = o_.small ? (size_t(1) << 20) : (size_t(1) << 28);
     double copyGbps = copy(dev, n);
     vectorAdd(dev, n, copyGbps);
+    vectorAdd(dev, 1024, copyGbps); // one program: the device time of a launch itself
     for (int cols : {1024, 4096, 16384})
       softmax(dev, o_.small ? 64 : 16384, cols, copyGbps);
     layerNorm(dev, o_.small ? 64 : 4096, 8192, copyGbps);
@@ -165,7 +170,7 @@ private:
     Buffer a(dev, n, DType::F32), b(dev, n, DType::F32);
     a.fillBytes(0x3f);
     Stream s = dev.defaultStream();
-    auto [ms, hostUs] = timeOnDevice(dev, o_.repeats, [&] { b.copyFromAsync(s, a); });
+    auto [ms, hostUs] = timeOnDevice(dev, o_.repeats, o_.chain, [&] { b.copyFromAsync(s, a); });
     Row &r = add(dev, "device copy", pow2(n) + " f32");
     r.ms = ms;
     r.gbps = 2.0 * double(n) * 4 / (ms * 1e6);
@@ -204,7 +209,7 @@ private:
       bad += got[i] != float(double(x[i]) + double(y[i])); // one rounding, exact
     r.checked = true;
     r.check = bad ? std::to_string(bad) + " elements differ" : "ok";
-    auto [ms, hostUs] = timeOnDevice(dev, o_.repeats, launch);
+    auto [ms, hostUs] = timeOnDevice(dev, o_.repeats, o_.chain, launch);
     r.ms = ms;
     r.launchUs = hostUs;
     r.gbps = 3.0 * double(n) * 4 / (ms * 1e6);
@@ -253,7 +258,7 @@ private:
     r.checked = true;
     r.check = bad ? std::to_string(bad) + " elements differ (worst relative error " + std::to_string(worst) + ")"
                   : "ok";
-    auto [ms, hostUs] = timeOnDevice(dev, o_.repeats, launch);
+    auto [ms, hostUs] = timeOnDevice(dev, o_.repeats, o_.chain, launch);
     r.ms = ms;
     r.launchUs = hostUs;
     r.gbps = 2.0 * double(total) * 4 / (ms * 1e6);
@@ -308,7 +313,7 @@ private:
     }
     r.checked = true;
     r.check = bad ? std::to_string(bad) + " elements differ" : "ok";
-    auto [ms, hostUs] = timeOnDevice(dev, o_.repeats, launch);
+    auto [ms, hostUs] = timeOnDevice(dev, o_.repeats, o_.chain, launch);
     r.ms = ms;
     r.launchUs = hostUs;
     r.gbps = 2.0 * double(total) * 2 / (ms * 1e6); // x read once, y written once (as Triton's tutorial counts)
@@ -366,7 +371,7 @@ void writeJson(const std::string &path, const std::vector<Row> &rows, const Opti
 
 int usage() {
   std::fprintf(stderr, "usage: trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] "
-                       "[--programs N] [--samples DIR] [--json FILE]\n");
+                       "[--programs N] [--chain N] [--samples DIR] [--json FILE]\n");
   return 2;
 }
 
@@ -388,6 +393,8 @@ int main(int argc, char **argv) {
       o.repeats = std::max(1, std::atoi(value()));
     else if (!std::strcmp(argv[i], "--programs") && i + 1 < argc)
       o.programs = std::max(1, std::atoi(value()));
+    else if (!std::strcmp(argv[i], "--chain") && i + 1 < argc)
+      o.chain = std::max(1, std::atoi(value()));
     else if (!std::strcmp(argv[i], "--warps") && i + 1 < argc)
       o.warps = std::max(1, std::atoi(value()));
     else if (!std::strcmp(argv[i], "--samples") && i + 1 < argc)

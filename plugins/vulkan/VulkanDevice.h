@@ -61,6 +61,7 @@ struct PhysicalDevice {
   bool explicitLayoutExtension = false;      // VK_KHR_workgroup_memory_explicit_layout
   bool executableStatsExtension = false;     // VK_KHR_pipeline_executable_properties
   uint32_t timestampValidBits = 0;
+  bool hostQueryReset = false; // queries can be reset from the host (no reset command on the queue)
   uint64_t globalMemory = 0;
   uint32_t multiprocessors = 1;
   spirv::DeviceInfo info; // what the compiler needs: limits and features
@@ -150,11 +151,15 @@ struct trident_stream_s {
   std::vector<trident::vulkan::Allocation> openTemporaries;
   unsigned openOps = 0;
   std::vector<trident_event_s *> openEvents;
+  // The pipeline stages of what the open batch recorded since its last barrier; a new
+  // batch starts with all of them, for what was submitted before it on any stream.
+  VkPipelineStageFlags unordered = 0;
 
-  // The open batch's command buffer (started when there is none), after a full
-  // barrier unless `orderMemory` is false (an operation that touches no memory, such as
-  // a timestamp): the next operation is recorded into it.
-  trident_status begin(VkCommandBuffer &out, bool orderMemory = true);
+  // The open batch's command buffer (started when there is none): the next operation,
+  // which runs in pipeline stage `stage` (compute or transfer), is recorded into it
+  // after a barrier that orders it after every earlier operation's memory accesses.
+  // Stage 0: the operation touches no memory (a timestamp) and needs no barrier.
+  trident_status begin(VkCommandBuffer &out, VkPipelineStageFlags stage);
   // Ends the operation recorded after begin(); `temporaries` are freed once it is
   // done. Submits the batch when it is full (or when batching is off).
   trident_status endOperation(std::vector<trident::vulkan::Allocation> temporaries = {});

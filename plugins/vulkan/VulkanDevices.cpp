@@ -117,6 +117,7 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
     why = name + ": no bufferDeviceAddress (Trident's pointers are buffer device addresses)";
     return false;
   }
+  out.hostQueryReset = f.v12.hostQueryReset;
   if (!f.base.features.shaderInt64) {
     why = name + ": no shaderInt64 (addresses are 64-bit)";
     return false;
@@ -301,7 +302,9 @@ trident_status Device::open() {
   queueInfo.queueFamilyIndex = p.queueFamily;
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
-  // Every feature the device has, minus robustBufferAccess (Triton's memory model does not need it).
+  // Every feature the device has, minus those that may cost speed and that nothing
+  // here uses: robust accesses (Triton's memory model does not need them) and
+  // capture-replay or multi-device buffer addresses.
   const char *statsEnv = std::getenv("TRIDENT_VULKAN_STATS");
   bool stats = p.executableStatsExtension && statsEnv && std::string(statsEnv) == "1";
   FeatureChain f(p.properties.apiVersion, p.subgroupSizeControlExtension, p.atomicFloatExtension,
@@ -309,6 +312,9 @@ trident_status Device::open() {
   l.vkGetPhysicalDeviceFeatures2(p.handle, &f.base);
   stats = stats && f.executableStats.pipelineExecutableInfo;
   f.base.features.robustBufferAccess = VK_FALSE;
+  f.v13.robustImageAccess = VK_FALSE;
+  f.v12.bufferDeviceAddressCaptureReplay = VK_FALSE;
+  f.v12.bufferDeviceAddressMultiDevice = VK_FALSE;
   std::vector<const char *> extensions;
   if (p.subgroupSizeControlExtension)
     extensions.push_back("VK_EXT_subgroup_size_control");

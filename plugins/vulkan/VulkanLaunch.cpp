@@ -229,7 +229,7 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
 
     std::lock_guard lock(stream->mutex);
     VkCommandBuffer cmd;
-    if (trident_status s = stream->begin(cmd); s != TRIDENT_SUCCESS) {
+    if (trident_status s = stream->begin(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT); s != TRIDENT_SUCCESS) {
       for (Allocation &a : temporaries)
         d.destroyBuffer(a);
       return s;

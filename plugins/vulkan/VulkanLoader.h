@@ -51,6 +51,7 @@ namespace trident::vulkan {
   X(vkCmdPushConstants)                                                                                                \
   X(vkCmdDispatch)                                                                                                     \
   X(vkCmdResetQueryPool)                                                                                               \
+  X(vkResetQueryPool)                                                                                                  \
   X(vkCmdWriteTimestamp)                                                                                               \
   X(vkQueueSubmit)                                                                                                     \
   X(vkCreateSemaphore)                                                                                                 \

@@ -41,7 +41,7 @@ trident_status upload(trident_stream s, const Allocation &a, uint64_t dst, const
     return st;
   std::memcpy(staging.mapped, src, bytes);
   VkCommandBuffer cmd;
-  if (trident_status st = s->begin(cmd); st != TRIDENT_SUCCESS) {
+  if (trident_status st = s->begin(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT); st != TRIDENT_SUCCESS) {
     d.destroyBuffer(staging);
     return st;
   }
@@ -129,7 +129,7 @@ trident_status memcpyDtoH(trident_stream stream, void *dst, trident_devptr src, 
     if (trident_status s = d.createBuffer(bytes, true, staging); s != TRIDENT_SUCCESS)
       return s;
     VkCommandBuffer cmd;
-    trident_status s = stream->begin(cmd);
+    trident_status s = stream->begin(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT);
     if (s == TRIDENT_SUCCESS) {
       VkBufferCopy region{src - a->bufferAddress, 0, bytes};
       d.fn.vkCmdCopyBuffer(cmd, a->buffer, staging.buffer, 1, &region);
@@ -156,7 +156,7 @@ trident_status memcpyDtoD(trident_stream stream, trident_devptr dst, trident_dev
       return TRIDENT_SUCCESS;
     std::lock_guard lock(stream->mutex);
     VkCommandBuffer cmd;
-    if (trident_status s = stream->begin(cmd); s != TRIDENT_SUCCESS)
+    if (trident_status s = stream->begin(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT); s != TRIDENT_SUCCESS)
       return s;
     std::vector<Allocation> temporaries;
     bool overlap = to == from && dst < src + bytes && src < dst + bytes;
@@ -202,7 +202,7 @@ trident_status memFill(trident_stream stream, trident_devptr dst, uint32_t patte
     uint64_t offset = dst - a->bufferAddress;
     if (offset % 4 == 0 && bytes % 4 == 0) {
       VkCommandBuffer cmd;
-      if (trident_status s = stream->begin(cmd); s != TRIDENT_SUCCESS)
+      if (trident_status s = stream->begin(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT); s != TRIDENT_SUCCESS)
         return s;
       d.fn.vkCmdFillBuffer(cmd, a->buffer, offset, bytes, word);
       return stream->endOperation();

@@ -109,12 +109,25 @@ trident_status eventRecord(trident_event event, trident_stream stream) {
   VkCommandBuffer cmd;
   // A timestamp touches no memory, and one written at the bottom of the pipe already
   // waits for every earlier command: no barrier (a barrier here would be timed too).
-  if (trident_status s = stream->begin(cmd, false); s != TRIDENT_SUCCESS)
+  if (trident_status s = stream->begin(cmd, 0); s != TRIDENT_SUCCESS)
     return s;
   if (event->queries) {
-    const DeviceFunctions &fn = stream->device->fn;
-    fn.vkCmdResetQueryPool(cmd, event->queries, 0, 1);
-    fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, event->queries, 0);
+    Device *d = stream->device;
+    // A reset on the queue costs the timed work several microseconds on NVIDIA: reset
+    // from the host when the query's last write is done (it is, unless the event is
+    // recorded again before its last recording ran).
+    static const char *exp = std::getenv("TRIDENT_VULKAN_EXPERIMENT"); // EXPERIMENT, remove
+    bool cmdReset = exp && std::strstr(exp, "cmdreset");
+    uint64_t done = 0;
+    if (!cmdReset && d->physical->hostQueryReset && !event->pending &&
+        (!event->recorded || (d->fn.vkGetSemaphoreCounterValue(d->device, d->timeline, &done) == VK_SUCCESS &&
+                              done >= event->value)))
+      d->fn.vkResetQueryPool(d->device, event->queries, 0, 1);
+    else
+      d->fn.vkCmdResetQueryPool(cmd, event->queries, 0, 1);
+    VkPipelineStageFlagBits stage = exp && std::strstr(exp, "tscompute") ? VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT
+                                                                        : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+    d->fn.vkCmdWriteTimestamp(cmd, stage, event->queries, 0);
   }
   event->recorded = true;
   if (event->pending != stream) {
@@ -164,21 +177,50 @@ using trident::vulkan::Allocation;
 using trident::vulkan::failVk;
 using trident::vulkan::vk;
 
-trident_status trident_stream_s::begin(VkCommandBuffer &out, bool orderMemory) {
-  const trident::vulkan::DeviceFunctions &fn = device->fn;
+namespace {
+
+// The writes that operations in `stages` may make.
+VkAccessFlags writesOf(VkPipelineStageFlags stages) {
+  if (stages & VK_PIPELINE_STAGE_ALL_COMMANDS_BIT)
+    return VK_ACCESS_MEMORY_WRITE_BIT;
+  VkAccessFlags access = 0;
+  if (stages & VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT)
+    access |= VK_ACCESS_SHADER_WRITE_BIT;
+  if (stages & VK_PIPELINE_STAGE_TRANSFER_BIT)
+    access |= VK_ACCESS_TRANSFER_WRITE_BIT;
+  return access;
+}
+
+void recordBarrier(const trident::vulkan::DeviceFunctions &fn, VkCommandBuffer cmd, VkPipelineStageFlags from,
+                   VkPipelineStageFlags to, VkAccessFlags toAccess) {
+  VkMemoryBarrier barrier = vk<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  barrier.srcAccessMask = writesOf(from);
+  barrier.dstAccessMask = toAccess;
+  fn.vkCmdPipelineBarrier(cmd, from, to, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+} // namespace
+
+trident_status trident_stream_s::begin(VkCommandBuffer &out, VkPipelineStageFlags stage) {
   if (open) {
     out = open;
   } else if (trident_status s = startBatch(out); s != TRIDENT_SUCCESS) {
     return s;
   }
-  if (!orderMemory)
+  if (!stage)
     return TRIDENT_SUCCESS;
-  // Everything recorded or submitted before (on any stream of the device) finishes its writes first.
-  VkMemoryBarrier barrier = vk<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  barrier.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-  fn.vkCmdPipelineBarrier(out, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier,
-                          0, nullptr, 0, nullptr);
+  // Write-after-read needs the execution dependency, read- and write-after-write the
+  // memory one: kernels and copies may do all of them.
+  VkAccessFlags access = stage == VK_PIPELINE_STAGE_TRANSFER_BIT
+                             ? VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT
+                             : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  static const bool full = std::getenv("TRIDENT_VULKAN_FULL_BARRIER") != nullptr; // EXPERIMENT, remove
+  if (full)
+    recordBarrier(device->fn, out, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                  VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
+  else
+    recordBarrier(device->fn, out, unordered, stage, access);
+  unordered = stage;
   return TRIDENT_SUCCESS;
 }
 
@@ -203,6 +245,7 @@ trident_status trident_stream_s::startBatch(VkCommandBuffer &out) {
     return failVk(r, "recording a command buffer on " + device->name);
   }
   open = out;
+  unordered = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
   return TRIDENT_SUCCESS;
 }
 
@@ -228,6 +271,9 @@ trident_status trident_stream_s::flush() {
   openOps = 0;
   for (trident_event_s *e : events)
     e->pending = nullptr;
+  // The host reads results (staging buffers, mapped memory) once the batch is done:
+  // waiting for the semaphore alone does not make device writes visible to it.
+  recordBarrier(fn, cmd, unordered, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   if (VkResult r = fn.vkEndCommandBuffer(cmd); r != VK_SUCCESS) {
     spare.push_back(cmd);
     for (Allocation &a : temporaries)
