@@ -186,7 +186,7 @@ uint32_t exactRemainder(Translator &t, uint32_t type, uint32_t x, uint32_t y);
 // exp (base2: exp2) and log (base2: log2) of an f64 value, within a few ulps (MathF64.cpp).
 uint32_t expF64(Translator &t, uint32_t x, bool base2);
 uint32_t logF64(Translator &t, uint32_t x, bool base2);
-// sin (cosine: cos) of an f64 value, within one ulp for |x| < 2^20 pi/2 (MathF64Trig.cpp).
+// sin (cosine: cos) of an f64 value, within an ulp or so for every finite x (MathF64Trig.cpp).
 uint32_t sinCosF64(Translator &t, uint32_t x, bool cosine);
 // erf of an f64 value, within one ulp (MathF64Erf.cpp).
 uint32_t erfF64(Translator &t, uint32_t x);
