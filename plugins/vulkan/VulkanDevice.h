@@ -32,6 +32,8 @@ namespace trident::vulkan {
 
 // Sets this thread's last error and returns `status`.
 trident_status fail(trident_status status, std::string message);
+// This thread's last error message (what fail() set).
+const char *lastErrorMessage();
 // A failed Vulkan call: out-of-memory results give OUT_OF_MEMORY, others DEVICE.
 trident_status failVk(VkResult result, const std::string &what);
 // Runs `body`, turning escaping exceptions into statuses (none may cross the ABI).
@@ -100,6 +102,12 @@ struct Device {
   std::map<uint64_t, Allocation> allocations; // by user address
   std::mutex streamsMutex;                   // taken before any stream's mutex
   std::set<trident_stream_s *> streams;      // the streams of this device
+  // The copy and fill kernels (VulkanCopy.cpp), compiled on first use under
+  // copyKernelsMutex; state 0: not tried, 1: ready, -1: failed (transfer commands).
+  std::mutex copyKernelsMutex;
+  int copyKernelsState = 0;
+  trident_module copyModule = nullptr, fillModule = nullptr;
+  trident_kernel copyKernel = nullptr, fillKernel = nullptr;
 
   // Submits every stream's open batch (before waiting for `submitted`).
   trident_status flushStreams();
@@ -210,6 +218,23 @@ trident_status memcpyHtoD(trident_stream stream, trident_devptr dst, const void 
 trident_status memcpyDtoH(trident_stream stream, void *dst, trident_devptr src, size_t bytes);
 trident_status memcpyDtoD(trident_stream stream, trident_devptr dst, trident_devptr src, size_t bytes);
 trident_status memFill(trident_stream stream, trident_devptr dst, uint32_t pattern, uint32_t patternSize, size_t count);
+
+// Copies and fills as compute kernels (VulkanCopy.cpp). Below kMinKernelBytes a
+// copy costs the fixed price of one operation either way (and never makes the
+// device compile the kernels); above it the kernel reaches the memory bandwidth
+// where vkCmdCopyBuffer may not (849 against 4256 GB/s on an H200).
+constexpr size_t kMinKernelBytes = size_t(64) << 10;
+// How many leading bytes of a copy from `src` (or a fill: src = dst) to `dst` a
+// kernel should do: a multiple of 16, or 0 (unaligned, small, or no kernels).
+// The caller checks that the ranges do not overlap.
+size_t kernelBytes(Device &d, uint64_t dst, uint64_t src, size_t bytes);
+// Copies `bytes` (a multiple of 16) from src to dst with the copy kernel, on `stream`
+// (not held by the caller).
+trident_status copyByKernel(trident_stream stream, uint64_t dst, uint64_t src, size_t bytes);
+// Writes `word` over `bytes` (a multiple of 16) from dst with the fill kernel.
+trident_status fillByKernel(trident_stream stream, uint64_t dst, uint32_t word, size_t bytes);
+// Unloads the copy and fill kernels of `d` (before its VkDevice goes).
+void releaseCopyKernels(Device &d);
 
 // Streams and events (VulkanStream.cpp).
 trident_status streamCreate(trident_device device, trident_stream *out);

@@ -398,6 +398,7 @@ void Device::close() {
   if (!device)
     return;
   fn.vkDeviceWaitIdle(device);
+  releaseCopyKernels(*this);
   for (auto &[address, a] : allocations)
     destroyBuffer(a);
   allocations.clear();

@@ -2,6 +2,8 @@
 // addressed by its buffer device address rounded up to 256 bytes. Copies from
 // and to the host go through host-visible staging buffers, or straight through
 // a mapping when device memory is host-visible (integrated GPUs, lavapipe).
+// Large aligned device-to-device copies and fills run as compute kernels
+// (VulkanCopy.cpp); the rest use transfer commands.
 
 #include "VulkanDevice.h"
 
@@ -48,6 +50,59 @@ trident_status upload(trident_stream s, const Allocation &a, uint64_t dst, const
   VkBufferCopy region{0, dst - a.bufferAddress, bytes};
   d.fn.vkCmdCopyBuffer(cmd, staging.buffer, a.buffer, 1, &region);
   return s->endOperation({staging});
+}
+
+// Copies [src, src + bytes) of `from` to dst in `to` with transfer commands, on `s`
+// (which the caller holds).
+trident_status copyByTransfer(trident_stream s, const Allocation &to, const Allocation &from, uint64_t dst,
+                              uint64_t src, size_t bytes) {
+  Device &d = *s->device;
+  VkCommandBuffer cmd;
+  if (trident_status st = s->begin(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT); st != TRIDENT_SUCCESS)
+    return st;
+  std::vector<Allocation> temporaries;
+  bool overlap = &to == &from && dst < src + bytes && src < dst + bytes;
+  if (overlap) { // vkCmdCopyBuffer forbids overlapping regions: go through a scratch buffer
+    Allocation scratch;
+    if (trident_status st = d.createBuffer(bytes, false, scratch); st != TRIDENT_SUCCESS)
+      return st; // the open batch keeps only the barrier begin recorded
+    VkBufferCopy in{src - from.bufferAddress, 0, bytes};
+    d.fn.vkCmdCopyBuffer(cmd, from.buffer, scratch.buffer, 1, &in);
+    VkMemoryBarrier barrier = vk<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    d.fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0,
+                              nullptr, 0, nullptr);
+    VkBufferCopy out{0, dst - to.bufferAddress, bytes};
+    d.fn.vkCmdCopyBuffer(cmd, scratch.buffer, to.buffer, 1, &out);
+    temporaries.push_back(scratch);
+  } else {
+    VkBufferCopy region{src - from.bufferAddress, dst - to.bufferAddress, bytes};
+    d.fn.vkCmdCopyBuffer(cmd, from.buffer, to.buffer, 1, &region);
+  }
+  return s->endOperation(std::move(temporaries));
+}
+
+// Writes `count` copies of the low `patternSize` bytes of `pattern` from dst in `a`
+// with transfer commands, on `s` (which the caller holds); `word` is the pattern
+// repeated over 4 bytes.
+trident_status fillByTransfer(trident_stream s, const Allocation &a, uint64_t dst, uint32_t pattern,
+                              uint32_t patternSize, size_t count, uint32_t word) {
+  Device &d = *s->device;
+  size_t bytes = count * patternSize;
+  uint64_t offset = dst - a.bufferAddress;
+  if (offset % 4 == 0 && bytes % 4 == 0) {
+    VkCommandBuffer cmd;
+    if (trident_status st = s->begin(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT); st != TRIDENT_SUCCESS)
+      return st;
+    d.fn.vkCmdFillBuffer(cmd, a.buffer, offset, bytes, word);
+    return s->endOperation();
+  }
+  // Unaligned: the pattern written on the host, then copied. Little-endian: the low bytes.
+  std::vector<uint8_t> host(bytes);
+  for (size_t i = 0; i < count; ++i)
+    std::memcpy(host.data() + i * patternSize, &pattern, patternSize);
+  return upload(s, a, dst, host.data(), bytes);
 }
 
 } // namespace
@@ -144,6 +199,8 @@ trident_status memcpyDtoH(trident_stream stream, void *dst, trident_devptr src, 
   });
 }
 
+// Large aligned copies that do not overlap run as a kernel (VulkanCopy.cpp), and
+// what is left past a multiple of 16 bytes as a transfer.
 trident_status memcpyDtoD(trident_stream stream, trident_devptr dst, trident_devptr src, size_t bytes) {
   return guarded([&]() -> trident_status {
     Device &d = *stream->device;
@@ -154,34 +211,22 @@ trident_status memcpyDtoD(trident_stream stream, trident_devptr dst, trident_dev
       return outOfRange(d, src, bytes);
     if (!bytes)
       return TRIDENT_SUCCESS;
-    std::lock_guard lock(stream->mutex);
-    VkCommandBuffer cmd;
-    if (trident_status s = stream->begin(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT); s != TRIDENT_SUCCESS)
-      return s;
-    std::vector<Allocation> temporaries;
     bool overlap = to == from && dst < src + bytes && src < dst + bytes;
-    if (overlap) { // vkCmdCopyBuffer forbids overlapping regions: go through a scratch buffer
-      Allocation scratch;
-      if (trident_status s = d.createBuffer(bytes, false, scratch); s != TRIDENT_SUCCESS)
-        return s; // the open batch keeps only the barrier begin recorded
-      VkBufferCopy in{src - from->bufferAddress, 0, bytes};
-      d.fn.vkCmdCopyBuffer(cmd, from->buffer, scratch.buffer, 1, &in);
-      VkMemoryBarrier barrier = vk<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-      barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-      barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-      d.fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0,
-                                nullptr, 0, nullptr);
-      VkBufferCopy out{0, dst - to->bufferAddress, bytes};
-      d.fn.vkCmdCopyBuffer(cmd, scratch.buffer, to->buffer, 1, &out);
-      temporaries.push_back(scratch);
-    } else {
-      VkBufferCopy region{src - from->bufferAddress, dst - to->bufferAddress, bytes};
-      d.fn.vkCmdCopyBuffer(cmd, from->buffer, to->buffer, 1, &region);
+    if (size_t body = overlap ? 0 : kernelBytes(d, dst, src, bytes)) {
+      if (trident_status s = copyByKernel(stream, dst, src, body); s != TRIDENT_SUCCESS || body == bytes)
+        return s;
+      dst += body;
+      src += body;
+      bytes -= body;
     }
-    return stream->endOperation(std::move(temporaries));
+    std::lock_guard lock(stream->mutex);
+    return copyByTransfer(stream, *to, *from, dst, src, bytes);
   });
 }
 
+// Large 16-byte aligned fills run as a kernel (VulkanCopy.cpp), and what is left
+// past a multiple of 16 bytes as a transfer (16 is a multiple of every pattern size,
+// so the pattern keeps its phase).
 trident_status memFill(trident_stream stream, trident_devptr dst, uint32_t pattern, uint32_t patternSize,
                        size_t count) {
   return guarded([&]() -> trident_status {
@@ -198,20 +243,14 @@ trident_status memFill(trident_stream stream, trident_devptr dst, uint32_t patte
     uint32_t word = patternSize == 1 ? (pattern & 0xff) * 0x01010101u
                     : patternSize == 2 ? (pattern & 0xffff) * 0x00010001u
                                        : pattern;
-    std::lock_guard lock(stream->mutex);
-    uint64_t offset = dst - a->bufferAddress;
-    if (offset % 4 == 0 && bytes % 4 == 0) {
-      VkCommandBuffer cmd;
-      if (trident_status s = stream->begin(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT); s != TRIDENT_SUCCESS)
+    if (size_t body = kernelBytes(d, dst, dst, bytes)) {
+      if (trident_status s = fillByKernel(stream, dst, word, body); s != TRIDENT_SUCCESS || body == bytes)
         return s;
-      d.fn.vkCmdFillBuffer(cmd, a->buffer, offset, bytes, word);
-      return stream->endOperation();
+      dst += body;
+      count -= body / patternSize;
     }
-    // Unaligned: the pattern written on the host, then copied. Little-endian: the low bytes.
-    std::vector<uint8_t> host(bytes);
-    for (size_t i = 0; i < count; ++i)
-      std::memcpy(host.data() + i * patternSize, &pattern, patternSize);
-    return upload(stream, *a, dst, host.data(), bytes);
+    std::lock_guard lock(stream->mutex);
+    return fillByTransfer(stream, *a, dst, pattern, patternSize, count, word);
   });
 }
 

@@ -152,6 +152,8 @@ trident_status fail(trident_status status, std::string message) {
   return status;
 }
 
+const char *lastErrorMessage() { return lastErrorText.c_str(); }
+
 } // namespace trident::vulkan
 
 extern "C" TRIDENT_PLUGIN_EXPORT const trident_plugin_info *trident_plugin_entry(uint32_t, uint32_t) {
