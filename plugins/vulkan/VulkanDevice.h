@@ -56,8 +56,11 @@ struct PhysicalDevice {
   uint8_t uuid[16]{};
   uint32_t queueFamily = 0;
   uint32_t minSubgroupSize = 0, maxSubgroupSize = 0;
+  uint32_t maxSubgroupsPerProgram = 0; // maxComputeWorkgroupSubgroups, with subgroup size control
   bool subgroupSizeControl = false; // can require a size for compute shaders
   bool fullSubgroups = false;
+  // Pipelines name their subgroup size where the device may pick among several.
+  bool requiresSubgroupSize() const { return subgroupSizeControl && minSubgroupSize != maxSubgroupSize; }
   bool subgroupSizeControlExtension = false; // VK_EXT_subgroup_size_control on a 1.2 device
   bool atomicFloatExtension = false;         // VK_EXT_shader_atomic_float
   bool explicitLayoutExtension = false;      // VK_KHR_workgroup_memory_explicit_layout
@@ -225,7 +228,7 @@ trident_status memFill(trident_stream stream, trident_devptr dst, uint32_t patte
 // where vkCmdCopyBuffer may not (849 against 4256 GB/s on an H200).
 constexpr size_t kMinKernelBytes = size_t(64) << 10;
 // How many leading bytes of a copy from `src` (or a fill: src = dst) to `dst` a
-// kernel should do: a multiple of 16, or 0 (unaligned, small, or no kernels).
+// kernel should do: a multiple of 16, or 0 (unaligned, small, a CPU device, or no kernels).
 // The caller checks that the ranges do not overlap.
 size_t kernelBytes(Device &d, uint64_t dst, uint64_t src, size_t bytes);
 // Copies `bytes` (a multiple of 16) from src to dst with the copy kernel, on `stream`

@@ -2,8 +2,9 @@
 // ranges run as compute kernels (plugins/vulkan/VulkanCopy.cpp), the rest as
 // transfer commands. Every case checks the bytes exactly, on random data, and
 // that the bytes around the range are untouched; the plugin's test-only counter
-// trident_vulkan_copy_kernel_launches says which path each case took. Exits 77
-// (a skip CTest reports) without a Vulkan device.
+// trident_vulkan_copy_kernel_launches says which path each case took. The plugin
+// uses the kernels on GPUs only; main sets TRIDENT_VULKAN_COPY_KERNEL=1 so that
+// they run on lavapipe too. Exits 77 (a skip CTest reports) without a Vulkan device.
 
 #define DOCTEST_CONFIG_IMPLEMENT
 #include "VulkanHarness.h"
@@ -181,6 +182,32 @@ TEST_CASE("fills of 1, 2 and 4-byte patterns, as kernels and as transfers, leave
   }
 }
 
+TEST_CASE("by default the kernels run on GPUs only; TRIDENT_VULKAN_COPY_KERNEL=0 turns them off") {
+  VulkanHarness &h = harness();
+  struct Knob { // main sets it to 1; restored after this case
+    explicit Knob(const char *v) {
+      if (v)
+        setenv("TRIDENT_VULKAN_COPY_KERNEL", v, 1);
+      else
+        unsetenv("TRIDENT_VULKAN_COPY_KERNEL");
+    }
+    ~Knob() { setenv("TRIDENT_VULKAN_COPY_KERNEL", "1", 1); }
+  };
+  bool gpu = (h.props.flags & TRIDENT_DEVICE_IS_GPU) != 0;
+  size_t bytes = size_t(1) << 20;
+  for (const char *v : {static_cast<const char *>(nullptr), "0"}) {
+    CAPTURE((v ? v : "unset"));
+    Knob knob(v);
+    Mirror src(h, bytes, 21), dst(h, bytes, 22);
+    uint64_t before = kernelLaunches();
+    copy(dst, 0, src, 0, bytes);
+    fill(src, 0, 0x5au, 1, bytes);
+    CHECK(kernelLaunches() == before + (v == nullptr && gpu ? 2 : 0));
+    dst.check("copy");
+    src.check("fill");
+  }
+}
+
 TEST_CASE("kernel copies and fills are ordered after the kernels before them and before the ones after") {
   VulkanHarness &h = harness();
   const char *iota = R"(builtin.module ({
@@ -268,6 +295,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
   }
+  // lavapipe is a CPU device, where the plugin keeps transfers unless told otherwise.
+  setenv("TRIDENT_VULKAN_COPY_KERNEL", "1", 1);
   doctest::Context context(argc, argv);
   return context.run();
 }
