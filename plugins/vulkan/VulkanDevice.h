@@ -56,8 +56,11 @@ struct PhysicalDevice {
   uint8_t uuid[16]{};
   uint32_t queueFamily = 0;
   uint32_t minSubgroupSize = 0, maxSubgroupSize = 0;
+  uint32_t maxSubgroupsPerProgram = 0; // maxComputeWorkgroupSubgroups, with subgroup size control
   bool subgroupSizeControl = false; // can require a size for compute shaders
   bool fullSubgroups = false;
+  // Pipelines name their subgroup size where the device may pick among several.
+  bool requiresSubgroupSize() const { return subgroupSizeControl && minSubgroupSize != maxSubgroupSize; }
   bool subgroupSizeControlExtension = false; // VK_EXT_subgroup_size_control on a 1.2 device
   bool atomicFloatExtension = false;         // VK_EXT_shader_atomic_float
   bool explicitLayoutExtension = false;      // VK_KHR_workgroup_memory_explicit_layout

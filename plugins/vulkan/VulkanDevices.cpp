@@ -160,11 +160,16 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   out.fullSubgroups = f.fullSubgroups();
   out.minSubgroupSize = hasSizes ? sizes.minSubgroupSize : subgroup.subgroupSize;
   out.maxSubgroupSize = hasSizes ? sizes.maxSubgroupSize : subgroup.subgroupSize;
+  out.maxSubgroupsPerProgram = hasSizes ? sizes.maxComputeWorkgroupSubgroups : 0;
 
   spirv::DeviceInfo &d = out.info;
   d.name = ("vulkan:" + name).substr(0, 63);
   d.subgroupSize = subgroup.subgroupSize;
   d.maxThreadsPerProgram = std::min(p.limits.maxComputeWorkGroupInvocations, p.limits.maxComputeWorkGroupSize[0]);
+  // A pipeline that requires its subgroup size (needed only where the size varies)
+  // may hold at most maxComputeWorkgroupSubgroups of them.
+  if (out.requiresSubgroupSize())
+    d.maxThreadsPerProgram = std::min(d.maxThreadsPerProgram, d.subgroupSize * out.maxSubgroupsPerProgram);
   d.sharedMemoryBytes = p.limits.maxComputeSharedMemorySize;
   d.pushConstantBytes = p.limits.maxPushConstantsSize;
   for (int i = 0; i < 3; ++i)

@@ -105,6 +105,10 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
       return fail(TRIDENT_ERROR_NOT_SUPPORTED, what + " was compiled for subgroups of " +
                                                    std::to_string(i.subgroupSize) + "; " + d.name + " runs " +
                                                    std::to_string(p.info.subgroupSize) + " and cannot be asked otherwise");
+    if (p.requiresSubgroupSize() && i.numThreads > i.subgroupSize * p.maxSubgroupsPerProgram)
+      return fail(TRIDENT_ERROR_NOT_SUPPORTED, what + " has " + std::to_string(i.numThreads) + " threads; " + d.name +
+                                                   " runs at most " + std::to_string(p.maxSubgroupsPerProgram) +
+                                                   " subgroups of " + std::to_string(i.subgroupSize) + " in a program");
     if (i.numThreads > p.info.maxThreadsPerProgram || i.sharedBytes > p.info.sharedMemoryBytes ||
         i.pushConstantBytes > p.info.pushConstantBytes)
       return fail(TRIDENT_ERROR_NOT_SUPPORTED,
@@ -139,7 +143,7 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
     stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     stage.module = m->shader;
     stage.pName = m->interface.name.c_str();
-    if (p.subgroupSizeControl)
+    if (p.requiresSubgroupSize())
       stage.pNext = &subgroupSize;
     if (p.fullSubgroups) // the lowering assumes every warp is whole
       stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT;
