@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <execinfo.h>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,8 +48,23 @@ void restoreDefaultSignals() {
 
 namespace {
 
+// A crashing child prints its stack (shared objects and offsets: whether the crash is
+// in Trident or in a driver) before it dies of the signal as it would have.
+void printStackAndDie(int sig) {
+  void *frames[64];
+  int n = backtrace(frames, 64);
+  static const char header[] = "trident-randtest: child crashed; stack:\n";
+  ssize_t ignored = ::write(2, header, sizeof header - 1);
+  (void)ignored;
+  backtrace_symbols_fd(frames, n, 2);
+  std::signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 [[noreturn]] void childMain(int fd, uint64_t first, uint64_t end, const IsolatedRunOptions &options) {
   restoreDefaultSignals();
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL})
+    std::signal(sig, printStackAndDie);
   Writer out(fd);
   std::unique_ptr<Runtime> runtime;
   DeviceSelection devices;
