@@ -2,7 +2,8 @@
 //
 // th.shuffle becomes a GroupNonUniform shuffle at subgroup scope. Values are
 // shuffled as 32-bit words (narrower ones widened, 64-bit ones as two words), so
-// that no shaderSubgroupExtendedTypes feature is needed. SPIR-V leaves
+// that no shaderSubgroupExtendedTypes feature is needed; booleans too, as 0 or 1:
+// NVIDIA's SPIR-V compiler (driver 580) crashed on kernels that shuffled booleans. SPIR-V leaves
 // up/down shuffles from outside the subgroup undefined; Trident keeps the own value.
 #include "Translator.h"
 
@@ -34,6 +35,9 @@ bool translateShuffle(Translator &t, Op *op) {
     uint32_t asBits = bitsType == vt ? value : t.emit(Spv::Bitcast, bitsType, {value});
     wireType = u32;
     wire = t.emit(Spv::UConvert, u32, {asBits});
+  } else if (bits == 1) {
+    wireType = u32;
+    wire = t.emit(Spv::Select, u32, {value, t.u32(1), t.u32(0)});
   }
   uint32_t shuffled = t.emit(spv, wireType, {t.u32(uint32_t(Scope::Subgroup)), wire, lane});
   uint32_t r = shuffled;
@@ -44,6 +48,8 @@ bool translateShuffle(Translator &t, Op *op) {
     r = t.emit(Spv::UConvert, bitsType, {shuffled});
     if (bitsType != vt)
       r = t.emit(Spv::Bitcast, vt, {r});
+  } else if (bits == 1) {
+    r = t.emit(Spv::INotEqual, vt, {shuffled, t.u32(0)});
   }
   if (relative) {
     uint32_t self = t.laneId(), b = t.boolType();
