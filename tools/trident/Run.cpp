@@ -124,7 +124,9 @@ int runCommand(const Args &args) {
   if (opts.positional().size() != 1 || opts.get("kernel").empty() || opts.get("grid").empty())
     throw Error(ErrorCode::InvalidArgument, std::string("FILE, --kernel and --grid are required\n") + kRunHelp);
   const std::string file = opts.positional()[0];
-  Kernel kernel = Kernel::fromFile(file, opts.get("kernel"));
+  // A .tir file is block IR (`trident compile --emit block-ir`, trident-randtest --print-ir).
+  Kernel kernel = file.ends_with(".tir") ? Kernel::fromBlockIR(readFile(file), opts.get("kernel"))
+                                         : Kernel::fromFile(file, opts.get("kernel"));
   Device device = opts.get("device").empty() ? Runtime::get().defaultDevice() : Runtime::get().device(opts.get("device"));
 
   std::vector<int64_t> grid;

@@ -1,5 +1,6 @@
 // Folding of structured control flow whose path is known: scf.if on a constant
-// condition, scf.for with constant bounds that runs zero times or once.
+// condition, scf.for with constant bounds that runs zero times or once, and
+// loop-carried values of an scf.for that never change.
 
 #include "Constant.h"
 #include "Fold.h"
@@ -31,8 +32,36 @@ bool foldIf(Op *op) {
   return true;
 }
 
+// A loop-carried value that every trip yields unchanged (its own argument, or its
+// initial value) is that initial value everywhere; DCE then drops it from the loop.
+//   %r = scf.for %lb, %ub, %s, %x ({ ^(%i, %acc): ... scf.yield %x })   uses of %acc, %r -> %x
+bool foldInvariantCarried(Op *op) {
+  Block *body = op->region();
+  Op *yield = body->terminator();
+  if (!yield)
+    return false;
+  bool changed = false;
+  for (unsigned i = 0; i < op->numResults(); ++i) {
+    Value *init = op->operand(3 + i), *carried = body->argument(1 + i), *next = yield->operand(i);
+    if (next != init && next != carried)
+      continue;
+    if (next == carried) {
+      yield->setOperand(i, init);
+      changed = true;
+    }
+    if (carried->hasUses() || op->result(i)->hasUses()) {
+      carried->replaceAllUsesWith(init);
+      op->result(i)->replaceAllUsesWith(init);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 // Bounds compare signed, as the loop `for (iv = lb; iv < ub; iv += step)`.
 bool foldFor(Op *op) {
+  if (foldInvariantCarried(op))
+    return true;
   std::optional<ConstantValue> lb = constantOf(op->operand(0)), ub = constantOf(op->operand(1)),
                                step = constantOf(op->operand(2));
   if (!lb || !ub || !step || step->sext() <= 0)
