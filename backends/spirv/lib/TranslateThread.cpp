@@ -2,8 +2,9 @@
 //
 // th.shuffle becomes a GroupNonUniform shuffle at subgroup scope. Values are
 // shuffled as 32-bit words (narrower ones widened, 64-bit ones as two words), so
-// that no shaderSubgroupExtendedTypes feature is needed; booleans too, as 0 or 1:
-// NVIDIA's SPIR-V compiler (driver 580) crashed on kernels that shuffled booleans. SPIR-V leaves
+// that no shaderSubgroupExtendedTypes feature is needed; booleans too, as 0 or 1, so
+// that every shuffle has one 32-bit shape (SPIR-V allows boolean shuffles, but drivers
+// see them rarely). SPIR-V leaves
 // up/down shuffles from outside the subgroup undefined; Trident keeps the own value.
 #include "Translator.h"
 
