@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ ccache git
   doctest-dev libboost-dev
   llvm-19-dev llvm-19-tools lld-19 liblld-19-dev
-  spirv-tools libvulkan-dev mesa-vulkan-drivers
+  spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
   rocm-device-libs
 )
 missing=()

@@ -13,5 +13,8 @@ cmake --build "$build" -j "${TRIDENT_JOBS:-2}"
 # allocations until exit. Use-after-free, overflows and undefined behaviour still abort.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+# The Vulkan plugin runs under Khronos' validation layer: a misuse of Vulkan aborts the
+# test that made it (plugins/vulkan/VulkanValidation.cpp).
+export TRIDENT_VULKAN_VALIDATE="${TRIDENT_VULKAN_VALIDATE:-1}"
 cd "$build"
 ctest --output-on-failure --timeout 900 -j "${TRIDENT_JOBS:-2}" "$@"

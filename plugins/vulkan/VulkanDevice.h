@@ -136,9 +136,24 @@ struct Submission {
 
 } // namespace trident::vulkan
 
+namespace trident::vulkan {
+// The validation layer and its messenger, when TRIDENT_VULKAN_VALIDATE=1 (VulkanValidation.cpp).
+struct Validation {
+  VkDebugUtilsMessengerCreateInfoEXT messengerInfo{};
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  PFN_vkDestroyDebugUtilsMessengerEXT destroy = nullptr;
+  // Adds the layer and the messenger to `info` when asked for and installed.
+  bool prepare(const Loader &l, VkInstanceCreateInfo &info);
+  // Creates the messenger on `instance` (after prepare() returned true).
+  void start(const Loader &l, VkInstance instance);
+  void stop(VkInstance instance);
+};
+} // namespace trident::vulkan
+
 struct trident_context_s {
   trident::vulkan::Loader loader;
   VkInstance instance = VK_NULL_HANDLE;
+  trident::vulkan::Validation validation;
   std::string reason; // why there are no devices
   std::vector<std::unique_ptr<trident::vulkan::PhysicalDevice>> physical;
   std::vector<std::unique_ptr<trident::vulkan::Device>> devices;

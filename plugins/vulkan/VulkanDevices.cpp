@@ -257,6 +257,7 @@ void enumerateDevices(trident_context_s &ctx) {
   app.apiVersion = loaderVersion >= VK_API_VERSION_1_3 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
   VkInstanceCreateInfo info = vk<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
   info.pApplicationInfo = &app;
+  bool validate = ctx.validation.prepare(l, info);
   if (VkResult r = l.vkCreateInstance(&info, nullptr, &ctx.instance); r != VK_SUCCESS) {
     ctx.instance = VK_NULL_HANDLE;
     ctx.reason = "vkCreateInstance failed (" + resultName(r) + "): no Vulkan driver is installed or it cannot start";
@@ -266,6 +267,8 @@ void enumerateDevices(trident_context_s &ctx) {
     ctx.reason = error;
     return;
   }
+  if (validate)
+    ctx.validation.start(l, ctx.instance);
   uint32_t count = 0;
   l.vkEnumeratePhysicalDevices(ctx.instance, &count, nullptr);
   std::vector<VkPhysicalDevice> handles(count);
@@ -490,6 +493,8 @@ trident_context_s::~trident_context_s() {
   for (auto &d : devices)
     d->close();
   devices.clear();
+  if (instance)
+    validation.stop(instance);
   if (instance && loader.vkDestroyInstance)
     loader.vkDestroyInstance(instance, nullptr);
 }
