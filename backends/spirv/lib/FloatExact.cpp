@@ -12,7 +12,7 @@
 // carries more than p + 2 bits. fma of f64: Dekker's exact product and Boldo and
 // Melquiond's emulation with rounding to odd ("Emulation of FMA and correctly
 // rounded sums", 2008). NoContraction keeps drivers from fusing these steps.
-#include "Translator.h"
+#include "MathF64.h"
 
 #include <bit>
 
@@ -86,40 +86,31 @@ uint32_t exactRemainder(Translator &t, uint32_t type, uint32_t x, uint32_t y) {
 
 namespace {
 
-// Float arithmetic the driver may not fuse or reassociate (NoContraction).
-struct Exact {
-  Translator &t;
-  uint32_t type;
-  uint32_t op(Spv o, uint32_t a, uint32_t b) {
-    uint32_t r = t.emit(o, type, {a, b});
-    t.w.decorate(r, Decoration::NoContraction);
-    return r;
-  }
-  uint32_t add(uint32_t a, uint32_t b) { return op(Spv::FAdd, a, b); }
-  uint32_t sub(uint32_t a, uint32_t b) { return op(Spv::FSub, a, b); }
-  uint32_t mul(uint32_t a, uint32_t b) { return op(Spv::FMul, a, b); }
+// Error-free transformations on f64, in arithmetic the driver may not fuse (F64's
+// addE, subE, mulE).
+struct Exact : F64 {
   // TwoSum: s + e == a + b exactly.
   std::pair<uint32_t, uint32_t> twoSum(uint32_t a, uint32_t b) {
-    uint32_t s = add(a, b), z = sub(s, a);
-    return {s, add(sub(a, sub(s, z)), sub(b, z))};
+    uint32_t s = addE(a, b), z = subE(s, a);
+    return {s, addE(subE(a, subE(s, z)), subE(b, z))};
   }
-  // Dekker's product: p + e == a * b exactly (f64, barring overflow in the splitting).
+  // Dekker's product: p + e == a * b exactly (barring overflow in the splitting).
   std::pair<uint32_t, uint32_t> twoProduct(uint32_t a, uint32_t b) {
-    uint32_t splitter = t.constant(type, std::bit_cast<uint64_t>(134217729.0)); // 2^27 + 1
+    uint32_t splitter = c(134217729.0); // 2^27 + 1
     auto split = [&](uint32_t v) {
-      uint32_t c = mul(splitter, v);
-      uint32_t high = sub(c, sub(c, v));
-      return std::make_pair(high, sub(v, high));
+      uint32_t scaled = mulE(splitter, v);
+      uint32_t high = subE(scaled, subE(scaled, v));
+      return std::make_pair(high, subE(v, high));
     };
     auto [ah, al] = split(a);
     auto [bh, bl] = split(b);
-    uint32_t p = mul(a, b);
-    uint32_t e = add(add(add(sub(mul(ah, bh), p), mul(ah, bl)), mul(al, bh)), mul(al, bl));
+    uint32_t p = mulE(a, b);
+    uint32_t e = addE(addE(addE(subE(mulE(ah, bh), p), mulE(ah, bl)), mulE(al, bh)), mulE(al, bl));
     return {p, e};
   }
   // s, made odd when e says it was rounded: then rounding it again is exact-once rounding.
   uint32_t roundToOdd(uint32_t s, uint32_t e) {
-    uint32_t u64 = t.u64Type(), b = t.boolType(), zero = t.constant(type, 0);
+    uint32_t u64 = t.u64Type(), zero = c(0);
     uint32_t sb = t.emit(Spv::Bitcast, u64, {s});
     uint32_t inexact = t.emit(Spv::FUnordNotEqual, b, {e, zero});
     uint32_t finite = t.emit(Spv::LogicalNot, b, {t.emit(Spv::LogicalOr, b, {t.emit(Spv::IsNan, b, {s}), t.emit(Spv::IsInf, b, {s})})});
@@ -128,22 +119,22 @@ struct Exact {
     uint32_t up = t.emit(Spv::LogicalEqual, b, {t.emit(Spv::FOrdGreaterThan, b, {e, zero}), t.emit(Spv::FOrdGreaterThan, b, {s, zero})});
     uint32_t nudged = t.emit(Spv::Select, u64, {up, t.emit(Spv::IAdd, u64, {sb, t.u64(1)}), t.emit(Spv::ISub, u64, {sb, t.u64(1)})});
     uint32_t adjust = t.emit(Spv::LogicalAnd, b, {t.emit(Spv::LogicalAnd, b, {inexact, finite}), even});
-    return t.emit(Spv::Bitcast, type, {t.emit(Spv::Select, u64, {adjust, nudged, sb})});
+    return t.emit(Spv::Bitcast, f64, {t.emit(Spv::Select, u64, {adjust, nudged, sb})});
   }
 };
 
 } // namespace
 
 uint32_t fusedMultiplyAdd(Translator &t, uint32_t type, uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t f64 = t.w.floatType(64);
-  Exact x{t, f64};
+  Exact x{{t}};
+  const uint32_t f64 = x.f64;
   if (type == f64) {
     // Boldo and Melquiond: (uh + ul) = a * b; (th + tl) = c + uh; RN(th + RO(tl + ul)).
     uint32_t boolT = t.boolType();
     auto [uh, ul] = x.twoProduct(a, b);
     auto [th, tl] = x.twoSum(c, uh);
     auto [v, ve] = x.twoSum(tl, ul);
-    uint32_t r = x.add(th, x.roundToOdd(v, ve));
+    uint32_t r = x.addE(th, x.roundToOdd(v, ve));
     // An exact zero: the sign of c + a*b when that sum is itself zero, else +0 (IEEE).
     uint32_t zero = t.constant(f64, 0);
     uint32_t rZero = t.emit(Spv::FOrdEqual, boolT, {r, zero}), thZero = t.emit(Spv::FOrdEqual, boolT, {th, zero});
@@ -154,7 +145,7 @@ uint32_t fusedMultiplyAdd(Translator &t, uint32_t type, uint32_t a, uint32_t b, 
     return t.emit(Spv::Select, f64, {bad, plain, r});
   }
   auto wide = [&](uint32_t v) { return t.emit(Spv::FConvert, f64, {v}); };
-  uint32_t p = x.mul(wide(a), wide(b)); // exact: f64 holds twice the significand of f32
+  uint32_t p = x.mulE(wide(a), wide(b)); // exact: f64 holds twice the significand of f32
   auto [s, e] = x.twoSum(p, wide(c));
   return t.emit(Spv::FConvert, type, {x.roundToOdd(s, e)});
 }
