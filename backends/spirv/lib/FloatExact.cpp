@@ -86,14 +86,9 @@ uint32_t exactRemainder(Translator &t, uint32_t type, uint32_t x, uint32_t y) {
 
 namespace {
 
-// Error-free transformations on f64, in arithmetic the driver may not fuse (F64's
-// addE, subE, mulE).
+// Error-free transformations on f64 (with F64's twoSum), in arithmetic the driver
+// may not fuse (F64's addE, subE, mulE).
 struct Exact : F64 {
-  // TwoSum: s + e == a + b exactly.
-  std::pair<uint32_t, uint32_t> twoSum(uint32_t a, uint32_t b) {
-    uint32_t s = addE(a, b), z = subE(s, a);
-    return {s, addE(subE(a, subE(s, z)), subE(b, z))};
-  }
   // Dekker's product: p + e == a * b exactly (barring overflow in the splitting).
   std::pair<uint32_t, uint32_t> twoProduct(uint32_t a, uint32_t b) {
     uint32_t splitter = c(134217729.0); // 2^27 + 1

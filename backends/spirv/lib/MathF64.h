@@ -5,6 +5,7 @@
 #include "Translator.h"
 
 #include <bit>
+#include <utility>
 
 namespace trident::spirv {
 
@@ -33,6 +34,11 @@ struct F64 {
   uint32_t addE(uint32_t x, uint32_t y) { return exact(Spv::FAdd, x, y); }
   uint32_t subE(uint32_t x, uint32_t y) { return exact(Spv::FSub, x, y); }
   uint32_t mulE(uint32_t x, uint32_t y) { return exact(Spv::FMul, x, y); }
+  // TwoSum: s + e == x + y exactly.
+  std::pair<uint32_t, uint32_t> twoSum(uint32_t x, uint32_t y) {
+    uint32_t s = addE(x, y), z = subE(s, x);
+    return {s, addE(subE(x, subE(s, z)), subE(y, z))};
+  }
 
   // p(x) by Horner's rule, `coefficients` from the highest power down.
   template <size_t N> uint32_t horner(const double (&coefficients)[N], uint32_t x) {

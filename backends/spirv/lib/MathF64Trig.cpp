@@ -57,12 +57,6 @@ struct Reduced {
   uint32_t hi, lo;   // r = hi + lo, |lo| <= ulp(hi) / 2
 };
 
-// TwoSum: s + e == x + y exactly.
-std::pair<uint32_t, uint32_t> twoSum(F64 &m, uint32_t x, uint32_t y) {
-  uint32_t s = m.addE(x, y), z = m.subE(s, x);
-  return {s, m.addE(m.subE(x, m.subE(s, z)), m.subE(y, z))};
-}
-
 // n mod 4 of an integral f64 n, as an i32 in [0, 3].
 uint32_t quadrantOf(F64 &m, uint32_t n) {
   uint32_t q = m.subE(n, m.mulE(m.c(4.0), m.t.glsl(Glsl::Floor, m.f64, {m.mulE(n, m.c(0.25))})));
@@ -72,8 +66,8 @@ uint32_t quadrantOf(F64 &m, uint32_t n) {
 Reduced mediumReduction(F64 &m, uint32_t x) {
   uint32_t n = m.t.glsl(Glsl::Floor, m.f64, {m.addE(m.mulE(x, m.c(kTwoOverPi)), m.c(0.5))});
   uint32_t a = m.subE(x, m.mulE(n, m.c(kPiOver2[0])));
-  auto [s1, e1] = twoSum(m, a, m.neg(m.mulE(n, m.c(kPiOver2[1]))));
-  auto [s2, e2] = twoSum(m, s1, m.neg(m.mulE(n, m.c(kPiOver2[2]))));
+  auto [s1, e1] = m.twoSum(a, m.neg(m.mulE(n, m.c(kPiOver2[1]))));
+  auto [s2, e2] = m.twoSum(s1, m.neg(m.mulE(n, m.c(kPiOver2[2]))));
   uint32_t lo = m.subE(m.addE(e1, e2), m.mulE(n, m.c(kPiOver2[3])));
   uint32_t hi = m.addE(s2, lo);
   return {quadrantOf(m, n), hi, m.subE(lo, m.subE(hi, s2))};
