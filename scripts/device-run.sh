@@ -41,7 +41,7 @@ run cuda_samples_test 60 $B/tests/backends/cuda_samples_test
 run backend_vulkan_run_tests 60 $B/tests/backends/spirv/backend_vulkan_run_tests
 # 240 s: on vulkan:0 the matmul sample autotunes (each config compiled cold) and needed more than 120 s.
 TAIL=30 run run_samples 240 $B/bin/run_samples --samples-dir samples
-TAIL=14 run run_samples_cubin 90 env TRIDENT_CUDA_CUBIN=1 TRIDENT_CACHE=0 $B/bin/run_samples --device cuda:0 --samples-dir samples
+TAIL=14 run run_samples_cubin 180 env TRIDENT_CUDA_CUBIN=1 TRIDENT_CACHE=0 $B/bin/run_samples --device cuda:0 --samples-dir samples
 TAIL=30 run multi_device 60 $B/bin/multi_device --devices cuda:0,vulkan:0
 # tt.device_print with cache hints on cuda:0 (vprintf; the hinted ld/st go through ptxas in the driver).
 cat > /tmp/print_kernel.py <<'PY'
