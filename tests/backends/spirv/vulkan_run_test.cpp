@@ -254,6 +254,20 @@ TEST_CASE("copies, fills and events") {
   h.check(h.api->event_elapsed_ms(start, end, &ms), "event_elapsed_ms");
   CHECK(ms >= 0);
   CHECK(ms < 10000);
+  // Recorded again: after its last recording ran (its query reset from the host), and
+  // twice in one open batch (reset by a command there; the validation layer of the
+  // test command aborts on a timestamp written to a query not reset).
+  for (int again = 0; again < 2; ++again) {
+    h.check(h.api->event_record(start, h.stream), "event_record");
+    if (again)
+      h.check(h.api->event_record(start, h.stream), "event_record");
+    h.check(h.api->mem_fill(h.stream, b, again, 4, 250), "mem_fill");
+    h.check(h.api->event_record(end, h.stream), "event_record");
+    ms = -1;
+    h.check(h.api->event_elapsed_ms(start, end, &ms), "event_elapsed_ms");
+    CHECK(ms >= 0);
+    CHECK(ms < 10000);
+  }
   h.api->event_destroy(start);
   h.api->event_destroy(end);
   h.free(a);
