@@ -18,6 +18,7 @@
 //   th.store_shared %s, %i0, %x0      ...  (barrier placed later)
 //   %y0 = th.load_shared %s, %j0 : f32 ...
 #include "LowerContext.h"
+#include "Recompute.h"
 
 #include <algorithm>
 #include <cassert>
@@ -192,20 +193,14 @@ bool Lowering::canRematerialize(const Value *v, int &budget) const {
   if (!v->type().isBlock())
     return true; // scalars are the same in every thread already
   const Op *def = v->definingOp();
-  if (!def || --budget < 0 || def->numResults() != 1)
+  if (!def || --budget < 0)
     return false;
-  switch (def->code()) {
-  case OpCode::Constant:
-  case OpCode::Splat:
-  case OpCode::MakeRange: return true;
-  case OpCode::Broadcast:
-  case OpCode::ExpandDims:
-  case OpCode::Reshape:
-  case OpCode::Trans: return canRematerialize(def->operand(0), budget);
-  default: break;
+  switch (recomputeKind(def, /*throughHints=*/false)) {
+  case Recompute::No: return false;
+  case Recompute::Scalars: return true;
+  case Recompute::Operand: return canRematerialize(def->operand(0), budget);
+  case Recompute::Operands: break;
   }
-  if (!def->has(kElementwise) || !def->has(kPure))
-    return false;
   for (const Value *o : def->operands())
     if (!canRematerialize(o, budget))
       return false;

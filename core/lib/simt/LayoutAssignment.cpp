@@ -1,7 +1,9 @@
 #include "trident/simt/LayoutAssignment.h"
 
 #include "AccessPlan.h"
+#include "Recompute.h"
 
+#include <algorithm>
 #include <cassert>
 #include <deque>
 #include <span>
@@ -362,9 +364,9 @@ private:
   }
 
   // True when `v` costs nothing to have in any layout, so it should not decide one:
-  // constants, splats and ranges (the lowering computes them again wherever they
-  // are needed in another layout), shape and pure elementwise ops over such values,
-  // and loop-carried values whose initial value is one (the loop carries whatever
+  // what the lowering computes again wherever it is needed in another layout
+  // (Recompute.h: constants, splats, ranges, and shape, hint and pure elementwise ops
+  // over such values), and loop-carried values whose initial value is one (the loop carries whatever
   // layout its body yields; the initial value is computed in it before the loop).
   bool layoutFree(const Value *v) {
     if (!v->type().isBlock())
@@ -374,22 +376,13 @@ private:
       return it->second;
     bool result = false;
     if (const Op *def = v->definingOp()) {
-      switch (def->code()) {
-      case OpCode::Constant:
-      case OpCode::Splat:
-      case OpCode::MakeRange: result = true; break;
-      case OpCode::Broadcast:
-      case OpCode::ExpandDims:
-      case OpCode::Reshape:
-      case OpCode::Trans:
-      case OpCode::MultipleOf:
-      case OpCode::MaxContiguous: result = layoutFree(def->operand(0)); break;
-      default:
-        if (def->has(kElementwise) && def->has(kPure) && def->numResults() == 1 && def->numOperands()) {
-          result = true;
-          for (const Value *o : def->operands())
-            result = result && layoutFree(o);
-        }
+      switch (recomputeKind(def, /*throughHints=*/true)) {
+      case Recompute::No: break;
+      case Recompute::Scalars: result = true; break;
+      case Recompute::Operand: result = layoutFree(def->operand(0)); break;
+      case Recompute::Operands:
+        result = std::all_of(def->operands().begin(), def->operands().end(),
+                             [&](const Value *o) { return layoutFree(o); });
         break;
       }
     } else if (const Op *loop = v->ownerBlock()->parentOp()) {
