@@ -4,8 +4,8 @@
 // One VkInstance per context (made in init, so that devices can be listed
 // without creating any VkDevice); one VkDevice with one compute queue per opened
 // device. Work on every stream of a device goes to that queue. A stream records
-// its operations into one open command buffer, each after a full memory barrier
-// (so it runs after everything recorded or submitted before it; an event's
+// its operations into one open command buffer, each after a memory barrier from
+// the stages recorded before it (all of them at a batch's start; an event's
 // timestamp needs none), and submits the batch when someone needs its results
 // (synchronize, event queries, host copies, frees, unloads) or when it holds
 // kMaxBatch operations; each submission signals the device's timeline semaphore
@@ -134,9 +134,6 @@ struct Submission {
   std::vector<Allocation> temporaries;
 };
 
-} // namespace trident::vulkan
-
-namespace trident::vulkan {
 // The validation layer and its messenger, when TRIDENT_VULKAN_VALIDATE=1 (VulkanValidation.cpp).
 struct Validation {
   VkDebugUtilsMessengerCreateInfoEXT messengerInfo{};

@@ -8,7 +8,6 @@
 #include "VulkanDevice.h"
 
 #include <cstdlib>
-
 #include <cstring>
 #include <set>
 

@@ -8,7 +8,6 @@
 #include "VulkanDevice.h"
 
 #include <cstdio>
-
 #include <cstring>
 
 namespace trident::vulkan {

@@ -17,7 +17,6 @@ namespace {
 
 thread_local std::string lastErrorText;
 
-const char *lastError() { return lastErrorText.c_str(); }
 
 trident_status init(const trident_init_params *, trident_context *out) {
   return guarded([&]() -> trident_status {
@@ -106,7 +105,7 @@ trident_status memImport(trident_device device, uint64_t, size_t, trident_devptr
 const trident_plugin_api api = [] {
   trident_plugin_api a{};
   a.struct_size = sizeof(a);
-  a.last_error = lastError;
+  a.last_error = lastErrorMessage;
   a.init = init;
   a.shutdown = shutdown;
   a.device_count = deviceCount;

@@ -58,7 +58,6 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch
       triple, arch, ptxFeatures(arch), options, std::nullopt, std::nullopt, level));
 }
 
-
 void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
   if (optLevel == 0)
     return;

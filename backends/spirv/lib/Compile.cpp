@@ -36,7 +36,6 @@ unsigned loweredWarps(const Module &blockIR, const TargetDesc &target, unsigned 
   return scaled;
 }
 
-
 } // namespace
 
 std::optional<Module> lowerToThreadIR(const Module &blockIR, const DeviceInfo &device, const SpirvOptions &options,

@@ -112,7 +112,7 @@ bool translateMath(Translator &t, Op *op) {
   }
   Type e = op->result()->type().element();
   Glsl inst{};
-  bool f64Allowed = false;
+  bool glslHasF64 = false;
   switch (op->code()) {
   case OpCode::Exp: inst = Glsl::Exp; break;
   case OpCode::Exp2: inst = Glsl::Exp2; break;
@@ -121,14 +121,14 @@ bool translateMath(Translator &t, Op *op) {
   case OpCode::Sin: inst = Glsl::Sin; break;
   case OpCode::Cos: inst = Glsl::Cos; break;
   case OpCode::Erf: break;
-  case OpCode::Sqrt: inst = Glsl::Sqrt, f64Allowed = true; break;
-  case OpCode::Rsqrt: inst = Glsl::InverseSqrt, f64Allowed = true; break;
-  case OpCode::Floor: inst = Glsl::Floor, f64Allowed = true; break;
-  case OpCode::Ceil: inst = Glsl::Ceil, f64Allowed = true; break;
-  case OpCode::Fma: inst = Glsl::Fma, f64Allowed = true; break;
+  case OpCode::Sqrt: inst = Glsl::Sqrt, glslHasF64 = true; break;
+  case OpCode::Rsqrt: inst = Glsl::InverseSqrt, glslHasF64 = true; break;
+  case OpCode::Floor: inst = Glsl::Floor, glslHasF64 = true; break;
+  case OpCode::Ceil: inst = Glsl::Ceil, glslHasF64 = true; break;
+  case OpCode::Fma: inst = Glsl::Fma, glslHasF64 = true; break;
   default: return t.error(op, "cannot be translated");
   }
-  if (e == Type::f64() && !f64Allowed) {
+  if (e == Type::f64() && !glslHasF64) {
     // GLSL.std.450 has no f64 form of these: Trident's own sequences (MathF64*.cpp).
     OpCode code = op->code();
     mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
