@@ -28,6 +28,12 @@ public:
     case OpCode::ThStoreShared: checkSharedAccess(); break;
     case OpCode::ThShuffle: checkShuffle(); break;
     case OpCode::ThMma: expect(op->attr("atom").isString(), "needs a string attribute 'atom'"); break;
+    case OpCode::ThLdMatrix: checkLdMatrix(); break;
+    case OpCode::ThAsyncCopy: checkAsyncCopy(); break;
+    case OpCode::ThAsyncWait:
+      expect(op->attr("pending").isInt() && op->intAttr("pending") >= 0,
+             "needs a non-negative integer attribute 'pending'");
+      break;
     case OpCode::Func:
       expect(op->attr("num_threads").isInt() && op->intAttr("num_threads") > 0,
              "needs a positive integer attribute 'num_threads' in thread IR");
@@ -186,6 +192,40 @@ private:
            "accessed value must be " + element.str() + " or a vector of it, got " + v.str());
     if (op_->is(OpCode::ThStoreShared))
       checkPredicate(3);
+  }
+
+  void checkLdMatrix() {
+    const Op *alloc = op_->operand(0)->definingOp();
+    if (!alloc || !alloc->is(OpCode::ThSharedAlloc))
+      return error("operand #0 must be the result of th.shared_alloc");
+    Type element = pointee(0, 3);
+    if (!element)
+      return;
+    expect(element.bitWidth() == 16, "the allocation must hold 16-bit elements, got " + element.str());
+    expect(op_->operand(1)->type() == Type::i32(), "index must be i32, got " + op_->operand(1)->type().str());
+    const Attribute &count = op_->attr("count"), &trans = op_->attr("trans");
+    if (!count.isInt() || (count.getInt() != 1 && count.getInt() != 2 && count.getInt() != 4))
+      return error("needs an integer attribute 'count' of 1, 2 or 4");
+    expect(trans.isInt() && (trans.getInt() == 0 || trans.getInt() == 1), "needs an integer attribute 'trans' of 0 or 1");
+    expect(op_->result()->type() == Type::vector(2 * count.getInt(), element),
+           "result must be " + Type::vector(2 * count.getInt(), element).str());
+  }
+
+  void checkAsyncCopy() {
+    const Op *alloc = op_->operand(0)->definingOp();
+    if (!alloc || !alloc->is(OpCode::ThSharedAlloc))
+      return error("operand #0 must be the result of th.shared_alloc");
+    Type element = pointee(0, 3), source = pointee(2, 0);
+    if (!element || !source)
+      return;
+    expect(source == element, "source and allocation must hold one element type, got " + source.str() +
+                                  " and " + element.str());
+    expect(op_->operand(1)->type() == Type::i32(), "index must be i32, got " + op_->operand(1)->type().str());
+    const Attribute &bytes = op_->attr("bytes");
+    bool ok = bytes.isInt() && (bytes.getInt() == 4 || bytes.getInt() == 8 || bytes.getInt() == 16) &&
+              bytes.getInt() * 8 >= element.bitWidth();
+    expect(ok, "needs an integer attribute 'bytes' of 4, 8 or 16 (at least one element)");
+    checkPredicate(3);
   }
 
   void checkShuffle() {
