@@ -107,7 +107,11 @@ bool Translator::translateOp(Op *op) {
   case OpCode::GetNumPrograms: return translateThreadOp(op);
   case OpCode::ThPrintf:
   case OpCode::ThAssert: return translateDebug(op);
-  case OpCode::ThMma: return error(op, "th.mma is not supported by the LLVM backend yet");
+  case OpCode::ThMma:
+  case OpCode::ThLdMatrix:
+  case OpCode::ThAsyncCopy:
+  case OpCode::ThAsyncCommit:
+  case OpCode::ThAsyncWait: return translateMatrix(op);
   default: return translateArith(op);
   }
 }

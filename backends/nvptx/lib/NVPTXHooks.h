@@ -32,6 +32,16 @@ public:
   bool printf(llvm::IRBuilder<> &b, std::string_view format, llvm::ArrayRef<llvm::Value *> args) override;
   bool assertFail(llvm::IRBuilder<> &b, std::string_view message, std::string_view file, unsigned line,
                   std::string_view function) override;
+  // mma.sync, ldmatrix and cp.async as inline PTX (NVPTXMatrix.cpp).
+  std::vector<llvm::Value *> matrixMultiply(llvm::IRBuilder<> &b, std::string_view atom,
+                                            llvm::ArrayRef<llvm::Value *> a, llvm::ArrayRef<llvm::Value *> bv,
+                                            llvm::ArrayRef<llvm::Value *> c) override;
+  llvm::Value *loadMatrix(llvm::IRBuilder<> &b, llvm::Value *address, unsigned count, bool trans,
+                          llvm::Type *type) override;
+  bool asyncCopy(llvm::IRBuilder<> &b, llvm::Value *destination, llvm::Value *source, unsigned bytes,
+                 llvm::Value *pred) override;
+  bool asyncCommit(llvm::IRBuilder<> &b) override;
+  bool asyncWait(llvm::IRBuilder<> &b, unsigned pending) override;
   void markKernel(llvm::Function *f, unsigned numThreads) override;
 
 private:

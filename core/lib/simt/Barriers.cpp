@@ -25,6 +25,10 @@ Access accessOf(const Op *op) {
   return {alloc, lo, lo + alloc->intAttr("size"), op->is(OpCode::ThStoreShared)};
 }
 
+bool isSharedAccess(const Op *op) {
+  return op->is(OpCode::ThLoadShared) || op->is(OpCode::ThStoreShared) || op->is(OpCode::ThLdMatrix);
+}
+
 bool races(const Access &a, const State &state) {
   for (const Access &s : state) {
     if (s.hi <= a.lo || a.hi <= s.lo)
@@ -45,7 +49,7 @@ void merge(State &into, const State &from) {
 bool racesInside(Op *op, const State &state) {
   bool found = false;
   op->walk([&](Op *inner) {
-    if (!found && (inner->is(OpCode::ThLoadShared) || inner->is(OpCode::ThStoreShared)))
+    if (!found && isSharedAccess(inner))
       found = races(accessOf(inner), state);
   });
   return found;
@@ -69,7 +73,8 @@ public:
       switch (op->code()) {
       case OpCode::ThBarrier: state.clear(); break;
       case OpCode::ThLoadShared:
-      case OpCode::ThStoreShared: {
+      case OpCode::ThStoreShared:
+      case OpCode::ThLdMatrix: {
         Access a = accessOf(op);
         if (races(a, state)) {
           barrierBefore(op);

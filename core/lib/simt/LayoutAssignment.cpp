@@ -32,6 +32,11 @@ int64_t LayoutAssignment::vectorElements(const Op *memoryOp) const {
   return it == access_.end() ? 1 : it->second.second;
 }
 
+const MmaPlan *LayoutAssignment::mmaPlan(const Op *dot) const {
+  auto it = mma_.find(dot);
+  return it == mma_.end() ? nullptr : &it->second;
+}
+
 void LayoutAssignment::setAccess(const Op *memoryOp, LinearLayout layout, int64_t vectorElements) {
   access_[memoryOp] = {std::move(layout), vectorElements};
 }
@@ -145,8 +150,33 @@ public:
     return LinearLayout::defaultBlocked(t.shape(), a_.warpSize, a_.numWarps);
   }
 
-  // Memory ops get coalesced layouts; the values they use are asked to match.
+  // Dots on matrix units fix their results to the accumulator layout, and it flows
+  // forward (fixDotResult) before any memory op anchors.
+  void anchorDots(Op *func) {
+    std::vector<Op *> dots;
+    func->walk([&](Op *op) {
+      if (op->is(OpCode::Dot))
+        dots.push_back(op);
+    });
+    std::unordered_set<const Op *> chained;
+    for (Op *dot : dots)
+      if (const Op *source = feedingDot(dot->operand(0), 16)) {
+        chained.insert(dot);
+        chained.insert(source);
+      }
+    for (Op *dot : dots) {
+      std::optional<MmaPlan> plan = planMma(dot, target_, a_.numWarps, chained.count(dot) != 0);
+      if (!plan)
+        continue;
+      a_.setMmaPlan(dot, *plan);
+      fixDotResult(dot->result(), mmaAccumulatorLayout(dot->result()->type().shape(), *plan, a_.numWarps));
+    }
+  }
+
+  // Memory ops get coalesced layouts; the values they use are asked to match. A store
+  // of a value the dots fixed keeps that value's layout.
   void anchor(Op *func) {
+    anchorDots(func);
     func->walk([&](Op *op) {
       if (!isMemoryOp(op) || !op->operand(0)->type().isBlock())
         return;
@@ -154,6 +184,10 @@ public:
       Type t = op->operand(0)->type();
       LinearLayout l =
           LinearLayout::defaultBlocked(t.shape(), a_.warpSize, a_.numWarps, plan.vectorElements, plan.order);
+      if (op->is(OpCode::Store) && fixed_.count(op->operand(1))) {
+        l = of(op->operand(1));
+        plan.vectorElements = std::min(plan.vectorElements, l.contiguousRegisters(unsigned(plan.order[0])));
+      }
       a_.setAccess(op, l, plan.vectorElements);
       if (op->numResults())
         fix(op->result(), l);
@@ -172,7 +206,15 @@ public:
         continue;
       fix(v, l);
       Op *def = v->definingOp();
-      if (!def || isMemoryOp(def))
+      if (!def) {
+        // A loop-carried value asks its initial value for the same layout, so the
+        // conversion (pointers go through shared memory) is not needed at all.
+        Op *loop = v->ownerBlock()->parentOp();
+        if (loop && loop->is(OpCode::For) && v->index() >= 1 && v->ownerBlock() == loop->region(0))
+          work.push_back({loop->operand(2 + v->index()), l});
+        continue;
+      }
+      if (isMemoryOp(def))
         continue;
       switch (def->code()) {
       case OpCode::Broadcast:
@@ -208,6 +250,55 @@ public:
   }
 
 private:
+  // The dot whose result `v` is computed from through elementwise ops (depth-limited).
+  static const Op *feedingDot(const Value *v, int depth) {
+    const Op *def = v->definingOp();
+    if (!def || depth == 0)
+      return nullptr;
+    if (def->is(OpCode::Dot))
+      return def;
+    if (!def->has(kElementwise))
+      return nullptr;
+    for (const Value *o : def->operands())
+      if (o->type().isBlock())
+        if (const Op *d = feedingDot(o, depth - 1))
+          return d;
+    return nullptr;
+  }
+
+  // Fixes a dot's result to `l` and carries it forward: through the loops that carry
+  // it (their initial values are asked for it), and the elementwise ops that use it.
+  void fixDotResult(Value *result, const LinearLayout &l) {
+    std::deque<Value *> work{result};
+    fix(result, l);
+    auto reach = [&](Value *v) {
+      if (!fixed_.count(v)) {
+        fix(v, l);
+        work.push_back(v);
+      }
+    };
+    while (!work.empty()) {
+      Value *v = work.front();
+      work.pop_front();
+      for (const Use &use : v->uses()) {
+        Op *user = use.user;
+        if (user->is(OpCode::Yield) && user->parentBlock()->parentOp() &&
+            user->parentBlock()->parentOp()->is(OpCode::For)) {
+          Op *loop = user->parentBlock()->parentOp();
+          unsigned i = use.operandIndex;
+          reach(loop->region(0)->argument(i + 1));
+          reach(loop->result(i));
+          wanted_.push_back({loop->operand(3 + i), l});
+        } else if (user->has(kElementwise) && user->numResults() == 1 && user->result()->type().isBlock()) {
+          reach(user->result());
+          for (Value *o : user->operands())
+            if (o != v)
+              wanted_.push_back({o, l});
+        }
+      }
+    }
+  }
+
   void fix(Value *v, const LinearLayout &l) {
     a_.set(v, l);
     fixed_.insert(v);

@@ -4,6 +4,7 @@
 // register (a scalar is a rank-0 block with one register, replicated everywhere).
 
 #include "trident/ir/Builder.h"
+#include "SharedLayout.h"
 #include "trident/simt/LayoutAssignment.h"
 #include "trident/simt/TargetDesc.h"
 #include "trident/support/Diagnostic.h"
@@ -73,10 +74,19 @@ public:
   std::optional<Lowered> convertByShuffles(const Lowered &src, const LinearLayout &dst);
   // The i32 XOR over the set bits j of the lane id of bases[j] (in the prologue).
   Value *laneFunction(const std::vector<int64_t> &bases);
-  // The two halves: writes `src` at row-major flat indices into a new shared array
-  // (one thread of each group of replicas per element), and reads one back in `dst`.
+  // The two halves (SharedAccess.cpp): writes `src` into a new shared array arranged
+  // as `shared` (row-major when not given; one thread of each group of replicas per
+  // element), and reads one back in `dst` (with th.ldmatrix where the target has it
+  // and `dst` is made of 8x8 matrices of 16-bit elements).
   Value *writeShared(const Lowered &src);
+  Value *writeShared(const Lowered &src, const SharedLayout &shared);
   Lowered readShared(Value *buffer, Type element, const LinearLayout &dst);
+  // `only`, when given, says which registers to read (the others stay null).
+  Lowered readShared(Value *buffer, Type element, const LinearLayout &dst, const SharedLayout &shared,
+                     const std::vector<bool> *only = nullptr);
+  // The arrangement a conversion from `src` to `dst` goes through: swizzled rows along
+  // the dimension `src` (else `dst`) holds contiguous, row-major for blocks of rank 1.
+  SharedLayout conversionLayout(const LinearLayout &src, const LinearLayout &dst, Type element) const;
   // True when `v` is cheaper to compute again in another layout than to convert:
   // constants, splats, ranges and a few elementwise or shape ops over them.
   bool canRematerialize(const Value *v, int &budget) const;

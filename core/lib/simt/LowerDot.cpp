@@ -1,4 +1,17 @@
-// Dot products with multiply-adds (matrix units come later, through th.mma): A and
+// Dot products. On matrix units (when layout assignment planned one, DotLayout.h):
+// the operands are converted to their operand layouts (through swizzled shared
+// memory and th.ldmatrix, or not at all when they are there already, as a softmax
+// computed from another dot's accumulator is) and each warp issues one th.mma per
+// atom of its tile and k step, accumulating in registers of the accumulator layout:
+//
+//   %d = tt.dot %a, %b, %c : block<64x64xf32>    (a: 64x32xf16, b: 32x64xf16, 4 warps)
+// ->
+//   %a0 = th.ldmatrix %sa, %ra {count = 4, trans = 0} : vector<8xf16>  ... (A of one atom)
+//   %b0 = th.ldmatrix %sb, %rb {count = 4, trans = 1} : vector<8xf16>  ... (B of two)
+//   %d0, %d1, %d2, %d3 = th.mma %a.0 ... %a.7, %b.0 ... %b.3, %c0 ... %c3
+//                         {atom = "mma.m16n8k16.f32.f16"} : f32, f32, f32, f32
+//
+// Otherwise with multiply-adds: A and
 // B go to shared memory row-major, then each thread loops over k, reading the A
 // elements of its rows and the B elements of its columns and accumulating into its
 // registers of the result (in the result's layout). Inputs narrower than the
@@ -18,6 +31,7 @@
 #include "LowerContext.h"
 
 #include <map>
+#include <unordered_map>
 
 namespace trident::simt {
 
@@ -37,9 +51,116 @@ Value *widen(Lowering &l, Value *v, Type acc) {
   return l.b.cast(OpCode::ExtF, v, acc);
 }
 
+// For each flat offset a register of `layout` holds at lane 0 of warp 0, that register.
+std::unordered_map<int64_t, int64_t> registerAt(const LinearLayout &layout) {
+  std::unordered_map<int64_t, int64_t> at;
+  for (int64_t r = 0; r < layout.numRegisters(); ++r)
+    at.emplace(layout.registerOffset(r), r);
+  return at;
+}
+
+// An operand of a dot on matrix units, in its operand layout: its registers when it is
+// there already (or costs nothing to put there), else written to shared memory once,
+// so that each k step reads only the fragments it needs (fewer registers live).
+class DotOperand {
+public:
+  DotOperand(Lowering &l, Value *v, LinearLayout layout) : l_(l), layout_(std::move(layout)) {
+    const Lowered &own = l.get(v);
+    element_ = own.regs[0]->type();
+    int budget = 12;
+    bool renames = own.layout.laneBases() == layout_.laneBases() && own.layout.warpBases() == layout_.warpBases();
+    if (own.layout == layout_ || renames || l.canRematerialize(v, budget)) {
+      regs_ = l.get(v, layout_).regs;
+      return;
+    }
+    shared_ = l.conversionLayout(own.layout, layout_, element_);
+    buffer_ = l.writeShared(own, shared_);
+    regs_.assign(static_cast<size_t>(layout_.numRegisters()), nullptr);
+  }
+  const LinearLayout &layout() const { return layout_; }
+  // Makes the registers in `needed` available (reading them from shared memory).
+  void fetch(const std::vector<int64_t> &needed) {
+    if (!buffer_)
+      return;
+    std::vector<bool> only(regs_.size(), false);
+    bool any = false;
+    for (int64_t r : needed)
+      if (!regs_[static_cast<size_t>(r)])
+        any = only[static_cast<size_t>(r)] = true;
+    if (!any)
+      return;
+    Lowered read = l_.readShared(buffer_, element_, layout_, shared_, &only);
+    for (size_t r = 0; r < regs_.size(); ++r)
+      if (!regs_[r] && read.regs[r])
+        regs_[r] = read.regs[r];
+  }
+  Value *reg(int64_t r) const { return regs_[static_cast<size_t>(r)]; }
+
+private:
+  Lowering &l_;
+  LinearLayout layout_;
+  Type element_;
+  std::vector<Value *> regs_;
+  Value *buffer_ = nullptr;
+  SharedLayout shared_;
+};
+
+bool lowerDotMma(Lowering &l, Op *op, const MmaPlan &plan) {
+  const MatrixAtom &atom = *plan.atom;
+  unsigned numWarps = l.layouts.numWarps;
+  std::span<const int64_t> shape = op->result()->type().shape();
+  std::span<const int64_t> aShape = op->operand(0)->type().shape(), bShape = op->operand(1)->type().shape();
+  LinearLayout lc = mmaAccumulatorLayout(shape, plan, numWarps);
+  DotOperand a(l, op->operand(0), mmaOperandLayout(aShape, plan, 0, numWarps));
+  DotOperand b(l, op->operand(1), mmaOperandLayout(bShape, plan, 1, numWarps));
+  Lowered d = l.get(op->operand(2), lc);
+  std::unordered_map<int64_t, int64_t> regA = registerAt(a.layout()), regB = registerAt(b.layout());
+  int64_t numA = int64_t(1) << atom.a.registerBits.size(), numB = int64_t(1) << atom.b.registerBits.size(),
+          numC = int64_t(1) << atom.c.registerBits.size();
+  unsigned kBits = log2Exact(aShape[1]), nBits = log2Exact(shape[1]);
+  std::vector<Type> resultTypes(static_cast<size_t>(numC), atom.cType);
+  // One k step at a time: its A and B fragments are read, then every atom of the
+  // warp's tile issues (independent, back to back).
+  for (int64_t k0 = 0; k0 < aShape[1]; k0 += atom.k) {
+    std::vector<std::vector<int64_t>> opsA, opsB;
+    std::vector<int64_t> neededA, neededB;
+    for (int64_t rc = 0; rc < lc.numRegisters(); rc += numC) {
+      int64_t at = lc.registerOffset(rc);
+      int64_t row0 = at >> nBits, col0 = at & ((int64_t(1) << nBits) - 1);
+      std::vector<int64_t> ra, rb;
+      for (int64_t e = 0; e < numA; ++e)
+        ra.push_back(regA.at(((row0 << kBits) | k0) ^ atomElement(atom.a.registerBits, e, aShape)));
+      for (int64_t e = 0; e < numB; ++e)
+        rb.push_back(regB.at(((k0 << nBits) | col0) ^ atomElement(atom.b.registerBits, e, bShape)));
+      neededA.insert(neededA.end(), ra.begin(), ra.end());
+      neededB.insert(neededB.end(), rb.begin(), rb.end());
+      opsA.push_back(std::move(ra));
+      opsB.push_back(std::move(rb));
+    }
+    a.fetch(neededA);
+    b.fetch(neededB);
+    for (int64_t rc = 0, t = 0; rc < lc.numRegisters(); rc += numC, ++t) {
+      std::vector<Value *> operands;
+      for (int64_t r : opsA[static_cast<size_t>(t)])
+        operands.push_back(a.reg(r));
+      for (int64_t r : opsB[static_cast<size_t>(t)])
+        operands.push_back(b.reg(r));
+      for (int64_t e = 0; e < numC; ++e)
+        operands.push_back(d.regs[static_cast<size_t>(rc + e)]);
+      Op *mma = l.b.create(OpCode::ThMma, operands, resultTypes, {{"atom", Attribute::string(atom.name)}});
+      for (int64_t e = 0; e < numC; ++e)
+        d.regs[static_cast<size_t>(rc + e)] = mma->result(static_cast<unsigned>(e));
+    }
+  }
+  l.set(op->result(), std::move(d));
+  return true;
+}
+
 } // namespace
 
 bool lowerDot(Lowering &l, Op *op) {
+  if (const MmaPlan *plan = l.layouts.mmaPlan(op))
+    return lowerDotMma(l, op, *plan);
   Value *result = op->result();
   Type accType = result->type().element();
   Type inType = op->operand(0)->type().element();

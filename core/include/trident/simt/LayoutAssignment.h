@@ -1,7 +1,10 @@
 #pragma once
 // Layout assignment: picks a linear layout for every block value of a function.
 //
-// Memory ops are the anchors: each gets a coalesced blocked layout whose threads
+// Dots on matrix units come first: their results take the accumulator layout, which
+// flows forward to the loops that carry them, the elementwise ops that use them and
+// the stores of those (a store takes the layout of a value computed from a dot
+// rather than converting it). Then memory ops are the anchors: each gets a coalesced blocked layout whose threads
 // hold as many contiguous elements as axis info allows (up to the target's widest
 // access). Anchor layouts flow backward through elementwise and shape ops to the
 // values that feed them, then every value still without a layout gets one forward
@@ -12,6 +15,7 @@
 //   %x = tt.load %p : block<1024xf32>               (same layout, 4-wide access)
 
 #include "trident/ir/IR.h"
+#include "trident/simt/DotLayout.h"
 #include "trident/simt/Layout.h"
 #include "trident/simt/TargetDesc.h"
 
@@ -30,12 +34,16 @@ public:
   // Contiguous elements per thread that it may access at once (1: not vectorizable).
   int64_t vectorElements(const Op *memoryOp) const;
   void setAccess(const Op *memoryOp, LinearLayout layout, int64_t vectorElements);
+  // How a tt.dot runs on matrix units (null: with multiply-adds).
+  const MmaPlan *mmaPlan(const Op *dot) const;
+  void setMmaPlan(const Op *dot, MmaPlan plan) { mma_[dot] = plan; }
 
   unsigned warpSize = 32, numWarps = 4;
 
 private:
   std::unordered_map<const Value *, LinearLayout> layouts_;
   std::unordered_map<const Op *, std::pair<LinearLayout, int64_t>> access_;
+  std::unordered_map<const Op *, MmaPlan> mma_;
 };
 
 // Assigns layouts to the block values of `func` (a tt.func of block IR).

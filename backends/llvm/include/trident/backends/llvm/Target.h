@@ -10,6 +10,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace trident::llvmgen {
 
@@ -72,6 +73,31 @@ public:
                           unsigned /*line*/, std::string_view /*function*/) {
     return false;
   }
+  // Matrix units and asynchronous copies (th.mma, th.ldmatrix, th.async_*; the SIMT
+  // lowering emits them only for targets whose TargetDesc has them). Each returns
+  // null / false when the target has no such instruction.
+  // One atom named `atom` (MatrixAtom::name): this lane's A, B and C registers in, D out.
+  virtual std::vector<llvm::Value *> matrixMultiply(llvm::IRBuilder<> &, std::string_view /*atom*/,
+                                                    llvm::ArrayRef<llvm::Value *> /*a*/,
+                                                    llvm::ArrayRef<llvm::Value *> /*b*/,
+                                                    llvm::ArrayRef<llvm::Value *> /*c*/) {
+    return {};
+  }
+  // `count` 8x8 matrices of 16-bit elements from the shared-memory row `address` of
+  // this lane, as a vector of `type` (2 * count elements).
+  virtual llvm::Value *loadMatrix(llvm::IRBuilder<> &, llvm::Value * /*address*/, unsigned /*count*/,
+                                  bool /*trans*/, llvm::Type * /*type*/) {
+    return nullptr;
+  }
+  // Starts a copy of `bytes` from global `source` to shared `destination` (zeros where
+  // `pred`, when given, is false); commits this thread's open group; waits until at most
+  // `pending` groups are in flight.
+  virtual bool asyncCopy(llvm::IRBuilder<> &, llvm::Value * /*destination*/, llvm::Value * /*source*/,
+                         unsigned /*bytes*/, llvm::Value * /*pred*/) {
+    return false;
+  }
+  virtual bool asyncCommit(llvm::IRBuilder<> &) { return false; }
+  virtual bool asyncWait(llvm::IRBuilder<> &, unsigned /*pending*/) { return false; }
   // Marks `f` as a kernel that runs with `numThreads` threads per program.
   virtual void markKernel(llvm::Function *f, unsigned numThreads) = 0;
 };

@@ -1,0 +1,55 @@
+#pragma once
+// Layouts of dots on matrix units (docs/simt.md, "Dots on matrix units").
+//
+// A dot D[M x N] = A[M x K] * B[K x N] + C runs as a grid of the target's atoms
+// (MatrixAtom: one warp computes m x n x k): the warps tile M and N (warpsM x warpsN),
+// each warp repeats the atom over its part of M and N and over all of K. The
+// layouts below are that tiling written as linear layouts, so the accumulator, the
+// operands and everything computed from them convert, vectorize and shuffle through
+// the same algebra as any other layout:
+//
+//   accumulator (M x N): reg  = the atom's C registers, then N repeats, then M repeats
+//                        lane = the atom's C lanes;  warp = M tiles, then N tiles
+//   A (M x K):           reg  = the atom's A registers, then K steps, then M repeats
+//                        lane = the atom's A lanes;  warp = M tiles, N tiles replicate
+//   B (K x N):           reg  = the atom's B registers, then K steps, then N repeats
+//                        lane = the atom's B lanes;  warp = M tiles replicate, N tiles
+//
+// m16n8k16 f16 on 4 warps, a 64x64 accumulator (warps 4 x 1): each warp owns 16 rows,
+//   reg [1, 512, 8, 16, 32] lane [2, 4, 64, 128, 256] warp [1024, 2048]
+// and the C registers of one atom are the first two bits. With the register order
+// above, the accumulator of one dot is register for register the A operand of the
+// next (attention's P = softmax(Q K^T) feeding P V): no conversion at all.
+
+#include "trident/ir/IR.h"
+#include "trident/simt/Layout.h"
+#include "trident/simt/TargetDesc.h"
+
+#include <optional>
+#include <span>
+
+namespace trident::simt {
+
+struct MmaPlan {
+  const MatrixAtom *atom = nullptr;
+  int64_t warpsM = 1, warpsN = 1; // warps tiling M and N; any others replicate
+};
+
+// The atom and warp tiling for `dot` (a rank-2 tt.dot) on `target`; nothing when no
+// atom takes its element types and precision or its shape is not a multiple of one.
+// `warpsAlongM` puts every warp on M where M allows (dots chained through their
+// accumulators must agree on the tiling of M).
+std::optional<MmaPlan> planMma(const Op *dot, const TargetDesc &target, unsigned numWarps, bool warpsAlongM);
+
+// The accumulator layout of an M x N dot result.
+LinearLayout mmaAccumulatorLayout(std::span<const int64_t> shape, const MmaPlan &plan, unsigned numWarps);
+// The layout operand 0 (A, M x K) or 1 (B, K x N) of such a dot is read in.
+LinearLayout mmaOperandLayout(std::span<const int64_t> shape, const MmaPlan &plan, unsigned operand,
+                              unsigned numWarps);
+
+// The flat index (in a block of `shape`) of the element at (row, col) of an atom operand
+// register or lane bit list: the XOR of the (row, col) pairs of the set bits of `bits`.
+int64_t atomElement(const std::vector<std::pair<int64_t, int64_t>> &bases, int64_t bits,
+                    std::span<const int64_t> shape);
+
+} // namespace trident::simt

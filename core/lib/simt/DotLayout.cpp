@@ -1,0 +1,119 @@
+#include "trident/simt/DotLayout.h"
+
+#include <cassert>
+
+namespace trident::simt {
+
+namespace {
+
+using Bits = std::vector<std::pair<int64_t, int64_t>>;
+
+int64_t flatOf(int64_t row, int64_t col, std::span<const int64_t> shape) {
+  return (row << log2Exact(shape[1])) | col;
+}
+
+std::vector<int64_t> flatBases(const Bits &bits, std::span<const int64_t> shape) {
+  std::vector<int64_t> out;
+  for (auto [row, col] : bits)
+    out.push_back(flatOf(row, col, shape));
+  return out;
+}
+
+// Bases stepping one dimension from `from` (inclusive) to `to` (exclusive) by doubling.
+void appendSteps(std::vector<int64_t> &bases, int64_t from, int64_t to, bool rows,
+                 std::span<const int64_t> shape) {
+  for (int64_t s = from; s < to; s *= 2)
+    bases.push_back(rows ? flatOf(s, 0, shape) : flatOf(0, s, shape));
+}
+
+void padWarps(std::vector<int64_t> &warp, unsigned numWarps) {
+  while (warp.size() < log2Exact(numWarps))
+    warp.push_back(0);
+}
+
+bool fits(const MatrixAtom &atom, const Op *dot) {
+  Type a = dot->operand(0)->type(), b = dot->operand(1)->type(), c = dot->operand(2)->type();
+  if (a.element() != atom.aType || b.element() != atom.bType || c.element() != atom.cType)
+    return false;
+  // f32 inputs reach a tf32 atom only when the dot allows tf32 products.
+  bool tf32 = atom.aType == Type::f32();
+  std::string precision = dot->attr("input_precision").isString() ? dot->stringAttr("input_precision") : "ieee";
+  if (tf32 != (precision == "tf32"))
+    return false;
+  std::span<const int64_t> as = a.shape(), bs = b.shape();
+  return as[0] % atom.m == 0 && as[1] % atom.k == 0 && bs[1] % atom.n == 0;
+}
+
+} // namespace
+
+int64_t atomElement(const Bits &bases, int64_t bits, std::span<const int64_t> shape) {
+  int64_t flat = 0;
+  for (size_t i = 0; i < bases.size(); ++i)
+    if (bits >> i & 1)
+      flat ^= flatOf(bases[i].first, bases[i].second, shape);
+  return flat;
+}
+
+std::optional<MmaPlan> planMma(const Op *dot, const TargetDesc &target, unsigned numWarps, bool warpsAlongM) {
+  if (dot->operand(0)->type().rank() != 2 || target.warpSize != 32)
+    return std::nullopt;
+  const MatrixAtom *atom = nullptr;
+  for (const MatrixAtom &candidate : target.matrixAtoms)
+    if (fits(candidate, dot)) {
+      atom = &candidate;
+      break;
+    }
+  if (!atom)
+    return std::nullopt;
+  std::span<const int64_t> shape = dot->result()->type().shape();
+  int64_t tilesM = shape[0] / atom->m, tilesN = shape[1] / atom->n;
+  MmaPlan plan{atom, 1, 1};
+  // Triton's choice: split the longer side (counted in atoms, N in pairs), M first on
+  // ties; warps that find no room left replicate.
+  while (plan.warpsM * plan.warpsN < numWarps) {
+    bool roomM = plan.warpsM < tilesM, roomN = plan.warpsN < tilesN;
+    if (!roomM && !roomN)
+      break;
+    bool alongM = warpsAlongM ? roomM : roomM && (tilesM / plan.warpsM >= tilesN / 2 / plan.warpsN || !roomN);
+    (alongM ? plan.warpsM : plan.warpsN) *= 2;
+  }
+  return plan;
+}
+
+LinearLayout mmaAccumulatorLayout(std::span<const int64_t> shape, const MmaPlan &plan, unsigned numWarps) {
+  const MatrixAtom &atom = *plan.atom;
+  int64_t tileM = shape[0] / plan.warpsM, tileN = shape[1] / plan.warpsN;
+  std::vector<int64_t> reg = flatBases(atom.c.registerBits, shape), warp;
+  appendSteps(reg, atom.n, tileN, false, shape);
+  appendSteps(reg, atom.m, tileM, true, shape);
+  appendSteps(warp, tileM, shape[0], true, shape);
+  appendSteps(warp, tileN, shape[1], false, shape);
+  padWarps(warp, numWarps);
+  return LinearLayout({shape[0], shape[1]}, reg, flatBases(atom.c.laneBits, shape), warp);
+}
+
+LinearLayout mmaOperandLayout(std::span<const int64_t> shape, const MmaPlan &plan, unsigned operand,
+                              unsigned numWarps) {
+  const MatrixAtom &atom = *plan.atom;
+  assert(operand < 2);
+  bool isA = operand == 0;
+  const MatrixAtom::OperandMap &map = isA ? atom.a : atom.b;
+  std::vector<int64_t> reg = flatBases(map.registerBits, shape), warp;
+  if (isA) {
+    int64_t tileM = shape[0] / plan.warpsM;
+    appendSteps(reg, atom.k, shape[1], false, shape);
+    appendSteps(reg, atom.m, tileM, true, shape);
+    appendSteps(warp, tileM, shape[0], true, shape);
+    warp.resize(warp.size() + log2Exact(plan.warpsN), 0);
+  } else {
+    int64_t tileN = shape[1] / plan.warpsN;
+    appendSteps(reg, atom.k, shape[0], true, shape);
+    appendSteps(reg, atom.n, tileN, false, shape);
+    warp.resize(log2Exact(plan.warpsM), 0);
+    appendSteps(warp, tileN, shape[1], false, shape);
+  }
+  padWarps(warp, numWarps);
+  return LinearLayout({shape[0], shape[1]}, reg, flatBases(map.laneBits, shape), warp);
+}
+
+} // namespace trident::simt

@@ -1,0 +1,175 @@
+// Block values through shared memory: each thread writes the registers it owns at
+// their offsets in a SharedLayout and reads back those of another layout, both as
+// wide as the arrangement allows. Conversions pick a swizzled arrangement (rows along
+// the dimension the writer holds contiguous), so that the writes stay 16 bytes wide
+// and reads across rows, a transpose or a matrix-unit operand, are free of bank
+// conflicts. Where the target has ldmatrix and the reader's layout is made of 8x8
+// matrices of 16-bit elements (every dot operand layout is), one th.ldmatrix reads
+// four of them for a whole warp:
+//
+//   block<64x32xf16> (8 contiguous per thread) -> the A operand of m16n8k16:
+//   %s = th.shared_alloc {offset = -1, size = 4096} : ptr<f16, 3>
+//   th.store_shared %s, %o0, %v0 : vector<8xf16>           (16 bytes, swizzled offset)
+//   %f = th.ldmatrix %s, %row {count = 4, trans = 0} : vector<8xf16>   (one atom's A)
+#include "LowerContext.h"
+#include "SharedLayout.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace trident::simt {
+
+namespace {
+
+// The dimension along which `layout`'s first registers hold consecutive elements
+// (nothing when each thread's first two registers are not neighbours).
+std::optional<unsigned> vectorDimension(const LinearLayout &layout) {
+  for (unsigned d = 0; d < layout.rank(); ++d)
+    if (layout.dimBits(d) > 0 && layout.contiguousRegisters(d) > 1)
+      return d;
+  return std::nullopt;
+}
+
+// How one th.ldmatrix reads registers of a layout: the lane bits' address bases (lane
+// bits 0-2 pick a row of an 8x8 matrix, bits 3-4 the matrix) and the register bits
+// that select the matrices.
+struct LdMatrixPlan {
+  bool trans = false;
+  int64_t count = 1;                 // matrices per instruction: 1, 2 or 4
+  std::vector<int64_t> addressBases; // 5 offsets, one per lane bit
+};
+
+// A plan when every 8x8 matrix of `offsets` (a register layout composed with its
+// shared arrangement) is a 16-byte row per row: registers bit 0 and lanes bits 0-1
+// along a row (ldmatrix), or lanes bits 2-4 along it (ldmatrix.trans).
+std::optional<LdMatrixPlan> planLdMatrix(const LinearLayout &offsets) {
+  const std::vector<int64_t> &reg = offsets.regBases(), &lane = offsets.laneBases();
+  if (reg.empty() || lane.size() != 5)
+    return std::nullopt;
+  auto multiplesOf8 = [](std::initializer_list<int64_t> bases) {
+    return std::all_of(bases.begin(), bases.end(), [](int64_t b) { return b % 8 == 0; });
+  };
+  for (int64_t b : offsets.warpBases())
+    if (b % 8)
+      return std::nullopt;
+  for (size_t i = 1; i < reg.size(); ++i)
+    if (reg[i] % 8)
+      return std::nullopt;
+  LdMatrixPlan plan;
+  if (reg[0] == 1 && lane[0] == 2 && lane[1] == 4 && multiplesOf8({lane[2], lane[3], lane[4]})) {
+    plan.addressBases = {lane[2], lane[3], lane[4]};
+  } else if (lane[2] == 1 && lane[3] == 2 && lane[4] == 4 && multiplesOf8({reg[0], lane[0], lane[1]})) {
+    plan.trans = true;
+    plan.addressBases = {reg[0], lane[0], lane[1]};
+  } else {
+    return std::nullopt;
+  }
+  plan.count = std::min<int64_t>(4, int64_t(1) << (reg.size() - 1));
+  for (size_t i = 1; i < 3; ++i)
+    plan.addressBases.push_back(i < reg.size() && plan.count > int64_t(1) << (i - 1) ? reg[i] : 0);
+  return plan;
+}
+
+} // namespace
+
+Value *Lowering::writeShared(const Lowered &src) {
+  return writeShared(src, SharedLayout::rowMajor(src.layout.numElements()));
+}
+
+Value *Lowering::writeShared(const Lowered &src, const SharedLayout &shared) {
+  Type element = src.regs[0]->type();
+  Type storage = storageType(element);
+  int64_t maxWidth = std::max<int64_t>(1, target.maxVectorBytes / (storage.bitWidth() / 8));
+  Value *buffer = sharedAlloc(element, src.layout.numElements());
+  LinearLayout offsets = shared.offsets(src.layout);
+  int64_t width = std::min(contiguousSharedRegisters(offsets), maxWidth);
+  int64_t dups = src.layout.registerReplicationMask();
+  Value *owner = ownerPredicate(src.layout);
+  for (int64_t r = 0; r < src.layout.numRegisters(); r += width) {
+    if (r & dups)
+      continue;
+    std::vector<Value *> stored;
+    for (int64_t i = 0; i < width; ++i)
+      stored.push_back(toStorage(src.regs[r + i]));
+    std::vector<Value *> operands{buffer, elementIndex(offsets, r), packRegisters(*this, stored, 0, width)};
+    if (owner)
+      operands.push_back(owner);
+    b.create(OpCode::ThStoreShared, operands, std::span<const Type>{});
+  }
+  return buffer;
+}
+
+Lowered Lowering::readShared(Value *buffer, Type element, const LinearLayout &dst) {
+  return readShared(buffer, element, dst, SharedLayout::rowMajor(dst.numElements()));
+}
+
+Lowered Lowering::readShared(Value *buffer, Type element, const LinearLayout &dst, const SharedLayout &shared,
+                             const std::vector<bool> *only) {
+  // Whether any register of [r, r + n) is asked for.
+  auto wanted = [&](int64_t r, int64_t n) {
+    if (!only)
+      return true;
+    for (int64_t i = r; i < r + n; ++i)
+      if ((*only)[static_cast<size_t>(i)])
+        return true;
+    return false;
+  };
+  Type storage = storageType(element);
+  LinearLayout offsets = shared.offsets(dst);
+  Lowered out{dst, std::vector<Value *>(dst.numRegisters(), nullptr)};
+  int64_t dups = dst.registerReplicationMask();
+  std::optional<LdMatrixPlan> ld;
+  if (target.ldmatrix && storage.bitWidth() == 16 && target.warpSize == 32)
+    ld = planLdMatrix(offsets);
+  if (ld) {
+    // Row addresses: lane bits as the plan says, warps as the layout places them.
+    LinearLayout rows({offsets.numElements()}, offsets.regBases(), ld->addressBases, offsets.warpBases());
+    int64_t group = 2 * ld->count; // registers one instruction fills
+    for (int64_t r = 0; r < dst.numRegisters(); r += group) {
+      if (!wanted(r, group))
+        continue;
+      Value *operands[] = {buffer, elementIndex(rows, r)};
+      Type types[] = {Type::vector(group, storage)};
+      Value *v = b.create(OpCode::ThLdMatrix, operands, types,
+                          {{"count", Attribute::integer(ld->count)}, {"trans", Attribute::integer(ld->trans)}})
+                     ->result();
+      unpackInto(*this, v, group, out.regs, r);
+    }
+  } else {
+    int64_t maxWidth = std::max<int64_t>(1, target.maxVectorBytes / (storage.bitWidth() / 8));
+    int64_t width = std::min(contiguousSharedRegisters(offsets), maxWidth);
+    for (int64_t r = 0; r < dst.numRegisters(); r += width) {
+      if ((r & dups) || !wanted(r, width))
+        continue;
+      Value *operands[] = {buffer, elementIndex(offsets, r)};
+      Type types[] = {width > 1 ? Type::vector(width, storage) : storage};
+      Value *v = b.create(OpCode::ThLoadShared, operands, types)->result();
+      unpackInto(*this, v, width, out.regs, r);
+    }
+  }
+  for (int64_t r = 0; r < dst.numRegisters(); ++r) {
+    if (r & dups)
+      out.regs[r] = out.regs[r & ~dups];
+    else if (out.regs[r])
+      out.regs[r] = fromStorage(out.regs[r], element);
+  }
+  return out;
+}
+
+SharedLayout Lowering::conversionLayout(const LinearLayout &src, const LinearLayout &dst, Type element) const {
+  std::optional<unsigned> dim = vectorDimension(src);
+  if (!dim)
+    dim = vectorDimension(dst);
+  unsigned bytes = storageType(element).bitWidth() / 8;
+  if (!dim || src.rank() < 2 || bytes == 0)
+    return SharedLayout::rowMajor(src.numElements());
+  return SharedLayout::swizzled(src.shape(), *dim, bytes);
+}
+
+Lowered Lowering::convertThroughShared(const Lowered &src, const LinearLayout &dst) {
+  Type element = src.regs[0]->type();
+  SharedLayout shared = conversionLayout(src.layout, dst, element);
+  return readShared(writeShared(src, shared), element, dst, shared);
+}
+
+} // namespace trident::simt

@@ -1,0 +1,99 @@
+#include "SharedLayout.h"
+
+#include <algorithm>
+
+namespace trident::simt {
+
+SharedLayout SharedLayout::rowMajor(int64_t numElements) {
+  SharedLayout s;
+  for (unsigned i = 0; i < log2Exact(numElements); ++i)
+    s.bases.push_back(int64_t(1) << i);
+  return s;
+}
+
+SharedLayout SharedLayout::swizzled(std::span<const int64_t> shape, unsigned contiguousDim,
+                                    unsigned elementBytes) {
+  int64_t total = 1;
+  for (int64_t d : shape)
+    total *= d;
+  SharedLayout s = rowMajor(total);
+  size_t rank = shape.size();
+  if (rank < 2 || contiguousDim + 2 < rank)
+    return s;
+  unsigned rowDim = contiguousDim == rank - 1 ? unsigned(rank - 2) : unsigned(rank - 1);
+  int64_t inner = shape[contiguousDim], outer = shape[rowDim];
+  int64_t rowBytes = inner * elementBytes, vec = 16 / elementBytes;
+  if (rowBytes < 32 || vec < 1)
+    return s; // one chunk per row: 8 rows are 128 consecutive bytes already
+  unsigned innerBits = log2Exact(inner), outerBits = log2Exact(outer);
+  unsigned perPhaseBits = log2Exact(std::max<int64_t>(1, 128 / rowBytes));
+  unsigned maxPhaseBits = log2Exact(std::min<int64_t>(8, rowBytes / 16));
+  unsigned vecBits = log2Exact(vec);
+  // Flat-index bit positions of the two tile dimensions (row-major over `shape`).
+  auto dimOffset = [&](unsigned d) {
+    unsigned off = 0;
+    for (size_t i = d + 1; i < rank; ++i)
+      off += log2Exact(shape[i]);
+    return off;
+  };
+  unsigned innerAt = dimOffset(contiguousDim), outerAt = dimOffset(rowDim);
+  // Offsets: inner index in bits [0, innerBits), row index above it, stacked tiles above.
+  for (unsigned i = 0; i < innerBits; ++i)
+    s.bases[innerAt + i] = int64_t(1) << i;
+  for (unsigned i = 0; i < outerBits; ++i) {
+    int64_t b = int64_t(1) << (innerBits + i);
+    if (i >= perPhaseBits && i < perPhaseBits + maxPhaseBits)
+      b ^= int64_t(1) << (vecBits + (i - perPhaseBits));
+    s.bases[outerAt + i] = b;
+  }
+  // Leading dimensions keep their row-major positions (above both tile dimensions).
+  return s;
+}
+
+int64_t SharedLayout::offset(int64_t flat) const {
+  int64_t o = 0;
+  for (size_t i = 0; i < bases.size(); ++i)
+    if (flat >> i & 1)
+      o ^= bases[i];
+  return o;
+}
+
+LinearLayout SharedLayout::offsets(const LinearLayout &layout) const {
+  auto map = [&](const std::vector<int64_t> &from) {
+    std::vector<int64_t> out;
+    for (int64_t b : from)
+      out.push_back(offset(b));
+    return out;
+  };
+  return LinearLayout({layout.numElements()}, map(layout.regBases()), map(layout.laneBases()),
+                      map(layout.warpBases()));
+}
+
+bool SharedLayout::isRowMajor() const {
+  for (size_t i = 0; i < bases.size(); ++i)
+    if (bases[i] != int64_t(1) << i)
+      return false;
+  return true;
+}
+
+int64_t contiguousSharedRegisters(const LinearLayout &offsets) {
+  unsigned n = 0;
+  const std::vector<int64_t> &reg = offsets.regBases();
+  while (n < reg.size() && reg[n] == (int64_t(1) << n))
+    ++n;
+  // Every other basis must leave the low n bits alone, or a vector would straddle.
+  int64_t low = (int64_t(1) << n) - 1;
+  auto clean = [&](const std::vector<int64_t> &bases, size_t from) {
+    for (size_t i = from; i < bases.size(); ++i)
+      if (bases[i] & low)
+        return false;
+    return true;
+  };
+  while (n > 0 && !(clean(reg, n) && clean(offsets.laneBases(), 0) && clean(offsets.warpBases(), 0))) {
+    --n;
+    low >>= 1;
+  }
+  return int64_t(1) << n;
+}
+
+} // namespace trident::simt

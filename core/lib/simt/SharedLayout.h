@@ -1,0 +1,49 @@
+#pragma once
+// Where the elements of a block live in a shared-memory array: a linear map over
+// GF(2) from the bits of an element's row-major flat index to the bits of its offset
+// (in elements). Composed with a register layout (`offsets`), it gives the offset of
+// every register of every thread as a per-thread base XOR a constant, so stores and
+// loads keep the same index arithmetic whatever the arrangement.
+//
+// Row-major is the identity. Swizzled tiles (Triton's "shared" encoding, as a linear
+// map) keep rows along the tile's contiguous dimension and permute the 16-byte chunks
+// of each row by XOR with a phase taken from the row index:
+//
+//   chunk' = chunk ^ ((row / perPhase) % maxPhase),  perPhase = max(1, 128 / rowBytes),
+//                                                    maxPhase = min(8, rowBytes / 16)
+//
+// so the eight 16-byte pieces that one column of 8 consecutive rows occupies (what an
+// ldmatrix of one 8x8 matrix reads, or what a transposing read touches) fall in eight
+// different groups of 4 banks, and 16-byte writes along rows stay conflict-free too.
+//   64 x 64 f16 (rows of 128 bytes, 8 chunks): chunk' = chunk ^ (row % 8)
+//   bases: col bits 1, 2, 4, 8, 16, 32; row bits 64 ^ 8, 128 ^ 16, 256 ^ 32, 512, ...
+
+#include "trident/simt/Layout.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace trident::simt {
+
+struct SharedLayout {
+  std::vector<int64_t> bases; // one per flat-index bit: the offset bits it sets
+
+  static SharedLayout rowMajor(int64_t numElements);
+  // A swizzled tile of `shape` (rank >= 2; the last two dimensions are the tile, any
+  // leading ones stack tiles) whose rows run along `contiguousDim` (rank-2 or rank-1).
+  // Row-major when rows are shorter than 16 bytes.
+  static SharedLayout swizzled(std::span<const int64_t> shape, unsigned contiguousDim, unsigned elementBytes);
+
+  int64_t offset(int64_t flat) const;
+  // `layout` with every basis replaced by its offset: a rank-1 layout whose "flat
+  // index" is the shared-memory offset of each register of each thread.
+  LinearLayout offsets(const LinearLayout &layout) const;
+  bool isRowMajor() const;
+};
+
+// How many registers from r = 0 of `offsets` (from SharedLayout::offsets) are
+// consecutive, aligned elements of shared memory: the width of one vector access.
+int64_t contiguousSharedRegisters(const LinearLayout &offsets);
+
+} // namespace trident::simt
