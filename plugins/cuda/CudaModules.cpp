@@ -107,6 +107,8 @@ trident_status compile(trident_context, const char *target, const char *ir, size
     ptxOptions.kernel = kernel;
     if (options && TRIDENT_HAS_FIELD(options, trident_compile_options, num_warps))
       ptxOptions.numWarps = options->num_warps;
+    if (options && TRIDENT_HAS_FIELD(options, trident_compile_options, num_stages) && options->num_stages > 0)
+      ptxOptions.numStages = options->num_stages;
     std::string emit = emitKind(options);
     std::string text;
     trident_kernel_metadata metadata{sizeof(trident_kernel_metadata), 0, 0, 0};

@@ -111,6 +111,7 @@ std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &t
                                       const PTXOptions &options, Diagnostics &diags) {
   simt::LoweringOptions lowering;
   lowering.numWarps = options.numWarps;
+  lowering.numStages = options.numStages;
   lowering.onlyFunction = options.kernel;
   return simt::compileToThreadIR(blockIR, target, lowering, diags);
 }

@@ -22,16 +22,24 @@ using State = std::vector<Access>;
 Access accessOf(const Op *op) {
   const Op *alloc = op->operand(0)->definingOp();
   int64_t lo = alloc->intAttr("offset");
-  return {alloc, lo, lo + alloc->intAttr("size"), op->is(OpCode::ThStoreShared)};
+  return {alloc, lo, lo + alloc->intAttr("size"), op->is(OpCode::ThStoreShared) || op->is(OpCode::ThAsyncCopy)};
 }
 
 bool isSharedAccess(const Op *op) {
-  return op->is(OpCode::ThLoadShared) || op->is(OpCode::ThStoreShared) || op->is(OpCode::ThLdMatrix);
+  return op->is(OpCode::ThLoadShared) || op->is(OpCode::ThStoreShared) || op->is(OpCode::ThLdMatrix) ||
+         op->is(OpCode::ThAsyncCopy);
 }
+
+// The stages of a pipelined ring buffer are ordered by the loop that fills them (its
+// wait and barrier at the top of each iteration): accesses to one such allocation never
+// need a barrier between them here. Against other allocations they count as usual.
+bool pipelined(const Op *alloc) { return alloc->attr("pipelined").isInt(); }
 
 bool races(const Access &a, const State &state) {
   for (const Access &s : state) {
     if (s.hi <= a.lo || a.hi <= s.lo)
+      continue;
+    if (s.alloc == a.alloc && pipelined(a.alloc))
       continue;
     if (a.write ? (!s.write || s.alloc != a.alloc) : s.write)
       return true;
@@ -74,7 +82,8 @@ public:
       case OpCode::ThBarrier: state.clear(); break;
       case OpCode::ThLoadShared:
       case OpCode::ThStoreShared:
-      case OpCode::ThLdMatrix: {
+      case OpCode::ThLdMatrix:
+      case OpCode::ThAsyncCopy: {
         Access a = accessOf(op);
         if (races(a, state)) {
           barrierBefore(op);

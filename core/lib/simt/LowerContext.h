@@ -22,6 +22,14 @@ struct Lowered {
   std::vector<Value *> regs; // regs.size() == layout.numRegisters()
 };
 
+// A load the loop pipeline moved into shared memory (Pipeline.h): the stage of its ring
+// buffer this iteration reads, starting at element `base`, arranged as `shared`.
+struct PipelinedOperand {
+  Value *buffer = nullptr;
+  Value *base = nullptr;
+  SharedLayout shared;
+};
+
 class Lowering {
 public:
   Lowering(const TargetDesc &target, LayoutAssignment &layouts, Diagnostics &diags);
@@ -82,8 +90,9 @@ public:
   Value *writeShared(const Lowered &src, const SharedLayout &shared);
   Lowered readShared(Value *buffer, Type element, const LinearLayout &dst);
   // `only`, when given, says which registers to read (the others stay null).
+  // `base`, when given, is added to every index (a stage of a ring buffer).
   Lowered readShared(Value *buffer, Type element, const LinearLayout &dst, const SharedLayout &shared,
-                     const std::vector<bool> *only = nullptr);
+                     const std::vector<bool> *only = nullptr, Value *base = nullptr);
   // The arrangement a conversion from `src` to `dst` goes through: swizzled rows along
   // the dimension `src` (else `dst`) holds contiguous, row-major for blocks of rank 1.
   SharedLayout conversionLayout(const LinearLayout &src, const LinearLayout &dst, Type element) const;
@@ -101,6 +110,9 @@ public:
 
   Builder b; // the insertion point inside the body
   const TargetDesc &target;
+  int numStages = 3; // software pipelining depth of loops that say none (LoweringOptions)
+  // Block-IR load results that live in shared memory in the loop being lowered.
+  std::unordered_map<const Value *, PipelinedOperand> pipelined;
   LayoutAssignment &layouts;
   Diagnostics &diags;
 

@@ -6,6 +6,7 @@
 // ->
 //   %s0, %s1 = scf.for %lb, %ub, %st, %init0, %init1 : f32, f32 ({ ^(%i: i32, %a0: f32, %a1: f32): ... })
 #include "LowerContext.h"
+#include "Pipeline.h"
 
 namespace trident::simt {
 
@@ -67,7 +68,8 @@ std::vector<LinearLayout> layoutsOf(Lowering &l, std::span<Value *const> values)
 // Lowers `from` into `to` and ends it with `terminator` carrying the values of
 // `from`'s terminator (after the first `skip` operands) converted to `layouts`.
 bool lowerRegion(Lowering &l, Block *from, Block *to, OpCode terminator,
-                 const std::vector<LinearLayout> &layouts, unsigned skip = 0) {
+                 const std::vector<LinearLayout> &layouts, unsigned skip = 0,
+                 const std::vector<Value *> &extra = {}) {
   InsertionGuard guard(l.b);
   l.b.setInsertionPointToEnd(to);
   if (!l.lowerBody(from))
@@ -81,32 +83,121 @@ bool lowerRegion(Lowering &l, Block *from, Block *to, OpCode terminator,
     operands.push_back(l.scalar(term->operand(i)));
   std::vector<Value *> rest = flatten(l, term->operands().subspan(skip), layouts);
   operands.insert(operands.end(), rest.begin(), rest.end());
+  operands.insert(operands.end(), extra.begin(), extra.end());
   l.b.create(terminator, operands, std::span<const Type>{});
   return true;
 }
 
+void asyncWait(Lowering &l, int pending) {
+  l.b.create(OpCode::ThAsyncWait, std::span<Value *const>{}, std::span<const Type>{},
+             {{"pending", Attribute::integer(pending)}});
+}
+
+// The registers of `state` one after another, and back.
+std::vector<Value *> flattenState(const std::vector<Lowered> &state) {
+  std::vector<Value *> out;
+  for (const Lowered &s : state)
+    out.insert(out.end(), s.regs.begin(), s.regs.end());
+  return out;
+}
+
+std::vector<Lowered> unflattenState(const std::vector<Lowered> &like, std::span<Value *const> regs) {
+  std::vector<Lowered> out;
+  size_t at = 0;
+  for (const Lowered &s : like) {
+    out.push_back({s.layout, std::vector<Value *>(regs.begin() + at, regs.begin() + at + s.regs.size())});
+    at += s.regs.size();
+  }
+  return out;
+}
+
 } // namespace
 
+// A loop whose dot operands are pipelined (Pipeline.h) carries, after its own values,
+// the address state num_stages - 1 iterations ahead and the stage it reads.
 bool lowerFor(Lowering &l, Op *op) {
   Block *body = op->region();
   std::vector<Value *> iterArgs;
   for (unsigned i = 1; i < body->numArguments(); ++i)
     iterArgs.push_back(body->argument(i));
   std::vector<LinearLayout> layouts = layoutsOf(l, iterArgs);
-  std::vector<Value *> operands{l.scalar(op->operand(0)), l.scalar(op->operand(1)), l.scalar(op->operand(2))};
+  Value *lb = l.scalar(op->operand(0)), *ub = l.scalar(op->operand(1)), *step = l.scalar(op->operand(2));
+  std::vector<Value *> operands{lb, ub, step};
   std::vector<Value *> inits = flatten(l, op->operands().subspan(3), layouts);
+  Type ivType = lb->type();
+
+  std::optional<PipelinePlan> plan = planPipeline(l, op);
+  std::vector<Value *> buffers, extraInits;
+  std::vector<Lowered> ahead;
+  int stages = plan ? plan->stages : 0;
+  if (plan) {
+    for (const PipelinedLoad &p : plan->loads) {
+      Value *buffer = l.sharedAlloc(p.load->result()->type().element(), stages * p.tileElements);
+      buffer->definingOp()->setAttr("pipelined", Attribute::integer(1));
+      buffers.push_back(buffer);
+    }
+    for (unsigned c : plan->carried)
+      ahead.push_back(l.get(op->operand(3 + c), layouts[c]));
+    for (int s = 0; s < stages - 1; ++s) {
+      Value *iv = s ? l.b.binary(OpCode::AddI, lb, l.b.binary(OpCode::MulI, l.b.constInt(s, ivType), step)) : lb;
+      ahead = issueStage(l, op, *plan, buffers, iv, ahead, l.constI32(s), l.b.cmpi("slt", iv, ub));
+    }
+    extraInits = flattenState(ahead);
+    extraInits.push_back(l.constI32(0));
+  }
   operands.insert(operands.end(), inits.begin(), inits.end());
-  std::vector<Type> types = typesOf(inits);
+  operands.insert(operands.end(), extraInits.begin(), extraInits.end());
+  std::vector<Type> types = typesOf(inits), extraTypes = typesOf(extraInits);
+  types.insert(types.end(), extraTypes.begin(), extraTypes.end());
   Op *loop = l.b.create(OpCode::For, operands, types, {}, 1);
   Block *newBody = loop->region();
-  l.setScalar(body->argument(0), newBody->addArgument(operands[0]->type()));
-  std::vector<Value *> newArgs;
-  for (Type t : types)
+  Value *iv = newBody->addArgument(ivType);
+  std::vector<Value *> newArgs, extraArgs;
+  for (Type t : typesOf(inits))
     newArgs.push_back(newBody->addArgument(t));
+  for (Type t : extraTypes)
+    extraArgs.push_back(newBody->addArgument(t));
+
+  std::vector<Value *> extraYield;
+  if (plan) {
+    InsertionGuard guard(l.b);
+    l.b.setInsertionPointToEnd(newBody);
+    // This iteration's stage is complete and visible, and every thread is done reading
+    // the stage the copies below overwrite (the one the previous iteration read).
+    asyncWait(l, stages - 2);
+    l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
+    Value *slot = extraArgs.back();
+    Value *S = l.constI32(stages);
+    Value *later = l.b.binary(OpCode::AddI, iv, l.b.binary(OpCode::MulI, l.b.constInt(stages - 1, ivType), step));
+    Value *writeSlot = l.b.binary(OpCode::AddI, slot, l.constI32(stages - 1));
+    writeSlot = l.b.select(l.b.cmpi("sge", writeSlot, S), l.b.binary(OpCode::SubI, writeSlot, S), writeSlot);
+    std::vector<Lowered> state =
+        unflattenState(ahead, std::span<Value *const>(extraArgs).first(extraArgs.size() - 1));
+    std::vector<Lowered> next =
+        issueStage(l, op, *plan, buffers, later, state, writeSlot, l.b.cmpi("slt", later, ub));
+    Value *nextSlot = l.b.binary(OpCode::AddI, slot, l.constI32(1));
+    nextSlot = l.b.select(l.b.cmpi("eq", nextSlot, S), l.constI32(0), nextSlot);
+    extraYield = flattenState(next);
+    extraYield.push_back(nextSlot);
+    for (size_t k = 0; k < plan->loads.size(); ++k) {
+      const PipelinedLoad &p = plan->loads[k];
+      l.pipelined[p.load->result()] = {buffers[k], l.b.binary(OpCode::MulI, slot, l.constI32(p.tileElements)),
+                                       p.shared};
+    }
+  }
+  // The body proper sees the loop's own values (the stage above bound them to later ones).
+  l.setScalar(body->argument(0), iv);
   bindValues(l, iterArgs, layouts, newArgs, 0);
-  if (!lowerRegion(l, body, newBody, OpCode::Yield, layouts))
+  if (!lowerRegion(l, body, newBody, OpCode::Yield, layouts, 0, extraYield))
     return false;
-  bindValues(l, op->results(), layouts, loop->results(), 0);
+  if (plan) {
+    asyncWait(l, 0); // the copies of the stages past the end
+    for (const PipelinedLoad &p : plan->loads)
+      l.pipelined.erase(p.load->result());
+  }
+  std::vector<Value *> results = loop->results();
+  results.resize(inits.size());
+  bindValues(l, op->results(), layouts, results, 0);
   return true;
 }
 

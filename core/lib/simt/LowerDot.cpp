@@ -65,8 +65,15 @@ std::unordered_map<int64_t, int64_t> registerAt(const LinearLayout &layout) {
 class DotOperand {
 public:
   DotOperand(Lowering &l, Value *v, LinearLayout layout) : l_(l), layout_(std::move(layout)) {
+    element_ = v->type().element();
+    regs_.assign(static_cast<size_t>(layout_.numRegisters()), nullptr);
+    if (auto it = l.pipelined.find(v); it != l.pipelined.end()) {
+      buffer_ = it->second.buffer;
+      base_ = it->second.base;
+      shared_ = it->second.shared;
+      return;
+    }
     const Lowered &own = l.get(v);
-    element_ = own.regs[0]->type();
     int budget = 12;
     bool renames = own.layout.laneBases() == layout_.laneBases() && own.layout.warpBases() == layout_.warpBases();
     if (own.layout == layout_ || renames || l.canRematerialize(v, budget)) {
@@ -75,7 +82,6 @@ public:
     }
     shared_ = l.conversionLayout(own.layout, layout_, element_);
     buffer_ = l.writeShared(own, shared_);
-    regs_.assign(static_cast<size_t>(layout_.numRegisters()), nullptr);
   }
   const LinearLayout &layout() const { return layout_; }
   // Makes the registers in `needed` available (reading them from shared memory).
@@ -89,7 +95,7 @@ public:
         any = only[static_cast<size_t>(r)] = true;
     if (!any)
       return;
-    Lowered read = l_.readShared(buffer_, element_, layout_, shared_, &only);
+    Lowered read = l_.readShared(buffer_, element_, layout_, shared_, &only, base_);
     for (size_t r = 0; r < regs_.size(); ++r)
       if (!regs_[r] && read.regs[r])
         regs_[r] = read.regs[r];
@@ -101,7 +107,7 @@ private:
   LinearLayout layout_;
   Type element_;
   std::vector<Value *> regs_;
-  Value *buffer_ = nullptr;
+  Value *buffer_ = nullptr, *base_ = nullptr;
   SharedLayout shared_;
 };
 

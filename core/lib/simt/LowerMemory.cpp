@@ -58,6 +58,8 @@ void unpackInto(Lowering &l, Value *v, int64_t width, std::vector<Value *> &regs
 
 bool lowerLoad(Lowering &l, Op *op) {
   Value *result = op->result();
+  if (l.pipelined.count(result))
+    return true; // copied into shared memory ahead by the loop (Pipeline.h)
   Type element = result->type().element();
   LinearLayout layout = result->type().isBlock() ? l.layouts.accessLayout(op) : l.scalarLayout();
   Lowered ptr = l.get(op->operand(0), layout);

@@ -403,6 +403,7 @@ std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &t
     }
     LayoutAssignment layouts = assignLayouts(f, target, numWarps);
     Lowering lowering(target, layouts, diags);
+    lowering.numStages = int(options.numStages);
     if (!lowering.lowerFunction(f, out))
       return std::nullopt;
   }

@@ -104,7 +104,8 @@ Lowered Lowering::readShared(Value *buffer, Type element, const LinearLayout &ds
 }
 
 Lowered Lowering::readShared(Value *buffer, Type element, const LinearLayout &dst, const SharedLayout &shared,
-                             const std::vector<bool> *only) {
+                             const std::vector<bool> *only, Value *base) {
+  auto at = [&](Value *index) { return base ? b.binary(OpCode::AddI, base, index) : index; };
   // Whether any register of [r, r + n) is asked for.
   auto wanted = [&](int64_t r, int64_t n) {
     if (!only)
@@ -128,7 +129,7 @@ Lowered Lowering::readShared(Value *buffer, Type element, const LinearLayout &ds
     for (int64_t r = 0; r < dst.numRegisters(); r += group) {
       if (!wanted(r, group))
         continue;
-      Value *operands[] = {buffer, elementIndex(rows, r)};
+      Value *operands[] = {buffer, at(elementIndex(rows, r))};
       Type types[] = {Type::vector(group, storage)};
       Value *v = b.create(OpCode::ThLdMatrix, operands, types,
                           {{"count", Attribute::integer(ld->count)}, {"trans", Attribute::integer(ld->trans)}})
@@ -141,7 +142,7 @@ Lowered Lowering::readShared(Value *buffer, Type element, const LinearLayout &ds
     for (int64_t r = 0; r < dst.numRegisters(); r += width) {
       if ((r & dups) || !wanted(r, width))
         continue;
-      Value *operands[] = {buffer, elementIndex(offsets, r)};
+      Value *operands[] = {buffer, at(elementIndex(offsets, r))};
       Type types[] = {width > 1 ? Type::vector(width, storage) : storage};
       Value *v = b.create(OpCode::ThLoadShared, operands, types)->result();
       unpackInto(*this, v, width, out.regs, r);

@@ -24,6 +24,7 @@ namespace trident::simt {
 
 struct LoweringOptions {
   unsigned numWarps = 0;    // warps per program; 0 picks Triton's default (see defaultNumWarps)
+  unsigned numStages = 3;   // software pipelining depth of dot loops (a loop's num_stages wins); 1: none
   std::string onlyFunction; // when set, only this tt.func is lowered
 };
 

@@ -21,6 +21,7 @@ namespace trident::nvptx {
 
 struct PTXOptions {
   unsigned numWarps = 0; // 0: Triton's default (simt::defaultNumWarps)
+  unsigned numStages = 3; // software pipelining depth of dot loops (cp.async); 1: none
   // LLVM optimization level, 0-3. 2 by default: for these kernels O3 gives the same PTX
   // hot loops (it unrolls runtime loops further) and costs 8-10% more compile time.
   unsigned optLevel = 2;

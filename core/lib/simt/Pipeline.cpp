@@ -1,0 +1,178 @@
+#include "Pipeline.h"
+
+#include "trident/simt/DotLayout.h"
+
+#include <algorithm>
+#include <cassert>
+#include <functional>
+#include <set>
+
+namespace trident::simt {
+
+namespace {
+
+// Ops cheap and side-effect free enough to compute once more per stage ahead.
+bool sliceable(const Op *op) {
+  if (op->numRegions())
+    return false;
+  switch (op->code()) {
+  case OpCode::Constant:
+  case OpCode::Splat:
+  case OpCode::Broadcast:
+  case OpCode::MakeRange:
+  case OpCode::ExpandDims:
+  case OpCode::Reshape:
+  case OpCode::MultipleOf:
+  case OpCode::MaxContiguous:
+  case OpCode::GetProgramId:
+  case OpCode::GetNumPrograms: return true;
+  default: return op->has(kElementwise) && op->has(kPure);
+  }
+}
+
+bool isZeroConstant(const Value *v) {
+  const Op *def = v->definingOp();
+  if (!def || !def->is(OpCode::Constant))
+    return false;
+  const Attribute &value = def->attr("value");
+  return (value.isInt() && value.getInt() == 0) || (value.isFloat() && value.getFloat() == 0.0);
+}
+
+// The load as a pipelined operand, when it is one a dot reads and a copy can move.
+std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body) {
+  Value *r = load->result();
+  if (!r->type().isBlock() || r->uses().size() != 1)
+    return std::nullopt;
+  const Use &use = r->uses()[0];
+  const Op *dot = use.user;
+  const MmaPlan *plan = dot->is(OpCode::Dot) ? l.layouts.mmaPlan(dot) : nullptr;
+  if (!plan || use.operandIndex > 1 || dot->parentBlock() != body)
+    return std::nullopt;
+  if (load->numOperands() > 2 && !isZeroConstant(load->operand(2)))
+    return std::nullopt; // a copy fills masked elements with zeros only
+  PipelinedLoad p;
+  p.load = load;
+  p.access = l.layouts.accessLayout(load);
+  Type element = r->type().element();
+  int64_t bytes = Lowering::storageType(element).bitWidth() / 8;
+  p.width = accessWidth(l, load, p.access, element);
+  int64_t copyBytes = p.width * bytes;
+  if (copyBytes != 4 && copyBytes != 8 && copyBytes != 16)
+    return std::nullopt;
+  if (l.ownerPredicate(p.access))
+    return std::nullopt; // replicas would copy the same bytes
+  LinearLayout operand = mmaOperandLayout(r->type().shape(), *plan, use.operandIndex, l.layouts.numWarps);
+  p.shared = l.conversionLayout(p.access, operand, element);
+  if (contiguousSharedRegisters(p.shared.offsets(p.access)) < p.width)
+    return std::nullopt;
+  p.tileElements = r->type().numElements();
+  return p;
+}
+
+} // namespace
+
+std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
+  Op *loop = const_cast<Op *>(loopOp);
+  int stages = loop->attr("num_stages").isInt() ? int(loop->intAttr("num_stages")) : l.numStages;
+  if (!l.target.asyncCopy || stages < 2)
+    return std::nullopt;
+  Block *body = loop->region(0);
+  PipelinePlan plan;
+  plan.stages = stages;
+  for (Op *op : *body)
+    if (op->is(OpCode::Load))
+      if (std::optional<PipelinedLoad> p = candidate(l, op, body))
+        plan.loads.push_back(std::move(*p));
+  if (plan.loads.empty())
+    return std::nullopt;
+
+  // The ops the loads' operands need, back to the loop's arguments and invariants.
+  std::set<const Op *> inSlice;
+  std::set<unsigned> carried;
+  std::function<bool(Value *)> need = [&](Value *v) {
+    if (v->ownerBlock() == body) {
+      if (v->index() > 0)
+        carried.insert(v->index() - 1);
+      return true;
+    }
+    Op *def = v->definingOp();
+    if (!def)
+      return true; // an argument of an enclosing region: invariant
+    Op *inBody = def;
+    while (inBody && inBody->parentBlock() != body)
+      inBody = inBody->parentOp();
+    if (!inBody)
+      return true; // defined before the loop
+    if (inBody != def || !sliceable(def))
+      return false;
+    if (!inSlice.insert(def).second)
+      return true;
+    return std::all_of(def->operands().begin(), def->operands().end(), need);
+  };
+  for (const PipelinedLoad &p : plan.loads)
+    for (Value *o : p.load->operands())
+      if (!need(o))
+        return std::nullopt;
+  // The carried values the addresses read must advance by such ops alone.
+  Op *yield = body->terminator();
+  std::set<unsigned> closed;
+  while (closed.size() < carried.size()) {
+    for (unsigned c : std::set<unsigned>(carried))
+      if (closed.insert(c).second && !need(yield->operand(c)))
+        return std::nullopt;
+  }
+  for (Op *op : *body)
+    if (inSlice.count(op))
+      plan.slice.push_back(op);
+  plan.carried.assign(carried.begin(), carried.end());
+  return plan;
+}
+
+} // namespace trident::simt
+
+namespace trident::simt {
+
+std::vector<Lowered> issueStage(Lowering &l, const Op *loopOp, const PipelinePlan &plan,
+                                const std::vector<Value *> &buffers, Value *iv, const std::vector<Lowered> &state,
+                                Value *stage, Value *inRange) {
+  Op *loop = const_cast<Op *>(loopOp);
+  Block *body = loop->region(0);
+  l.setScalar(body->argument(0), iv);
+  for (size_t i = 0; i < plan.carried.size(); ++i)
+    l.set(body->argument(plan.carried[i] + 1), state[i]);
+  for (Op *op : plan.slice) {
+    [[maybe_unused]] bool ok = l.lowerOp(op);
+    assert(ok && "address ops lower again");
+  }
+  for (size_t k = 0; k < plan.loads.size(); ++k) {
+    const PipelinedLoad &p = plan.loads[k];
+    Op *load = p.load;
+    Type element = load->result()->type().element();
+    Lowered ptr = l.get(load->operand(0), p.access);
+    std::optional<Lowered> mask;
+    if (load->numOperands() > 1)
+      mask = l.get(load->operand(1), p.access);
+    LinearLayout offsets = p.shared.offsets(p.access);
+    Value *stageBase = l.b.binary(OpCode::MulI, stage, l.constI32(p.tileElements));
+    int64_t dups = p.access.registerReplicationMask();
+    int64_t bytes = p.width * (Lowering::storageType(element).bitWidth() / 8);
+    for (int64_t r = 0; r < p.access.numRegisters(); r += p.width) {
+      if (r & dups)
+        continue;
+      Value *pred = l.andPredicates(mask ? mask->regs[size_t(r)] : nullptr, inRange);
+      Value *index = l.b.binary(OpCode::AddI, stageBase, l.elementIndex(offsets, r));
+      std::vector<Value *> operands{buffers[k], index, ptr.regs[size_t(r)]};
+      if (pred)
+        operands.push_back(pred);
+      l.b.create(OpCode::ThAsyncCopy, operands, std::span<const Type>{}, {{"bytes", Attribute::integer(bytes)}});
+    }
+  }
+  l.b.create(OpCode::ThAsyncCommit, std::span<Value *const>{}, std::span<const Type>{});
+  std::vector<Lowered> next;
+  Op *yield = body->terminator();
+  for (unsigned c : plan.carried)
+    next.push_back(l.get(yield->operand(c), l.assigned(body->argument(c + 1))));
+  return next;
+}
+
+} // namespace trident::simt

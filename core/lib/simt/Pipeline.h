@@ -1,0 +1,58 @@
+#pragma once
+// Software pipelining of the loads that feed dots (docs/simt.md, "Pipelining"): in an
+// scf.for with num_stages = S >= 2 on a target with asynchronous copies, a tt.load whose
+// only use is an operand of a dot on matrix units goes global -> shared directly
+// (th.async_copy), S - 1 iterations ahead, into a ring of S shared-memory tiles; the dot
+// reads its stage in place. The ops computing the loads' addresses (and the loop-carried
+// values they advance, such as a_ptrs += BLOCK_K * stride) are lowered once more per
+// stage ahead: in a prologue for the first S - 1 iterations and in every iteration for
+// iteration i + S - 1, with the state S - 1 iterations ahead carried by the loop.
+//
+//   prologue: copies of iterations 0 .. S-2 -> stages 0 .. S-2, one commit each
+//   scf.for i (..., ahead, slot):
+//     th.async_wait {pending = S - 2}; th.barrier      (stage `slot` is complete and visible;
+//                                                     every thread is done with stage slot-1)
+//     copies of iteration i + S - 1 -> stage (slot + S - 1) % S, predicated on it existing;
+//     th.async_commit
+//     ... th.ldmatrix from stage `slot` ... th.mma ...
+//   th.async_wait {pending = 0}
+
+#include "LowerContext.h"
+
+#include <optional>
+#include <vector>
+
+namespace trident::simt {
+
+struct PipelinedLoad {
+  Op *load = nullptr;
+  LinearLayout access;  // the layout it reads global memory in
+  int64_t width = 1;    // elements per copy
+  SharedLayout shared;  // the arrangement of one stage (what the dot's operand read expects)
+  int64_t tileElements = 0;
+};
+
+struct PipelinePlan {
+  int stages = 0;
+  std::vector<PipelinedLoad> loads;
+  std::vector<Op *> slice;       // body ops computing the loads' operands and the carried state, in order
+  std::vector<unsigned> carried; // iteration arguments (0-based) the slice reads and advances
+};
+
+// The plan for `loop` (a block-IR scf.for), or nothing when no load qualifies.
+std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loop);
+
+} // namespace trident::simt
+
+namespace trident::simt {
+
+// Lowers the plan's slice with the loop's induction variable bound to `iv` and its
+// carried arguments to `state` (one per plan.carried, in their layouts), starts the
+// copies of every pipelined load into stage `stage` (i32) of its buffer (predicated on
+// `inRange` and the load's mask), commits them as one group, and returns the carried
+// state one iteration later.
+std::vector<Lowered> issueStage(Lowering &l, const Op *loop, const PipelinePlan &plan,
+                                const std::vector<Value *> &buffers, Value *iv, const std::vector<Lowered> &state,
+                                Value *stage, Value *inRange);
+
+} // namespace trident::simt
