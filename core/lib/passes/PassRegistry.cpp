@@ -5,6 +5,7 @@
 #include "trident/passes/DCE.h"
 #include "trident/passes/Inline.h"
 #include "trident/passes/LICM.h"
+#include "trident/passes/VersionSigns.h"
 
 namespace trident {
 
@@ -14,6 +15,8 @@ const PassInfo kPasses[] = {
     {"inline", "inline tt.call of functions not marked noinline, drop unused private functions", inlineCalls},
     {"canonicalize", "fold constants, simplify identities and branches on constants", canonicalize},
     {"cse", "merge identical pure ops", eliminateCommonSubexpressions},
+    {"version-signs", "run kernels twice over: with signed % and // dividends' scalars >= 0, and as written",
+     versionSigns},
     {"licm", "hoist loop-invariant pure ops out of scf.for and scf.while", hoistLoopInvariants},
     {"dce", "remove unused pure ops, unused loads and unused loop results", eliminateDeadCode},
 };

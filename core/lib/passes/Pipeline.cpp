@@ -5,6 +5,7 @@
 #include "trident/passes/DCE.h"
 #include "trident/passes/Inline.h"
 #include "trident/passes/LICM.h"
+#include "trident/passes/VersionSigns.h"
 
 namespace trident {
 
@@ -12,6 +13,7 @@ void addDefaultPipeline(PassManager &pm) {
   pm.add("inline", inlineCalls);                // one function per kernel: callees' constants meet their uses
   pm.add("canonicalize", canonicalize);         // fold what inlining exposed
   pm.add("cse", eliminateCommonSubexpressions); // merge repeated index arithmetic
+  pm.add("version-signs", versionSigns);        // tile offsets % n vectorize where they are >= 0
   pm.add("licm", hoistLoopInvariants);          // take invariants out of loops
   pm.add("canonicalize", canonicalize);         // fold what met outside the loops
   pm.add("cse", eliminateCommonSubexpressions); // hoisted copies meet the ones before the loop

@@ -1,0 +1,136 @@
+#include "trident/passes/VersionSigns.h"
+
+#include "trident/analysis/AxisInfo.h"
+#include "trident/ir/Builder.h"
+
+#include <algorithm>
+#include <set>
+
+namespace trident {
+
+namespace {
+
+bool contiguousSomewhere(const AxisInfo &a) {
+  for (unsigned d = 0; d < a.rank(); ++d)
+    if (a.contiguity(d) > 1)
+      return true;
+  return false;
+}
+
+// The scalars whose sign decides whether the remainders and divisions of `top` keep
+// their dividends' runs.
+std::vector<Value *> signRoots(Block *top, const AxisInfoAnalysis &info) {
+  std::vector<Value *> roots;
+  for (Op *op : *top) {
+    if (!(op->is(OpCode::RemSI) || op->is(OpCode::DivSI)) || !op->result()->type().isBlock())
+      continue;
+    if (info.get(op->operand(0)).nonNegative())
+      continue;
+    Op *add = op->operand(0)->definingOp();
+    if (!add || !add->is(OpCode::AddI))
+      continue;
+    for (unsigned side = 0; side < 2; ++side) {
+      Op *splat = add->operand(side)->definingOp();
+      const AxisInfo &rest = info.get(add->operand(1 - side));
+      if (!splat || !splat->is(OpCode::Splat) || !rest.nonNegative() || !contiguousSomewhere(rest))
+        continue;
+      Value *x = splat->operand(0);
+      if (info.get(x).nonNegative() || !x->type().isInteger())
+        continue;
+      bool topLevel = x->definingOp() ? x->definingOp()->parentBlock() == top : x->ownerBlock() == top;
+      if (topLevel && std::find(roots.begin(), roots.end(), x) == roots.end())
+        roots.push_back(x);
+    }
+  }
+  return roots;
+}
+
+void versionFunction(Op *func) {
+  Block *top = func->region();
+  if (!top->terminator() || top->terminator()->numOperands())
+    return; // kernels only: they return nothing
+  std::vector<Value *> roots;
+  {
+    AxisInfoAnalysis info(func);
+    roots = signRoots(top, info);
+  }
+  if (roots.empty())
+    return;
+  // From the first use of a root on, every op runs in both versions except those the
+  // roots themselves are computed from (they stay before the branch; they are pure).
+  std::vector<Op *> ops = top->ops();
+  std::set<const Op *> keep;
+  std::vector<Value *> work(roots.begin(), roots.end());
+  while (!work.empty()) {
+    Op *def = work.back()->definingOp();
+    work.pop_back();
+    if (!def || def->parentBlock() != top || !keep.insert(def).second)
+      continue;
+    for (Value *o : def->operands())
+      work.push_back(o);
+  }
+  auto usesRoot = [&](const Op *op) {
+    return std::any_of(op->operands().begin(), op->operands().end(),
+                       [&](Value *v) { return std::find(roots.begin(), roots.end(), v) != roots.end(); });
+  };
+  size_t first = 0;
+  while (first + 1 < ops.size() && (keep.count(ops[first]) || !usesRoot(ops[first])))
+    ++first;
+  std::vector<Op *> moved;
+  for (size_t i = first; i + 1 < ops.size(); ++i) {
+    if (!keep.count(ops[i]))
+      moved.push_back(ops[i]);
+    else if (!ops[i]->has(kPure))
+      return; // cannot move above the ops before it
+  }
+  if (moved.empty())
+    return;
+
+  Builder b;
+  b.setLoc(moved.front()->loc());
+  b.setInsertionPoint(top->terminator());
+  Value *cond = nullptr;
+  std::vector<Value *> zeros;
+  for (Value *x : roots) {
+    Value *zero = b.constInt(0, x->type());
+    zeros.push_back(zero);
+    Value *ok = b.cmpi("sge", x, zero);
+    cond = cond ? b.binary(OpCode::AndI, cond, ok) : ok;
+  }
+  Op *branch = b.ifOp(cond, {});
+  Block *then = branch->region(0), *otherwise = branch->region(1);
+
+  // The copy as written goes to the else branch; the ops themselves to the then branch.
+  ValueMap map;
+  for (Op *op : moved)
+    otherwise->push_back(op->clone(map));
+  b.setInsertionPointToEnd(otherwise);
+  b.yield({});
+  for (Op *op : moved) {
+    op->detach();
+    then->push_back(op);
+  }
+  b.setInsertionPointToStart(then);
+  for (size_t i = 0; i < roots.size(); ++i) {
+    Value *known = b.binary(OpCode::MaxSI, roots[i], zeros[i]);
+    for (Op *op : moved)
+      op->walk([&](Op *inner) {
+        for (unsigned k = 0; k < inner->numOperands(); ++k)
+          if (inner->operand(k) == roots[i])
+            inner->setOperand(k, known);
+      });
+  }
+  b.setInsertionPointToEnd(then);
+  b.yield({});
+}
+
+} // namespace
+
+bool versionSigns(Module &m, Diagnostics &) {
+  for (Op *f : m.functions())
+    if (f->region() && !f->region()->empty())
+      versionFunction(f);
+  return true;
+}
+
+} // namespace trident
