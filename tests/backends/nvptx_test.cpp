@@ -1,6 +1,7 @@
 // Every kernel of tests/core/simt/kernels compiles to PTX for sm_80 and sm_90, and
 // ptxas accepts the PTX (the test says loudly when ptxas is absent and it checks less).
 #include "../core/simt/KernelTemplates.h"
+#include "../core/simt/NvidiaAtoms.h"
 #include "trident/backends/nvptx/CodeGen.h"
 #include "trident/backends/nvptx/Target.h"
 #include "trident/ir/Parser.h"
@@ -78,7 +79,30 @@ int runPtxas(const std::string &ptx, const std::string &arch, std::string &outpu
   return rc;
 }
 
+bool sameMap(const MatrixAtom::OperandMap &a, const MatrixAtom::OperandMap &b) {
+  return a.registerBits == b.registerBits && a.laneBits == b.laneBits;
+}
+
 } // namespace
+
+// Core tests simulate th.mma with NvidiaAtoms.h's copy of the atoms (they may not
+// link the backends): it must stay the same as the target's.
+TEST_CASE("the matrix atoms of every architecture are those of tests/core/simt/NvidiaAtoms.h") {
+  std::vector<MatrixAtom> expected = simt::test::nvidiaAtoms();
+  for (std::string_view arch : nvptx::supportedArchitectures()) {
+    CAPTURE(arch);
+    std::vector<MatrixAtom> atoms = nvptx::targetDesc(arch)->matrixAtoms;
+    REQUIRE(atoms.size() == expected.size());
+    for (size_t i = 0; i < atoms.size(); ++i) {
+      const MatrixAtom &a = atoms[i], &e = expected[i];
+      CAPTURE(a.name);
+      CHECK(a.name == e.name);
+      CHECK((a.m == e.m && a.n == e.n && a.k == e.k));
+      CHECK((a.aType == e.aType && a.bType == e.bType && a.cType == e.cType));
+      CHECK((sameMap(a.a, e.a) && sameMap(a.b, e.b) && sameMap(a.c, e.c)));
+    }
+  }
+}
 
 TEST_CASE("every kernel compiles to PTX that ptxas accepts, for sm_80 and sm_90") {
   if (!havePtxas())

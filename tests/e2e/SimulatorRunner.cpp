@@ -34,7 +34,7 @@ public:
       result.error = diags.str();
       return result;
     }
-    simt::test::ThreadSim sim(target->warpSize);
+    simt::test::ThreadSim sim(target->warpSize, target->matrixAtoms);
     result.buffers.resize(k.args.size());
     std::vector<uint64_t> args;
     for (size_t i = 0; i < k.args.size(); ++i) {

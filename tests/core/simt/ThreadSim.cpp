@@ -1,4 +1,5 @@
 #include "ThreadSim.h"
+#include "ThreadSimImpl.h"
 
 #include <algorithm>
 #include <bit>
@@ -10,14 +11,7 @@
 
 namespace trident::simt::test {
 
-namespace {
-
-// One value across all threads: numThreads * lanes words (lanes: vector length or 1).
-using Words = std::vector<uint64_t>;
-
-struct SimError {
-  std::string message;
-};
+namespace detail {
 
 [[noreturn]] void fail(const Op *op, const std::string &message) {
   throw SimError{std::string(op->name()) + ": " + message};
@@ -34,6 +28,8 @@ int64_t signedOf(uint64_t w, unsigned bits) {
   w = mask(w, bits);
   return static_cast<int64_t>((w ^ m) - m);
 }
+
+namespace {
 
 // f16 and bf16 through float, rounding to nearest even.
 float halfToFloat(uint16_t h) {
@@ -69,6 +65,8 @@ uint16_t floatToBf16(float f) {
   return uint16_t((x + 0x7fffu + ((x >> 16) & 1)) >> 16);
 }
 
+} // namespace
+
 double floatOf(uint64_t w, Type t) {
   if (t == Type::f32())
     return std::bit_cast<float>(static_cast<uint32_t>(w));
@@ -93,6 +91,12 @@ uint64_t wordOf(double d, Type t) {
   throw SimError{"unsupported float type " + t.str()};
 }
 
+} // namespace detail
+
+using namespace detail;
+
+namespace {
+
 // f32 arithmetic rounds once, in float; f16 and bf16 compute in float and round.
 template <class F> uint64_t floatBinary(uint64_t a, uint64_t b, Type t, F f) {
   if (t == Type::f16() || t == Type::bf16()) {
@@ -112,21 +116,18 @@ template <class F> uint64_t floatBinary(uint64_t a, uint64_t b, Type t, F f) {
 class SimProgram {
 public:
   SimProgram(ThreadSim &sim, const Op *func, std::array<uint32_t, 3> pid, std::array<uint32_t, 3> grid)
-      : sim_(sim), func_(func), pid_(pid), grid_(grid) {
-    threads_ = static_cast<unsigned>(func->intAttr("num_threads"));
-    int64_t bytes = func->intAttr("shared_bytes");
-    shared_.assign(static_cast<size_t>(bytes), 0);
-    writer_.assign(shared_.size(), -1);
-    writeEpoch_.assign(shared_.size(), -1);
-    reader_.assign(shared_.size(), -1);
-    readEpoch_.assign(shared_.size(), -1);
-  }
+      : sim_(sim), func_(func), pid_(pid), grid_(grid),
+        threads_(static_cast<unsigned>(func->intAttr("num_threads"))),
+        shared_(static_cast<size_t>(func->intAttr("shared_bytes")), threads_) {}
 
   void run(const std::vector<uint64_t> &args) {
     Block *body = func_->region();
     for (unsigned i = 0; i < body->numArguments(); ++i)
       values_[body->argument(i)] = Words(threads_, args[i]);
     runBlock(body);
+    shared_.checkAllCopiesDone(func_);
+    sim_.wavefronts_ += banks_.wavefronts;
+    sim_.minimumWavefronts_ += banks_.minimum;
   }
 
 private:
@@ -234,38 +235,30 @@ private:
     fail(op, os.str());
   }
 
-  void sharedAccess(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes, bool write) {
-    if (offset + bytes > shared_.size() || offset % bytes)
-      fail(op, "shared access of " + std::to_string(bytes) + " bytes at " + std::to_string(offset) +
-                   " is outside the program's " + std::to_string(shared_.size()) + " bytes or misaligned");
-    for (uint64_t i = offset; i < offset + bytes; ++i) {
-      int t = static_cast<int>(thread);
-      if (write) {
-        if (writeEpoch_[i] == epoch_ && writer_[i] != t)
-          fail(op, "race: two threads write shared byte " + std::to_string(i) + " without a barrier between");
-        if (readEpoch_[i] == epoch_ && reader_[i] != t)
-          fail(op, "race: shared byte " + std::to_string(i) +
-                       " is written after another thread read it, without "
-                       "a barrier between");
-        writer_[i] = t;
-        writeEpoch_[i] = epoch_;
-      } else {
-        if (writeEpoch_[i] < 0)
-          fail(op, "shared byte " + std::to_string(i) + " is read before any thread wrote it");
-        if (writeEpoch_[i] == epoch_ && writer_[i] != t)
-          fail(op, "race: shared byte " + std::to_string(i) +
-                       " is read after another thread wrote it, without a "
-                       "barrier between");
-        if (readEpoch_[i] == epoch_ && reader_[i] != t)
-          reader_[i] = -2; // several readers: any later writer races
-        else if (readEpoch_[i] != epoch_)
-          reader_[i] = t;
-        readEpoch_[i] = epoch_;
-      }
-    }
+  // The shared byte each thread's `index` (operand #1, in elements of `elementBytes`)
+  // names in the allocation (operand #0).
+  Words sharedOffsets(const Op *op, uint64_t elementBytes) {
+    Words out(threads_);
+    for (unsigned t = 0; t < threads_; ++t)
+      out[t] = get(op->operand(0))[t] + signedOf(get(op->operand(1))[t], 32) * elementBytes;
+    return out;
+  }
+
+  // Counts the banks of one shared access of `bytes` bytes per thread, warp by warp.
+  void countBanks(const std::vector<LaneAccess> &accesses, uint64_t bytes) {
+    std::span<const LaneAccess> all(accesses);
+    for (size_t first = 0; first < all.size(); first += sim_.warpSize_)
+      countWarpAccess(all.subspan(first, std::min<size_t>(sim_.warpSize_, all.size() - first)), bytes,
+                      banks_);
   }
 
   uint64_t elementBytes(Type t) const { return std::max(1u, bitsOf(t.element()) / 8); }
+
+  // Shared accesses move at most 16 bytes per thread (docs/thread-ir.md).
+  static void checkSharedBytes(const Op *op, uint64_t bytes) {
+    if (bytes > 16)
+      fail(op, "accesses " + std::to_string(bytes) + " bytes per thread, more than 16");
+  }
 
   void runThreadOp(Op *op) {
     auto operandOr = [&](unsigned i) -> const Words * {
@@ -348,16 +341,21 @@ private:
     case OpCode::ThLoadShared: {
       unsigned n = lanesOf(rt);
       uint64_t eb = elementBytes(rt);
+      Words offsets = sharedOffsets(op, eb);
+      checkSharedBytes(op, eb * n);
       out.resize(threads_ * n);
+      std::vector<LaneAccess> accesses(threads_);
       for (unsigned t = 0; t < threads_; ++t) {
-        uint64_t offset = get(op->operand(0))[t] + signedOf(get(op->operand(1))[t], 32) * eb;
-        sharedAccess(op, t, offset, eb * n, false);
+        uint8_t bytes[16];
+        shared_.read(op, t, offsets[t], eb * n, bytes);
         for (unsigned k = 0; k < n; ++k) {
           uint64_t w = 0;
-          std::memcpy(&w, &shared_[offset + k * eb], eb);
+          std::memcpy(&w, bytes + k * eb, eb);
           out[t * n + k] = w;
         }
+        accesses[t] = {offsets[t], true};
       }
+      countBanks(accesses, eb * n);
       break;
     }
     case OpCode::ThStoreShared: {
@@ -365,21 +363,40 @@ private:
       unsigned n = lanesOf(vt);
       uint64_t eb = elementBytes(vt);
       const Words *pred = operandOr(3);
+      Words offsets = sharedOffsets(op, eb);
+      checkSharedBytes(op, eb * n);
+      std::vector<LaneAccess> accesses(threads_);
       for (unsigned t = 0; t < threads_; ++t) {
         if (pred && !((*pred)[t] & 1))
-          continue;
-        uint64_t offset = get(op->operand(0))[t] + signedOf(get(op->operand(1))[t], 32) * eb;
-        sharedAccess(op, t, offset, eb * n, true);
+          continue; // no access
+        uint8_t bytes[16];
         for (unsigned k = 0; k < n; ++k) {
           uint64_t w = get(op->operand(2))[t * n + k];
-          std::memcpy(&shared_[offset + k * eb], &w, eb);
+          std::memcpy(bytes + k * eb, &w, eb);
         }
+        shared_.write(op, t, offsets[t], eb * n, bytes);
+        accesses[t] = {offsets[t], true};
       }
+      countBanks(accesses, eb * n);
       return;
     }
-    case OpCode::ThBarrier:
-      ++epoch_;
+    case OpCode::ThBarrier: // completes no asynchronous copy
+      shared_.barrier();
       ++sim_.barriers_;
+      return;
+    case OpCode::ThMma: return runMma(op);
+    case OpCode::ThLdMatrix:
+      out = runLdMatrix(op, shared_, sharedOffsets(op, elementBytes(op->operand(0)->type().pointee())),
+                        threads_, sim_.warpSize_, banks_);
+      break;
+    case OpCode::ThAsyncCopy: return runAsyncCopy(op);
+    case OpCode::ThAsyncCommit:
+      for (unsigned t = 0; t < threads_; ++t)
+        shared_.commitCopies(t);
+      return;
+    case OpCode::ThAsyncWait:
+      for (unsigned t = 0; t < threads_; ++t)
+        shared_.waitCopies(op, t, static_cast<size_t>(op->intAttr("pending")));
       return;
     case OpCode::ThShuffle: {
       std::string mode = op->stringAttr("mode");
@@ -403,6 +420,39 @@ private:
     default: fail(op, "not supported by the simulator");
     }
     set(op->result(), std::move(out));
+  }
+
+  void runMma(Op *op) {
+    std::string name = op->stringAttr("atom");
+    auto atom = std::find_if(sim_.atoms_.begin(), sim_.atoms_.end(),
+                             [&](const MatrixAtom &a) { return a.name == name; });
+    if (atom == sim_.atoms_.end())
+      fail(op, "unknown matrix atom '" + name + "' (the simulator was given " +
+                   std::to_string(sim_.atoms_.size()) + " atoms)");
+    std::vector<const Words *> operands;
+    for (unsigned i = 0; i < op->numOperands(); ++i)
+      operands.push_back(&get(op->operand(i)));
+    std::vector<Words> results = detail::runMma(op, *atom, operands, threads_, sim_.warpSize_);
+    for (unsigned i = 0; i < op->numResults(); ++i)
+      set(op->result(i), std::move(results[i]));
+  }
+
+  // Reads the global bytes now (where the predicate is true; zeros elsewhere);
+  // they land in shared memory when a th.async_wait completes the copy's group.
+  void runAsyncCopy(Op *op) {
+    uint64_t bytes = static_cast<uint64_t>(op->intAttr("bytes"));
+    Words offsets = sharedOffsets(op, elementBytes(op->operand(0)->type().pointee()));
+    const Words *pred = op->numOperands() > 3 ? &get(op->operand(3)) : nullptr;
+    for (unsigned t = 0; t < threads_; ++t) {
+      checkInAllocation(op, offsets[t], bytes);
+      std::vector<uint8_t> data(bytes, 0);
+      if (!pred || ((*pred)[t] & 1)) {
+        uint64_t address = get(op->operand(2))[t];
+        checkGlobal(op, address, bytes);
+        std::memcpy(data.data(), reinterpret_cast<const void *>(address), bytes);
+      }
+      shared_.startCopy(op, t, offsets[t], std::move(data));
+    }
   }
 
   void runAtomic(Op *op) {
@@ -672,9 +722,8 @@ private:
   std::array<uint32_t, 3> pid_, grid_;
   unsigned threads_ = 0;
   std::unordered_map<const Value *, Words> values_;
-  std::vector<uint8_t> shared_;
-  std::vector<int> writer_, writeEpoch_, reader_, readEpoch_;
-  int epoch_ = 0;
+  SharedMemory shared_;
+  BankCounts banks_;
 };
 
 bool ThreadSim::run(const Module &threadIR, std::string_view kernel, const std::vector<uint64_t> &args,
@@ -684,7 +733,7 @@ bool ThreadSim::run(const Module &threadIR, std::string_view kernel, const std::
     error = "no kernel '" + std::string(kernel) + "'";
     return false;
   }
-  barriers_ = 0;
+  barriers_ = wavefronts_ = minimumWavefronts_ = 0;
   try {
     for (uint32_t z = 0; z < grid[2]; ++z)
       for (uint32_t y = 0; y < grid[1]; ++y)

@@ -1,12 +1,16 @@
 #pragma once
 // A test-only simulator of thread IR: runs every thread of a program in lockstep
 // (thread IR's control flow is uniform), with warp shuffles, shared memory and
-// barriers. It checks what a GPU would not: global accesses stay inside registered
-// buffers and are aligned to their size, and shared-memory accesses of different
-// threads are separated by a barrier (a race is an error), and reads of shared
-// memory see written bytes.
+// barriers, the matrix-unit ops of the target's atoms (th.mma, th.ldmatrix) and
+// asynchronous copies (th.async_copy / commit / wait). It checks what a GPU would
+// not: global accesses stay inside registered buffers and are aligned to their size,
+// shared-memory accesses of different threads are separated by a barrier (a race is
+// an error), reads of shared memory see written bytes, no access touches bytes an
+// asynchronous copy is still in flight to, and every copy is waited for. It also
+// counts shared-memory wavefronts and bank conflicts (NVIDIA's 32 banks of 4 bytes).
 
 #include "trident/ir/IR.h"
+#include "trident/simt/TargetDesc.h"
 
 #include <array>
 #include <cstdint>
@@ -17,7 +21,9 @@ namespace trident::simt::test {
 
 class ThreadSim {
 public:
-  explicit ThreadSim(unsigned warpSize = 32) : warpSize_(warpSize) {}
+  // `atoms`: the target's matrix atoms (TargetDesc::matrixAtoms) th.mma may name.
+  explicit ThreadSim(unsigned warpSize = 32, std::vector<MatrixAtom> atoms = {})
+      : warpSize_(warpSize), atoms_(std::move(atoms)) {}
 
   void addBuffer(void *base, size_t bytes) { buffers_.push_back({reinterpret_cast<uintptr_t>(base), bytes}); }
 
@@ -26,8 +32,14 @@ public:
   bool run(const Module &threadIR, std::string_view kernel, const std::vector<uint64_t> &args,
            std::array<uint32_t, 3> grid, std::string &error);
 
-  // Barriers executed over the last run (all programs).
+  // Over the last run (all programs): barriers executed; wavefronts of the warp-wide
+  // shared accesses (th.load_shared, th.store_shared, th.ldmatrix), and how many of
+  // them were beyond the minimum (bank conflicts). A phase of lanes (32 lanes for
+  // accesses of up to 4 bytes, 16 for 8 bytes, 8 for 16 bytes and for each matrix of
+  // an ldmatrix) takes as many wavefronts as its busiest bank has distinct words.
   uint64_t barriersExecuted() const { return barriers_; }
+  uint64_t sharedWavefronts() const { return wavefronts_; }
+  uint64_t bankConflicts() const { return wavefronts_ - minimumWavefronts_; }
 
 private:
   struct Buffer {
@@ -36,8 +48,9 @@ private:
   };
   friend class SimProgram;
   unsigned warpSize_;
+  std::vector<MatrixAtom> atoms_;
   std::vector<Buffer> buffers_;
-  uint64_t barriers_ = 0;
+  uint64_t barriers_ = 0, wavefronts_ = 0, minimumWavefronts_ = 0;
 };
 
 } // namespace trident::simt::test

@@ -1,0 +1,54 @@
+#pragma once
+// NVIDIA's matrix atoms for tests of core, which must not link the backends: the
+// same bit maps as backends/nvptx/lib/Target.cpp (keep the two in step). Both come
+// from the PTX ISA's "Matrix fragments for mma.m16n8k16 / mma.m16n8k8" (lane =
+// 4 * group + thread-in-group); sim_matrix_test checks them against its formulas.
+
+#include "trident/simt/TargetDesc.h"
+
+#include <string>
+#include <vector>
+
+namespace trident::simt::test {
+
+// mma.sync.m16n8k16 with 16-bit inputs (f16 or bf16) and f32 accumulators.
+inline MatrixAtom nvidiaMma16816(std::string name, Type input) {
+  MatrixAtom a;
+  a.name = std::move(name);
+  a.m = 16, a.n = 8, a.k = 16;
+  a.aType = a.bType = input;
+  a.cType = Type::f32();
+  // A (16x16): registers: col 1, row 8, col 8; lanes: col 2, col 4, then the group's rows.
+  a.a.registerBits = {{0, 1}, {8, 0}, {0, 8}};
+  a.a.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  // B (16x8): registers: row 1, row 8; lanes: row 2, row 4, then the group's columns.
+  a.b.registerBits = {{1, 0}, {8, 0}};
+  a.b.laneBits = {{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}};
+  // C (16x8): registers: col 1, row 8; lanes: col 2, col 4, then the group's rows.
+  a.c.registerBits = {{0, 1}, {8, 0}};
+  a.c.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  return a;
+}
+
+// mma.sync.m16n8k8 with tf32 inputs (held as f32) and f32 accumulators.
+inline MatrixAtom nvidiaMma1688Tf32() {
+  MatrixAtom a;
+  a.name = "mma.m16n8k8.f32.tf32";
+  a.m = 16, a.n = 8, a.k = 8;
+  a.aType = a.bType = a.cType = Type::f32();
+  a.a.registerBits = {{8, 0}, {0, 4}};
+  a.a.laneBits = {{0, 1}, {0, 2}, {1, 0}, {2, 0}, {4, 0}};
+  a.b.registerBits = {{4, 0}};
+  a.b.laneBits = {{1, 0}, {2, 0}, {0, 1}, {0, 2}, {0, 4}};
+  a.c.registerBits = {{0, 1}, {8, 0}};
+  a.c.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  return a;
+}
+
+// The atoms of nvptx::targetDesc("sm_80") and later, in its order.
+inline std::vector<MatrixAtom> nvidiaAtoms() {
+  return {nvidiaMma16816("mma.m16n8k16.f32.f16", Type::f16()),
+          nvidiaMma16816("mma.m16n8k16.f32.bf16", Type::bf16()), nvidiaMma1688Tf32()};
+}
+
+} // namespace trident::simt::test

@@ -1,0 +1,117 @@
+#pragma once
+// What the source files of the thread-IR simulator (ThreadSim.h) share; private to
+// them. ThreadSim.cpp runs the ops and defines the value helpers below;
+// ThreadSimShared.cpp is shared memory (race checks, asynchronous copies, bank
+// counting); ThreadSimMatrix.cpp is the matrix-unit ops (th.mma, th.ldmatrix).
+
+#include "trident/ir/IR.h"
+#include "trident/simt/TargetDesc.h"
+
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace trident::simt::test::detail {
+
+// One value across all threads: numThreads * lanes words (lanes: vector length or 1).
+using Words = std::vector<uint64_t>;
+
+struct SimError {
+  std::string message;
+};
+
+[[noreturn]] void fail(const Op *op, const std::string &message);
+
+unsigned bitsOf(Type t);
+uint64_t mask(uint64_t w, unsigned bits);
+int64_t signedOf(uint64_t w, unsigned bits);
+double floatOf(uint64_t w, Type t); // exact for f16, bf16, f32, f64
+uint64_t wordOf(double d, Type t);  // rounded to nearest even
+
+// ---- bank conflicts: 32 banks of 4 bytes. A warp-wide access is served in phases
+// of consecutive lanes; a phase takes as many wavefronts as the bank holding the
+// most distinct 4-byte words it touches (one word read by several lanes is a
+// broadcast). Every phase that accesses anything needs at least one.
+struct LaneAccess {
+  uint64_t offset = 0; // shared byte
+  bool active = false; // false: predicated off, no access
+};
+
+struct BankCounts {
+  uint64_t wavefronts = 0;
+  uint64_t minimum = 0; // one per phase that accessed anything
+};
+
+// Adds one phase in which each active access reads or writes `bytes` bytes.
+void countPhase(std::span<const LaneAccess> phase, uint64_t bytes, BankCounts &counts);
+// Adds one access of `bytes` bytes per lane by the lanes of one warp: one phase of 32
+// lanes up to 4 bytes, two of 16 for 8 bytes, four of 8 for 16 bytes.
+void countWarpAccess(std::span<const LaneAccess> lanes, uint64_t bytes, BankCounts &counts);
+
+// Fails unless bytes [offset, offset + bytes) of shared memory lie inside the
+// allocation that `access` names (its operand #0, a th.shared_alloc).
+void checkInAllocation(const Op *access, uint64_t offset, uint64_t bytes);
+
+// A program's shared memory: its bytes, which thread wrote and read each byte since
+// the last barrier (so that accesses of different threads without a barrier between
+// them are reported as races), and the asynchronous copies in flight to it.
+class SharedMemory {
+public:
+  SharedMemory(size_t bytes, unsigned threads);
+
+  size_t size() const { return bytes_.size(); }
+
+  // One thread's access, checked: inside the memory and aligned to its size, no
+  // race with another thread, reads of written bytes only, no copy pending there.
+  void read(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes, void *out);
+  void write(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes, const void *in);
+  void barrier() { ++epoch_; }
+
+  // th.async_copy by `thread`: `data` lands at `offset` when a th.async_wait
+  // completes the group it belongs to (the thread's open group).
+  void startCopy(const Op *op, unsigned thread, uint64_t offset, std::vector<uint8_t> data);
+  // th.async_commit: closes the thread's open group.
+  void commitCopies(unsigned thread);
+  // th.async_wait: completes all but the newest `pending` committed groups.
+  void waitCopies(const Op *op, unsigned thread, size_t pending);
+  // At the end of the program: fails if a copy was never completed.
+  void checkAllCopiesDone(const Op *func) const;
+
+private:
+  enum class Access { Read, Write, StartCopy };
+  struct Copy {
+    uint64_t offset;
+    std::vector<uint8_t> data;
+  };
+  struct ThreadCopies {
+    std::vector<Copy> open;
+    std::deque<std::vector<Copy>> committed; // oldest first
+  };
+
+  void checkAndRecord(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes, Access access);
+  void readByte(const Op *op, int thread, uint64_t i);
+  // Checks a write of byte i for races; records it only with `record`.
+  void writeByte(const Op *op, int thread, uint64_t i, bool record);
+
+  std::vector<uint8_t> bytes_;
+  // Per byte: the last writer and reader (-2: several readers) and the epochs
+  // (barrier counts) of those accesses; -1 epoch: never.
+  std::vector<int> writer_, writeEpoch_, reader_, readEpoch_;
+  std::vector<uint32_t> copiesPending_; // per byte: copies started, not completed
+  std::vector<ThreadCopies> copies_;    // per thread
+  int epoch_ = 0;
+};
+
+// th.mma: the result words (one Words per register of D) of `atom` on `operands`
+// (the op's operands, A's registers, then B's, then C's).
+std::vector<Words> runMma(const Op *op, const MatrixAtom &atom, const std::vector<const Words *> &operands,
+                          unsigned threads, unsigned warpSize);
+
+// th.ldmatrix: `offsets` holds the shared byte each thread names. Reads through
+// `shared` and counts the banks of each matrix's row reads.
+Words runLdMatrix(const Op *op, SharedMemory &shared, const Words &offsets, unsigned threads,
+                  unsigned warpSize, BankCounts &banks);
+
+} // namespace trident::simt::test::detail

@@ -1,0 +1,153 @@
+// Shared memory of the thread-IR simulator: race checks, asynchronous copies
+// (th.async_copy / commit / wait) and bank-conflict counting.
+#include "ThreadSimImpl.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace trident::simt::test::detail {
+
+namespace {
+
+constexpr uint64_t kBanks = 32, kBankBytes = 4;
+
+std::string byteName(uint64_t i) { return "shared byte " + std::to_string(i); }
+
+} // namespace
+
+void countPhase(std::span<const LaneAccess> phase, uint64_t bytes, BankCounts &counts) {
+  std::vector<uint64_t> words; // the 4-byte words touched
+  for (const LaneAccess &a : phase)
+    if (a.active)
+      for (uint64_t w = a.offset / kBankBytes; w <= (a.offset + bytes - 1) / kBankBytes; ++w)
+        words.push_back(w);
+  if (words.empty())
+    return;
+  // Distinct words ordered by bank: the longest run of one bank is the wavefront count.
+  auto byBank = [](uint64_t a, uint64_t b) { return std::pair(a % kBanks, a) < std::pair(b % kBanks, b); };
+  std::sort(words.begin(), words.end(), byBank);
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  size_t most = 0, run = 0;
+  for (size_t i = 0; i < words.size(); ++i) {
+    run = i > 0 && words[i] % kBanks == words[i - 1] % kBanks ? run + 1 : 1;
+    most = std::max(most, run);
+  }
+  counts.wavefronts += most;
+  counts.minimum += 1;
+}
+
+void countWarpAccess(std::span<const LaneAccess> lanes, uint64_t bytes, BankCounts &counts) {
+  size_t perPhase = bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8;
+  for (size_t first = 0; first < lanes.size(); first += perPhase)
+    countPhase(lanes.subspan(first, std::min(perPhase, lanes.size() - first)), bytes, counts);
+}
+
+void checkInAllocation(const Op *access, uint64_t offset, uint64_t bytes) {
+  const Op *alloc = access->operand(0)->definingOp();
+  uint64_t begin = static_cast<uint64_t>(alloc->intAttr("offset"));
+  uint64_t end = begin + static_cast<uint64_t>(alloc->intAttr("size"));
+  if (offset < begin || offset > end || bytes > end - offset)
+    fail(access, "access of " + std::to_string(bytes) + " bytes at " + byteName(offset) +
+                     " is outside its allocation (bytes " + std::to_string(begin) + " to " +
+                     std::to_string(end) + ")");
+}
+
+SharedMemory::SharedMemory(size_t bytes, unsigned threads)
+    : bytes_(bytes, 0), writer_(bytes, -1), writeEpoch_(bytes, -1), reader_(bytes, -1), readEpoch_(bytes, -1),
+      copiesPending_(bytes, 0), copies_(threads) {}
+
+void SharedMemory::read(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes, void *out) {
+  checkAndRecord(op, thread, offset, bytes, Access::Read);
+  std::copy_n(&bytes_[offset], bytes, static_cast<uint8_t *>(out));
+}
+
+void SharedMemory::write(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes, const void *in) {
+  checkAndRecord(op, thread, offset, bytes, Access::Write);
+  std::copy_n(static_cast<const uint8_t *>(in), bytes, &bytes_[offset]);
+}
+
+// A copy in flight may land at any moment until it is waited for: no thread may
+// access its bytes meanwhile, and starting it races with other threads' accesses
+// since the last barrier just as a write would. Its bytes count as written only
+// when a wait completes it (waitCopies writes them).
+void SharedMemory::checkAndRecord(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes,
+                                  Access access) {
+  if (offset > bytes_.size() || bytes > bytes_.size() - offset || offset % bytes)
+    fail(op, "shared access of " + std::to_string(bytes) + " bytes at " + std::to_string(offset) +
+                 " is outside the program's " + std::to_string(bytes_.size()) + " bytes or misaligned");
+  int t = static_cast<int>(thread);
+  for (uint64_t i = offset; i < offset + bytes; ++i) {
+    if (copiesPending_[i])
+      fail(op, access == Access::StartCopy
+                   ? "two asynchronous copies to " + byteName(i) + " are pending at once"
+                   : byteName(i) + (access == Access::Read ? " is read" : " is written") +
+                         " while an asynchronous copy to it is pending (no th.async_wait has completed it)");
+    if (access == Access::Read)
+      readByte(op, t, i);
+    else
+      writeByte(op, t, i, access == Access::Write);
+  }
+  if (access == Access::StartCopy)
+    for (uint64_t i = offset; i < offset + bytes; ++i)
+      ++copiesPending_[i];
+}
+
+void SharedMemory::readByte(const Op *op, int thread, uint64_t i) {
+  if (writeEpoch_[i] < 0)
+    fail(op, byteName(i) + " is read before any thread wrote it");
+  if (writeEpoch_[i] == epoch_ && writer_[i] != thread)
+    fail(op, "race: " + byteName(i) + " is read after another thread wrote it, without a barrier between");
+  if (readEpoch_[i] == epoch_ && reader_[i] != thread)
+    reader_[i] = -2; // several readers: any later writer races
+  else if (readEpoch_[i] != epoch_)
+    reader_[i] = thread;
+  readEpoch_[i] = epoch_;
+}
+
+void SharedMemory::writeByte(const Op *op, int thread, uint64_t i, bool record) {
+  if (writeEpoch_[i] == epoch_ && writer_[i] != thread)
+    fail(op, "race: two threads write " + byteName(i) + " without a barrier between");
+  if (readEpoch_[i] == epoch_ && reader_[i] != thread)
+    fail(op, "race: " + byteName(i) + " is written after another thread read it, without a barrier between");
+  if (record) {
+    writer_[i] = thread;
+    writeEpoch_[i] = epoch_;
+  }
+}
+
+void SharedMemory::startCopy(const Op *op, unsigned thread, uint64_t offset, std::vector<uint8_t> data) {
+  checkAndRecord(op, thread, offset, data.size(), Access::StartCopy);
+  copies_[thread].open.push_back({offset, std::move(data)});
+}
+
+void SharedMemory::commitCopies(unsigned thread) {
+  ThreadCopies &c = copies_[thread];
+  c.committed.push_back(std::move(c.open));
+  c.open.clear();
+}
+
+void SharedMemory::waitCopies(const Op *op, unsigned thread, size_t pending) {
+  ThreadCopies &c = copies_[thread];
+  while (c.committed.size() > pending) {
+    for (const Copy &copy : c.committed.front()) {
+      for (uint64_t i = copy.offset; i < copy.offset + copy.data.size(); ++i)
+        --copiesPending_[i];
+      write(op, thread, copy.offset, copy.data.size(), copy.data.data());
+    }
+    c.committed.pop_front();
+  }
+}
+
+void SharedMemory::checkAllCopiesDone(const Op *func) const {
+  for (size_t t = 0; t < copies_.size(); ++t) {
+    size_t n = copies_[t].open.size();
+    for (const std::vector<Copy> &group : copies_[t].committed)
+      n += group.size();
+    if (n)
+      fail(func, "the program ends with " + std::to_string(n) + " asynchronous cop" + (n == 1 ? "y" : "ies") +
+                     " of thread " + std::to_string(t) +
+                     " never waited for (no th.async_commit and th.async_wait completed them)");
+  }
+}
+
+} // namespace trident::simt::test::detail
