@@ -81,7 +81,7 @@ TEST_CASE("random kernels: the lowered thread IR agrees with the interpreter") {
         nvptx::lowerToThreadIR(k.module, *nvptx::targetDesc("sm_90"), options, diags);
     INFO(diags.str());
     REQUIRE(threadIR.has_value());
-    simt::test::ThreadSim simulator;
+    simt::test::ThreadSim simulator(32, nvptx::targetDesc("sm_90")->matrixAtoms);
     simulator.addBuffer(sim.x.data(), elements * 4);
     simulator.addBuffer(sim.y.data(), elements * 4);
     simulator.addBuffer(sim.outf.data(), elements * 4);

@@ -28,7 +28,7 @@ TEST_CASE("sample kernels in the thread-IR simulator agree with the interpreter"
     std::optional<Module> threadIR = nvptx::lowerToThreadIR(*m, *nvptx::targetDesc("sm_90"), options, diags);
     INFO(diags.str());
     REQUIRE(threadIR.has_value());
-    simt::test::ThreadSim simulator;
+    simt::test::ThreadSim simulator(32, nvptx::targetDesc("sm_90")->matrixAtoms);
     std::vector<uint64_t> args;
     for (size_t i = 0; i < c.params.size(); ++i) {
       const Param &p = c.params[i];

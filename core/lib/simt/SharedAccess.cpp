@@ -30,6 +30,17 @@ std::optional<unsigned> vectorDimension(const LinearLayout &layout) {
   return std::nullopt;
 }
 
+// The dimension neighbouring lanes step along (for writers of one element per access).
+std::optional<unsigned> laneDimension(const LinearLayout &layout) {
+  if (layout.laneBases().empty() || !isPowerOfTwo(layout.laneBases()[0]))
+    return std::nullopt;
+  unsigned bit = log2Exact(layout.laneBases()[0]);
+  for (unsigned d = 0; d < layout.rank(); ++d)
+    if (bit >= layout.dimOffset(d) && bit < layout.dimOffset(d) + layout.dimBits(d))
+      return d;
+  return std::nullopt;
+}
+
 // How one th.ldmatrix reads registers of a layout: the lane bits' address bases (lane
 // bits 0-2 pick a row of an 8x8 matrix, bits 3-4 the matrix) and the register bits
 // that select the matrices.
@@ -158,7 +169,11 @@ Lowered Lowering::readShared(Value *buffer, Type element, const LinearLayout &ds
 }
 
 SharedLayout Lowering::conversionLayout(const LinearLayout &src, const LinearLayout &dst, Type element) const {
+  // Rows along what the writer holds contiguous, else along what its lanes write
+  // side by side (so scalar writes stay conflict-free), else along the reader's vectors.
   std::optional<unsigned> dim = vectorDimension(src);
+  if (!dim)
+    dim = laneDimension(src);
   if (!dim)
     dim = vectorDimension(dst);
   unsigned bytes = storageType(element).bitWidth() / 8;
