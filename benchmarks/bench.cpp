@@ -8,7 +8,9 @@
 // float64 reference on the host before it is timed.
 //
 //   trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] [--programs N]
-//                 [--chain N] [--samples DIR] [--json FILE]
+//                 [--chain N] [--kernels memory|dots|all] [--samples DIR] [--json FILE]
+// --kernels: the memory-bound rows, the matmul and attention rows (BenchDots.h), or both
+// (the default; dots on GPUs only).
 // --warps: the warps of softmax and layer norm (default: Triton's tutorial choice);
 // --programs: softmax in that many programs, each looping over rows (default: one per row);
 // --chain: N launches back to back between each pair of events, the time divided by N
@@ -17,7 +19,8 @@
 // Without --device: every GPU device (cuda:*, hip:*, vulkan:* on a GPU); --all adds
 // the CPU devices (host interpreter, lavapipe), for testing with --small.
 
-#include "trident/Trident.h"
+#include "BenchSupport.h"
+#include "BenchDots.h"
 
 #include <algorithm>
 #include <chrono>
@@ -34,7 +37,7 @@
 #include <vector>
 
 using namespace trident;
-using Clock = std::chrono::steady_clock;
+using namespace trident::bench;
 
 namespace {
 
@@ -45,6 +48,7 @@ struct Options {
   int warps = 0; // > 0: this many warps for softmax and layer norm instead of Triton's choice
   int programs = 0; // > 0: softmax runs this many programs, each looping over rows (else one per row)
   int chain = 1;    // launches between each pair of events
+  std::string kernels = "all"; // "memory", "dots" or "all" (dots on GPUs only, unless --kernels dots)
   std::string samplesDir = TRIDENT_SAMPLES_DIR;
   std::string jsonPath;
 };
@@ -52,87 +56,13 @@ struct Options {
 struct Row {
   std::string kernel, size, device, plugin, uuid;
   double ms = 0, gbps = 0, copyRatio = 0;
+  double tflops = 0;   // dot rows: TFLOP/s (GB/s is 0)
   double launchUs = 0; // host time of a warm launch call
   double coldMs = 0;   // first launch: compile + load + run
   bool checked = false;
   std::string check;   // "ok" or what differs
   std::optional<double> vulkanOverCuda;
 };
-
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-// fp16 bits <-> float (round to nearest even), for the layer norm's data.
-float halfToFloat(uint16_t h) {
-  int exponent = (h >> 10) & 31, mantissa = h & 1023;
-  float sign = (h & 0x8000) ? -1.0f : 1.0f;
-  if (exponent == 31)
-    return mantissa ? NAN : sign * INFINITY;
-  if (exponent == 0)
-    return sign * std::ldexp(float(mantissa), -24);
-  return sign * std::ldexp(float(mantissa + 1024), exponent - 25);
-}
-
-uint16_t floatToHalf(float f) {
-  uint16_t sign = std::signbit(f) ? 0x8000 : 0;
-  float a = std::fabs(f);
-  if (std::isnan(a))
-    return 0x7e00;
-  if (a >= 65520.0f)
-    return sign | 0x7c00;
-  if (a < std::ldexp(1.0f, -14)) // subnormal: a multiple of 2^-24
-    return sign | uint16_t(std::nearbyint(a * std::ldexp(1.0f, 24)));
-  int e;
-  float m = std::frexp(a, &e); // a = m * 2^e, m in [0.5, 1)
-  uint32_t bits = uint32_t(std::nearbyint(m * 2048.0f)); // 11 significant bits, rounded to nearest even
-  if (bits == 2048) {
-    bits = 1024;
-    ++e;
-  }
-  if (e + 14 >= 31)
-    return sign | 0x7c00;
-  return sign | uint16_t(((e + 14) << 10) | (bits - 1024));
-}
-
-// Milliseconds on the device per call of `body` (events around each `chain` calls;
-// median of `repeats` after 3 warm-ups) and the host time of the call itself (median, us).
-template <class F> std::pair<double, double> timeOnDevice(const Device &dev, int repeats, int chain, F &&body) {
-  Stream s = dev.defaultStream();
-  for (int i = 0; i < 3; ++i)
-    body();
-  std::vector<Event> starts, ends;
-  std::vector<double> hostUs;
-  for (int i = 0; i < repeats; ++i) {
-    starts.emplace_back(dev);
-    ends.emplace_back(dev);
-  }
-  for (int i = 0; i < repeats; ++i) {
-    starts[size_t(i)].record(s);
-    auto t0 = Clock::now();
-    for (int j = 0; j < chain; ++j)
-      body();
-    hostUs.push_back(msSince(t0) * 1e3 / chain);
-    ends[size_t(i)].record(s);
-  }
-  s.synchronize();
-  std::vector<double> ms;
-  for (int i = 0; i < repeats; ++i)
-    ms.push_back(Event::elapsedMs(starts[size_t(i)], ends[size_t(i)]) / chain);
-  return {median(ms), median(hostUs)};
-}
-
-// Host time of the first launch of a fresh Kernel (compile, load, run), synchronized.
-template <class F> double coldLaunchMs(const Device &dev, F &&launch) {
-  auto t0 = Clock::now();
-  launch();
-  dev.synchronize();
-  return msSince(t0);
-}
 
 class Bench {
 public:
@@ -142,12 +72,26 @@ public:
     std::printf("%s: %s (%s)\n", dev.name().c_str(), dev.info().name.c_str(), dev.info().target.c_str());
     std::fflush(stdout);
     const size_t n = o_.small ? (size_t(1) << 20) : (size_t(1) << 28);
-    double copyGbps = copy(dev, n);
-    vectorAdd(dev, n, copyGbps);
-    vectorAdd(dev, 1024, copyGbps); // one program: the device time of a launch itself
-    for (int cols : {1024, 4096, 16384})
-      softmax(dev, o_.small ? 64 : 16384, cols, copyGbps);
-    layerNorm(dev, o_.small ? 64 : 4096, 8192, copyGbps);
+    if (o_.kernels != "dots") {
+      double copyGbps = copy(dev, n);
+      vectorAdd(dev, n, copyGbps);
+      vectorAdd(dev, 1024, copyGbps); // one program: the device time of a launch itself
+      for (int cols : {1024, 4096, 16384})
+        softmax(dev, o_.small ? 64 : 16384, cols, copyGbps);
+      layerNorm(dev, o_.small ? 64 : 4096, 8192, copyGbps);
+    }
+    if (o_.kernels == "dots" || (o_.kernels == "all" && dev.info().isGpu))
+      for (const DotRow &d : benchDots(dev, o_.small, o_.repeats, o_.samplesDir)) {
+        Row &r = add(dev, d.kernel, d.size);
+        r.ms = d.ms;
+        r.tflops = d.tflops;
+        r.coldMs = d.coldMs;
+        r.checked = true;
+        r.check = d.check;
+        std::printf("  %-22s %-14s %9.4f ms %8.1f TFLOP/s  %s\n", d.kernel.c_str(), d.size.c_str(), d.ms, d.tflops,
+                    d.check.c_str());
+        std::fflush(stdout);
+      }
   }
 
   std::vector<Row> &rows() { return rows_; }
@@ -361,7 +305,7 @@ void writeJson(const std::string &path, const std::vector<Row> &rows, const Opti
     j << "    {\"kernel\": " << jsonString(r.kernel) << ", \"size\": " << jsonString(r.size)
       << ", \"device\": " << jsonString(r.device) << ", \"ms\": " << r.ms << ", \"gbps\": " << r.gbps
       << ", \"ratio_to_copy\": " << r.copyRatio << ", \"launch_host_us\": " << r.launchUs
-      << ", \"cold_ms\": " << r.coldMs << ", \"check\": " << jsonString(r.check);
+      << ", \"tflops\": " << r.tflops << ", \"cold_ms\": " << r.coldMs << ", \"check\": " << jsonString(r.check);
     if (r.vulkanOverCuda)
       j << ", \"vulkan_over_cuda\": " << *r.vulkanOverCuda;
     j << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
@@ -371,7 +315,7 @@ void writeJson(const std::string &path, const std::vector<Row> &rows, const Opti
 
 int usage() {
   std::fprintf(stderr, "usage: trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] "
-                       "[--programs N] [--chain N] [--samples DIR] [--json FILE]\n");
+                       "[--programs N] [--chain N] [--kernels memory|dots|all] [--samples DIR] [--json FILE]\n");
   return 2;
 }
 
@@ -399,6 +343,8 @@ int main(int argc, char **argv) {
       o.warps = std::max(1, std::atoi(value()));
     else if (!std::strcmp(argv[i], "--samples") && i + 1 < argc)
       o.samplesDir = value();
+    else if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc)
+      o.kernels = value();
     else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
       o.jsonPath = value();
     else
@@ -437,14 +383,15 @@ int main(int argc, char **argv) {
   }
   std::vector<Row> &rows = bench.rows();
   compareVulkanToCuda(rows);
-  std::printf("\n%-15s %-18s %-10s %10s %9s %8s %8s %10s %9s  %s\n", "kernel", "size", "device", "ms", "GB/s",
-              "vs copy", "vk/cuda", "launch us", "cold ms", "check");
+  std::printf("\n%-22s %-18s %-10s %10s %9s %8s %8s %10s %9s  %s\n", "kernel", "size", "device", "ms",
+              "GB/s|TF/s", "vs copy", "vk/cuda", "launch us", "cold ms", "check");
   for (const Row &r : rows) {
     char ratio[16] = "-";
     if (r.vulkanOverCuda)
       std::snprintf(ratio, sizeof ratio, "%.3f", *r.vulkanOverCuda);
-    std::printf("%-15s %-18s %-10s %10.4f %9.1f %8.3f %8s %10.2f %9.1f  %s\n", r.kernel.c_str(), r.size.c_str(),
-                r.device.c_str(), r.ms, r.gbps, r.copyRatio, ratio, r.launchUs, r.coldMs, r.check.c_str());
+    std::printf("%-22s %-18s %-10s %10.4f %9.1f %8.3f %8s %10.2f %9.1f  %s\n", r.kernel.c_str(), r.size.c_str(),
+                r.device.c_str(), r.ms, r.tflops > 0 ? r.tflops : r.gbps, r.copyRatio, ratio, r.launchUs, r.coldMs,
+                r.check.c_str());
     failed |= r.checked && r.check != "ok";
   }
   if (!o.jsonPath.empty()) {

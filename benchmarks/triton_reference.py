@@ -89,11 +89,37 @@ def main():
     report("layer_norm_fwd", f"{m}x{ncols} f16", bench(layer_norm), nbytes=4 * a.numel())
 
     mm = load_sample("matmul")
+    for s in (4096, 8192):
+        a = torch.randn(s, s, device="cuda", dtype=torch.float16)
+        b = torch.randn(s, s, device="cuda", dtype=torch.float16)
+        report("matmul (cuBLAS)", f"{s}^3 f16", bench(lambda: torch.matmul(a, b)), flops=2 * s**3)
+        report("matmul", f"{s}^3 f16", bench(lambda: mm.matmul(a, b)), flops=2 * s**3)
+        if s == 4096:
+            report("matmul +leaky", f"{s}^3 f16", bench(lambda: mm.matmul(a, b, "leaky_relu")), flops=2 * s**3)
     s = 4096
-    a = torch.randn(s, s, device="cuda", dtype=torch.float16)
-    b = torch.randn(s, s, device="cuda", dtype=torch.float16)
-    report("matmul (cuBLAS)", f"{s}^3 f16", bench(lambda: torch.matmul(a, b)), flops=2 * s**3)
-    report("matmul", f"{s}^3 f16", bench(lambda: mm.matmul(a, b)), flops=2 * s**3)
+    for name, dtype in (("bf16", torch.bfloat16), ("tf32", torch.float32)):
+        torch.backends.cuda.matmul.allow_tf32 = True
+        a = torch.randn(s, s, device="cuda", dtype=dtype)
+        b = torch.randn(s, s, device="cuda", dtype=dtype)
+        report("matmul (cuBLAS)", f"{s}^3 {name}", bench(lambda: torch.matmul(a, b)), flops=2 * s**3)
+    a8 = torch.randint(-128, 127, (s, s), device="cuda", dtype=torch.int8)
+    b8 = torch.randint(-128, 127, (s, s), device="cuda", dtype=torch.int8).t().contiguous().t()
+    try:
+        report("matmul (cuBLAS)", f"{s}^3 int8", bench(lambda: torch._int_mm(a8, b8)), flops=2 * s**3)
+    except RuntimeError as e:
+        print(f"int8 cuBLAS: {e}")
+
+    att = load_sample("attention")
+    Z, H, N = 4, 32, 4096
+    for D in (64, 128):
+        q, k, v = (torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16) for _ in range(3))
+        for causal in (False, True):
+            flops = 4 * Z * H * N * N * D * (0.5 if causal else 1.0)
+            size = f"{Z}x{H}x{N}x{D}"
+            tag = " causal" if causal else ""
+            report("attention" + tag, size, bench(lambda: att.attention(q, k, v, causal, 0.5)), flops=flops)
+            sdpa = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=0.5)
+            report("attention (torch sdpa)" + tag, size, bench(sdpa), flops=flops)
 
     if args.json:
         with open(args.json, "w") as f:

@@ -113,6 +113,9 @@ public:
   int numStages = 3; // software pipelining depth of loops that say none (LoweringOptions)
   // Block-IR load results that live in shared memory in the loop being lowered.
   std::unordered_map<const Value *, PipelinedOperand> pipelined;
+  // The scf.for loops being lowered, outermost first: the block-IR loop and its
+  // thread-IR counterpart (code for a loop-invariant value can go before the latter).
+  std::vector<std::pair<const Op *, Op *>> loops;
   LayoutAssignment &layouts;
   Diagnostics &diags;
 

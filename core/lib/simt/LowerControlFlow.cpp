@@ -188,7 +188,10 @@ bool lowerFor(Lowering &l, Op *op) {
   // The body proper sees the loop's own values (the stage above bound them to later ones).
   l.setScalar(body->argument(0), iv);
   bindValues(l, iterArgs, layouts, newArgs, 0);
-  if (!lowerRegion(l, body, newBody, OpCode::Yield, layouts, 0, extraYield))
+  l.loops.push_back({op, loop});
+  bool lowered = lowerRegion(l, body, newBody, OpCode::Yield, layouts, 0, extraYield);
+  l.loops.pop_back();
+  if (!lowered)
     return false;
   if (plan) {
     asyncWait(l, 0); // the copies of the stages past the end

@@ -59,6 +59,16 @@ std::unordered_map<int64_t, int64_t> registerAt(const LinearLayout &layout) {
   return at;
 }
 
+// The thread-IR loop outside which block-IR value `v` is already defined, outermost
+// first; null when `v` changes in every loop being lowered.
+Op *outermostInvariantLoop(const Lowering &l, const Value *v) {
+  const Op *def = v->definingOp() ? v->definingOp() : v->ownerBlock()->parentOp();
+  for (auto [blockLoop, threadLoop] : l.loops)
+    if (!def || !def->isInside(blockLoop))
+      return threadLoop;
+  return nullptr;
+}
+
 // An operand of a dot on matrix units, in its operand layout: its registers when it is
 // there already (or costs nothing to put there), else written to shared memory once,
 // so that each k step reads only the fragments it needs (fewer registers live).
@@ -81,6 +91,19 @@ public:
       return;
     }
     shared_ = l.conversionLayout(own.layout, layout_, element_);
+    if (Op *loop = outermostInvariantLoop(l, v)) {
+      // Invariant in a loop (attention's Q): converted once, before it.
+      Builder &b = l.b;
+      Block *block = b.block();
+      Op *before = b.insertionOp();
+      b.setInsertionPoint(loop);
+      regs_ = l.readShared(l.writeShared(own, shared_), element_, layout_, shared_).regs;
+      if (before)
+        b.setInsertionPoint(before);
+      else
+        b.setInsertionPointToEnd(block);
+      return;
+    }
     buffer_ = l.writeShared(own, shared_);
   }
   const LinearLayout &layout() const { return layout_; }

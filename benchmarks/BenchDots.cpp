@@ -1,0 +1,144 @@
+#include "BenchDots.h"
+
+#include "BenchSupport.h"
+
+#include <random>
+
+namespace trident::bench {
+
+namespace {
+
+enum class In { F16, BF16, F32 };
+
+const char *inName(In t) { return t == In::F16 ? "f16" : t == In::BF16 ? "bf16" : "tf32"; }
+
+// Random inputs in [-1, 1) as the device sees them, and their exact values.
+Buffer randomMatrix(const Device &dev, In t, size_t n, uint32_t seed, std::vector<double> &values) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  values.resize(n);
+  if (t == In::F32) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i)
+      values[i] = v[i] = dist(gen);
+    return Buffer::fromHost(dev, std::span<const float>(v));
+  }
+  std::vector<uint16_t> bits(n);
+  for (size_t i = 0; i < n; ++i) {
+    float f = dist(gen);
+    bits[i] = t == In::F16 ? floatToHalf(f) : floatToBFloat16(f);
+    values[i] = t == In::F16 ? halfToFloat(bits[i]) : bfloat16ToFloat(bits[i]);
+  }
+  return Buffer::fromHost(dev, std::span<const uint16_t>(bits), t == In::F16 ? DType::F16 : DType::BF16);
+}
+
+DotRow matmul(const Device &dev, In t, int s, bool leaky, int repeats, const std::string &dir) {
+  std::vector<double> a, b;
+  Buffer ba = randomMatrix(dev, t, size_t(s) * s, 1, a), bb = randomMatrix(dev, t, size_t(s) * s, 2, b);
+  Buffer c(dev, size_t(s) * s, DType::F16);
+  c.fillBytes(0xff);
+  Kernel k = Kernel::fromFile(dir + "/matmul.py", "matmul_kernel");
+  Grid grid([s](const Meta &m) -> Dim3 { return {cdiv(s, m["BLOCK_SIZE_M"]) * cdiv(s, m["BLOCK_SIZE_N"])}; });
+  LaunchOptions opts;
+  opts.constexprs = {{"ACTIVATION", Constexpr::string(leaky ? "leaky_relu" : "")}};
+  auto launch = [&] { k.launch(dev, grid, {ba, bb, c, s, s, s, s, 1, s, 1, s, 1}, opts); };
+  DotRow r{std::string("matmul ") + inName(t) + (leaky ? " +leaky" : ""), std::to_string(s) + "^3"};
+  r.coldMs = coldLaunchMs(dev, launch); // autotunes: every config compiled and timed
+  std::vector<uint16_t> got = c.toHost<uint16_t>();
+  // 256 sampled elements against float64 (inputs are exact; fp32 accumulation, one fp16
+  // rounding; tf32 rounds the inputs to 10 mantissa bits).
+  std::mt19937 pick(3);
+  size_t bad = 0;
+  double tol = t == In::F32 ? 2e-3 : 1e-3;
+  for (int n = 0; n < 256; ++n) {
+    int i = int(pick() % uint32_t(s)), j = int(pick() % uint32_t(s));
+    double ref = 0;
+    for (int q = 0; q < s; ++q)
+      ref += a[size_t(i) * s + q] * b[size_t(q) * s + j];
+    if (leaky && ref < 0)
+      ref *= 0.01;
+    double g = halfToFloat(got[size_t(i) * s + j]);
+    bad += !(std::fabs(g - ref) <= tol * std::sqrt(double(s)) + 1e-3 * std::fabs(ref));
+  }
+  r.check = bad ? std::to_string(bad) + " of 256 sampled elements differ" : "ok";
+  r.ms = timeOnDevice(dev, repeats, 1, launch).first;
+  r.tflops = 2.0 * double(s) * s * s / (r.ms * 1e9);
+  return r;
+}
+
+DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int repeats, const std::string &dir) {
+  size_t count = size_t(Z) * H * N * D;
+  std::vector<double> q, kv, v;
+  Buffer bq = randomMatrix(dev, In::F16, count, 4, q), bk = randomMatrix(dev, In::F16, count, 5, kv),
+         bv = randomMatrix(dev, In::F16, count, 6, v);
+  Buffer out(dev, count, DType::F16), m(dev, size_t(Z) * H * N, DType::F32);
+  out.fillBytes(0xff);
+  Kernel k = Kernel::fromFile(dir + "/attention.py", "_attn_fwd");
+  const int BLOCK_M = 128, BLOCK_N = 64, sz = H * N * D, sh = N * D, sm = D, sk = 1;
+  const float smScale = 0.5f;
+  LaunchOptions opts; // the tutorial's launch: 4 warps, 3 stages
+  opts.numWarps = 4;
+  opts.numStages = 3;
+  opts.constexprs = {{"N_CTX", N}, {"HEAD_DIM", D}, {"BLOCK_M", BLOCK_M}, {"BLOCK_N", BLOCK_N},
+                     {"STAGE", causal ? 3 : 1}};
+  auto launch = [&] {
+    k.launch(dev, Grid(cdiv(N, BLOCK_M), Z * H),
+             {bq, bk, bv, smScale, m, out, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, Z, H},
+             opts);
+  };
+  DotRow r{std::string("attention") + (causal ? " causal" : ""),
+           std::to_string(Z) + "x" + std::to_string(H) + "x" + std::to_string(N) + "x" + std::to_string(D)};
+  r.coldMs = coldLaunchMs(dev, launch);
+  std::vector<uint16_t> got = out.toHost<uint16_t>();
+  // 8 sampled rows against float64 softmax(q k^T * scale) v.
+  std::mt19937 pick(7);
+  size_t bad = 0;
+  std::vector<double> p(size_t(N), 0.0);
+  for (int n = 0; n < 8; ++n) {
+    int zh = int(pick() % uint32_t(Z * H)), i = int(pick() % uint32_t(N));
+    size_t base = size_t(zh) * N * D;
+    double mx = -INFINITY, sum = 0;
+    for (int j = 0; j < N; ++j) {
+      double s = 0;
+      for (int d = 0; d < D; ++d)
+        s += q[base + size_t(i) * D + d] * kv[base + size_t(j) * D + d];
+      p[size_t(j)] = (causal && j > i) ? -INFINITY : s * smScale;
+      mx = std::max(mx, p[size_t(j)]);
+    }
+    for (int j = 0; j < N; ++j)
+      sum += p[size_t(j)] = std::exp(p[size_t(j)] - mx);
+    for (int d = 0; d < D; ++d) {
+      double ref = 0;
+      for (int j = 0; j < N; ++j)
+        ref += p[size_t(j)] * v[base + size_t(j) * D + d];
+      ref /= sum;
+      double g = halfToFloat(got[base + size_t(i) * D + d]);
+      bad += !(std::fabs(g - ref) <= 1e-2);
+    }
+  }
+  r.check = bad ? std::to_string(bad) + " of " + std::to_string(8 * D) + " sampled elements differ" : "ok";
+  r.ms = timeOnDevice(dev, repeats, 1, launch).first;
+  double flops = 4.0 * Z * H * double(N) * N * D; // two matmuls, as Triton's tutorial counts
+  r.tflops = (causal ? 0.5 : 1.0) * flops / (r.ms * 1e9);
+  return r;
+}
+
+} // namespace
+
+std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &dir) {
+  std::vector<DotRow> rows;
+  int s = small ? 256 : 4096;
+  rows.push_back(matmul(dev, In::F16, s, false, repeats, dir));
+  rows.push_back(matmul(dev, In::F16, s, true, repeats, dir));
+  if (!small)
+    rows.push_back(matmul(dev, In::F16, 8192, false, repeats, dir));
+  rows.push_back(matmul(dev, In::BF16, s, false, repeats, dir));
+  rows.push_back(matmul(dev, In::F32, s, false, repeats, dir));
+  for (int D : {64, 128})
+    for (bool causal : {false, true})
+      rows.push_back(small ? attention(dev, 1, 2, 256, D, causal, repeats, dir)
+                           : attention(dev, 4, 32, 4096, D, causal, repeats, dir));
+  return rows;
+}
+
+} // namespace trident::bench

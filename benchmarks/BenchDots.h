@@ -1,0 +1,22 @@
+#pragma once
+// trident-bench's compute-bound rows: the matmul sample (autotuned, fp16 with and without
+// its fused leaky ReLU, bf16 and tf32 inputs) and the attention sample (Triton's
+// FlashAttention-2 forward, Z=4, H=32, N=4096, D=64 and 128, causal and not). Each result
+// is checked against a float64 reference on sampled elements before it is timed.
+
+#include "trident/Trident.h"
+
+#include <string>
+#include <vector>
+
+namespace trident::bench {
+
+struct DotRow {
+  std::string kernel, size;
+  double ms = 0, tflops = 0, coldMs = 0;
+  std::string check; // "ok" or what differs
+};
+
+std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &samplesDir);
+
+} // namespace trident::bench
