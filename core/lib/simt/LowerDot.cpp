@@ -59,6 +59,9 @@ std::unordered_map<int64_t, int64_t> registerAt(const LinearLayout &layout) {
   return at;
 }
 
+// 32-bit registers per thread a loop-invariant operand may keep through the loop.
+constexpr int64_t kMaxHoistedWords = 32;
+
 // The thread-IR loop outside which block-IR value `v` is already defined, outermost
 // first; null when `v` changes in every loop being lowered.
 Op *outermostInvariantLoop(const Lowering &l, const Value *v) {
@@ -92,12 +95,19 @@ public:
     }
     shared_ = l.conversionLayout(own.layout, layout_, element_);
     if (Op *loop = outermostInvariantLoop(l, v)) {
-      // Invariant in a loop (attention's Q): converted once, before it.
+      // Invariant in a loop (attention's Q): written once, before it, and read there
+      // too when its fragments are few registers; else each k step reads its own
+      // fragments in the loop (64 registers of Q at HEAD_DIM 128 would spill).
       Builder &b = l.b;
       Block *block = b.block();
       Op *before = b.insertionOp();
       b.setInsertionPoint(loop);
-      regs_ = l.readShared(l.writeShared(own, shared_), element_, layout_, shared_).regs;
+      buffer_ = l.writeShared(own, shared_);
+      int64_t words = layout_.numRegisters() * Lowering::storageType(element_).bitWidth() / 32;
+      if (words <= kMaxHoistedWords) {
+        regs_ = l.readShared(buffer_, element_, layout_, shared_).regs;
+        buffer_ = nullptr;
+      }
       if (before)
         b.setInsertionPoint(before);
       else
