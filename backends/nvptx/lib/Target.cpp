@@ -81,6 +81,7 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   t.maxVectorBytes = 16;
   t.matrixAtoms = {mma16816("mma.m16n8k16.f32.f16", Type::f16()),
                    mma16816("mma.m16n8k16.f32.bf16", Type::bf16()), mma1688tf32()};
+  t.emitsMatrixAtoms = true;
   t.ldmatrix = true;  // sm_75+
   t.asyncCopy = true; // cp.async, sm_80+
   return t;

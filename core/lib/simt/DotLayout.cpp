@@ -55,7 +55,7 @@ int64_t atomElement(const Bits &bases, int64_t bits, std::span<const int64_t> sh
 }
 
 std::optional<MmaPlan> planMma(const Op *dot, const TargetDesc &target, unsigned numWarps, bool warpsAlongM) {
-  if (dot->operand(0)->type().rank() != 2 || target.warpSize != 32)
+  if (!target.emitsMatrixAtoms || dot->operand(0)->type().rank() != 2 || target.warpSize != 32)
     return std::nullopt;
   const MatrixAtom *atom = nullptr;
   for (const MatrixAtom &candidate : target.matrixAtoms)

@@ -38,7 +38,9 @@ struct TargetDesc {
   uint64_t sharedMemoryBytes = 48 * 1024;    // per program without opt-in
   uint64_t maxSharedMemoryBytes = 48 * 1024; // per program with opt-in (>= the above)
   unsigned maxVectorBytes = 16;              // widest single global/shared access per thread
-  std::vector<MatrixAtom> matrixAtoms;       // tt.dot runs on the first that fits (DotLayout.h)
+  std::vector<MatrixAtom> matrixAtoms;       // the target's matrix-unit instructions
+  bool emitsMatrixAtoms = false; // the backend translates th.mma: tt.dot runs on the first atom that fits
+                                 // (DotLayout.h); AMD's atoms are described but not emitted yet
   bool ldmatrix = false;  // th.ldmatrix: a warp reads 8x8 matrices of 16-bit elements from shared memory
   bool asyncCopy = false; // th.async_copy/commit/wait: global -> shared copies that bypass registers
 
