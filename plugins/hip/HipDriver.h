@@ -146,6 +146,7 @@ struct Driver {
   hipError_t (*hipSetDevice)(int) = nullptr;
   hipError_t (*hipDeviceSynchronize)() = nullptr;
   hipError_t (*hipMalloc)(void **, size_t) = nullptr;
+  hipError_t (*hipMemGetInfo)(size_t *free, size_t *total) = nullptr; // of the current device
   hipError_t (*hipFree)(void *) = nullptr;
   hipError_t (*hipMemcpyHtoDAsync)(hipDeviceptr_t, void *, size_t, hipStream_t) = nullptr;
   hipError_t (*hipMemcpyDtoHAsync)(void *, hipDeviceptr_t, size_t, hipStream_t) = nullptr;

@@ -30,16 +30,16 @@ int cacheCommand(const Args &args) {
     damaged += !e.valid;
   }
   std::printf("cache %s: %zu entr%s, %s", rt.cacheDir().c_str(), entries.size(), entries.size() == 1 ? "y" : "ies",
-              formatBytes(total).c_str());
+              formatByteSize(total).c_str());
   if (damaged)
     std::printf(", %zu damaged (recompiled on next use)", damaged);
   std::printf("\n");
   for (const auto &e : entries) {
     if (e.valid)
       std::printf("  %-24s %-8s %-14s %10s  %s\n", e.kernel.c_str(), e.plugin.c_str(), e.target.c_str(),
-                  formatBytes(e.bytes).c_str(), e.path.c_str());
+                  formatByteSize(e.bytes).c_str(), e.path.c_str());
     else
-      std::printf("  %-24s %-8s %-14s %10s  %s\n", "(damaged)", "", "", formatBytes(e.bytes).c_str(), e.path.c_str());
+      std::printf("  %-24s %-8s %-14s %10s  %s\n", "(damaged)", "", "", formatByteSize(e.bytes).c_str(), e.path.c_str());
   }
   return 0;
 }
