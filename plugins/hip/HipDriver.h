@@ -146,7 +146,6 @@ struct Driver {
   hipError_t (*hipSetDevice)(int) = nullptr;
   hipError_t (*hipDeviceSynchronize)() = nullptr;
   hipError_t (*hipMalloc)(void **, size_t) = nullptr;
-  hipError_t (*hipMemGetInfo)(size_t *free, size_t *total) = nullptr; // of the current device
   hipError_t (*hipFree)(void *) = nullptr;
   hipError_t (*hipMemcpyHtoDAsync)(hipDeviceptr_t, void *, size_t, hipStream_t) = nullptr;
   hipError_t (*hipMemcpyDtoHAsync)(void *, hipDeviceptr_t, size_t, hipStream_t) = nullptr;
@@ -172,6 +171,8 @@ struct Driver {
                                       void **extra) = nullptr;
   // Optional: hipDeviceGetUuid (absent from old runtimes).
   hipError_t (*hipDeviceGetUuid)(uint8_t uuid[16], int device) = nullptr;
+  // Optional: hipMemGetInfo, of the current device (what an out-of-memory message says is free).
+  hipError_t (*hipMemGetInfo)(size_t *free, size_t *total) = nullptr;
 
 private:
   hipError_t (*getPropertiesR0600_)(DevicePropsR0600 *, int) = nullptr;

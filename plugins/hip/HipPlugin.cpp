@@ -148,7 +148,7 @@ trident_status memAlloc(trident_device dev, size_t bytes, trident_devptr *out) {
   hipError_t r = driver().hipMalloc(&p, bytes ? bytes : 1);
   if (r == hipErrorOutOfMemory) {
     size_t free = 0, total = 0;
-    std::string left = driver().hipMemGetInfo(&free, &total) == hipSuccess
+    std::string left = driver().hipMemGetInfo && driver().hipMemGetInfo(&free, &total) == hipSuccess
                            ? formatByteSize(free) + " free of " + formatByteSize(total)
                            : std::string("the runtime does not say how much is free");
     return fail(TRIDENT_ERROR_OUT_OF_MEMORY, "out of memory: " + formatByteSize(bytes) + " requested on hip:" +
