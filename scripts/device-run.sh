@@ -73,6 +73,7 @@ run cuda_random_test 60 env TRIDENT_RANDOM_SEEDS=$((quick ? 50 : 200)) $B/tests/
 run randtest_cuda 50 $B/tests/e2e/trident-randtest --seeds $((quick ? 30 : 100)) --device cuda:0 --quiet
 run randtest_vulkan 50 $B/tests/e2e/trident-randtest --seeds $((quick ? 30 : 100)) --device vulkan:0 --quiet
 run multi_device_tests 40 $B/tests/runtime/runtime_multi_device_tests --needs cuda,vulkan -tc='cuda+vulkan*'
+run cuda_oom 20 $B/tests/runtime/runtime_multi_device_tests --needs cuda -tc='cuda-oom*'
 run memcheck 90 compute-sanitizer --tool memcheck $B/tests/backends/cuda_samples_test
 [ $quick = 1 ] || run racecheck 90 compute-sanitizer --tool racecheck $B/tests/backends/cuda_samples_test
 echo; echo "=== done ($(date +%T))"

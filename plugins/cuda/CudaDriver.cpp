@@ -63,6 +63,7 @@ bool Driver::load(std::string &reason) {
   resolve(cuCtxSetCurrent, "cuCtxSetCurrent");
   resolve(cuCtxSynchronize, "cuCtxSynchronize");
   resolve(cuMemAlloc, "cuMemAlloc");
+  resolve(cuMemGetInfo, "cuMemGetInfo");
   resolve(cuMemFree, "cuMemFree");
   resolve(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync");
   resolve(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync");

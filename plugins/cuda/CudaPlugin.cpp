@@ -7,6 +7,8 @@
 
 #include "CudaPlugin.h"
 
+#include "trident/support/ByteSize.h"
+
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -158,8 +160,17 @@ trident_status memAlloc(trident_device dev, size_t bytes, trident_devptr *out) {
     return s;
   CUdeviceptr p = 0;
   CUresult r = driver().cuMemAlloc(&p, bytes ? bytes : 1);
+  if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+    size_t free = 0, total = 0;
+    std::string left = driver().cuMemGetInfo(&free, &total) == CUDA_SUCCESS
+                           ? formatByteSize(free) + " free of " + formatByteSize(total)
+                           : std::string("the driver does not say how much is free");
+    return fail(TRIDENT_ERROR_OUT_OF_MEMORY, "out of memory: " + formatByteSize(bytes) + " requested on cuda:" +
+                                                 std::to_string(dev->ordinal) + ", " + left + " (cuMemAlloc: " +
+                                                 driver().describe(r) + ")");
+  }
   if (r != CUDA_SUCCESS)
-    return fail(r == 2 ? TRIDENT_ERROR_OUT_OF_MEMORY : TRIDENT_ERROR_DEVICE,
+    return fail(TRIDENT_ERROR_DEVICE,
                 "cuMemAlloc of " + std::to_string(bytes) + " bytes failed: " + driver().describe(r));
   *out = p;
   return TRIDENT_SUCCESS;

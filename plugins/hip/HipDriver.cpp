@@ -87,6 +87,7 @@ bool Driver::load(std::string &reason) {
   resolve(hipSetDevice, "hipSetDevice");
   resolve(hipDeviceSynchronize, "hipDeviceSynchronize");
   resolve(hipMalloc, "hipMalloc");
+  resolve(hipMemGetInfo, "hipMemGetInfo", false);
   resolve(hipFree, "hipFree");
   resolve(hipMemcpyHtoDAsync, "hipMemcpyHtoDAsync");
   resolve(hipMemcpyDtoHAsync, "hipMemcpyDtoHAsync");

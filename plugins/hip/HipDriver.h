@@ -171,6 +171,8 @@ struct Driver {
                                       void **extra) = nullptr;
   // Optional: hipDeviceGetUuid (absent from old runtimes).
   hipError_t (*hipDeviceGetUuid)(uint8_t uuid[16], int device) = nullptr;
+  // Optional: hipMemGetInfo, of the current device (what an out-of-memory message says is free).
+  hipError_t (*hipMemGetInfo)(size_t *free, size_t *total) = nullptr;
 
 private:
   hipError_t (*getPropertiesR0600_)(DevicePropsR0600 *, int) = nullptr;

@@ -5,6 +5,8 @@
 
 #include "HipPlugin.h"
 
+#include "trident/support/ByteSize.h"
+
 #include <cstdio>
 #include <cstring>
 
@@ -144,8 +146,17 @@ trident_status memAlloc(trident_device dev, size_t bytes, trident_devptr *out) {
     return s;
   void *p = nullptr;
   hipError_t r = driver().hipMalloc(&p, bytes ? bytes : 1);
+  if (r == hipErrorOutOfMemory) {
+    size_t free = 0, total = 0;
+    std::string left = driver().hipMemGetInfo && driver().hipMemGetInfo(&free, &total) == hipSuccess
+                           ? formatByteSize(free) + " free of " + formatByteSize(total)
+                           : std::string("the runtime does not say how much is free");
+    return fail(TRIDENT_ERROR_OUT_OF_MEMORY, "out of memory: " + formatByteSize(bytes) + " requested on hip:" +
+                                                 std::to_string(dev->ordinal) + ", " + left + " (hipMalloc: " +
+                                                 driver().describe(r) + ")");
+  }
   if (r != hipSuccess)
-    return fail(r == hipErrorOutOfMemory ? TRIDENT_ERROR_OUT_OF_MEMORY : TRIDENT_ERROR_DEVICE,
+    return fail(TRIDENT_ERROR_DEVICE,
                 "hipMalloc of " + std::to_string(bytes) + " bytes failed: " + driver().describe(r));
   *out = reinterpret_cast<uintptr_t>(p);
   return TRIDENT_SUCCESS;

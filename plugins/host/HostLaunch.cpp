@@ -1,10 +1,9 @@
 // Compilation, modules and launches of the host plugin. A host "binary" is the
-// kernel's block IR text behind a one-line header; loading it parses, verifies
-// and slices it (ProgramSlicing.h), and a launch runs boxes of the grid in the
+// kernel's block IR text behind a one-line header; loading it parses and verifies
+// it, and a launch runs boxes of the grid (Interpreter::ProgramBox) in the
 // reference interpreter on the thread pool.
 
 #include "HostDevice.h"
-#include "ProgramSlicing.h"
 
 #include "trident/interp/Interpreter.h"
 #include "trident/ir/Parser.h"
@@ -46,6 +45,14 @@ std::string hex(uint64_t v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
   return buf;
+}
+
+// True when a function of `m` uses atomics (such kernels run their programs one
+// at a time: the interpreter's atomics are not atomic across threads).
+bool usesAtomics(const Module &m) {
+  bool found = false;
+  m.op()->walk([&](Op *op) { found |= op->is(OpCode::AtomicRMW) || op->is(OpCode::AtomicCAS); });
+  return found;
 }
 
 } // namespace
@@ -151,7 +158,6 @@ trident_status hostModuleLoad(trident_device device, const void *binary, size_t 
     auto mod = std::make_unique<trident_module_s>();
     mod->device = fromHandle(device);
     mod->serial = usesAtomics(*m);
-    addProgramSlicing(*m);
     mod->module = std::move(m);
     *out = mod.release();
     return TRIDENT_SUCCESS;
@@ -175,7 +181,6 @@ trident_status hostModuleGetKernel(trident_module module, const char *name, trid
       k->module = module;
       k->name = name;
       k->params = func::argumentTypes(f);
-      k->params.resize(k->params.size() - kSliceParams);
       it = module->kernels.emplace(name, std::move(k)).first;
     }
     *out = it->second.get();
@@ -214,9 +219,7 @@ bool convertArg(const trident_kernel_arg &a, Type param, KernelArg &out, std::st
   return true;
 }
 
-struct Box {
-  std::array<uint32_t, 3> offset, size;
-};
+using Box = Interpreter::ProgramBox;
 
 // Splits programs [begin, end) (linear, x fastest) into boxes of whole rows where possible.
 void boxesOf(uint64_t begin, uint64_t end, const uint32_t grid[3], std::vector<Box> &out) {
@@ -256,15 +259,14 @@ trident_status hostLaunch(trident_stream stream, trident_kernel kernel, const tr
                                                     std::to_string(params->num_args));
   return guarded([&]() -> trident_status {
     size_t n = kernel->params.size();
-    std::vector<KernelArg> base(n + kSliceParams);
+    std::vector<KernelArg> args(n);
     for (size_t i = 0; i < n; ++i) {
       std::string why;
-      if (!convertArg(params->args[i], kernel->params[i], base[i], why))
+      if (!convertArg(params->args[i], kernel->params[i], args[i], why))
         return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
                     "argument " + std::to_string(i) + " of kernel '" + kernel->name + "' " + why);
     }
-    for (int i = 0; i < 3; ++i)
-      base[n + 3 + i] = KernelArg::i32(int32_t(params->grid[i]));
+    const std::array<uint32_t, 3> grid{params->grid[0], params->grid[1], params->grid[2]};
 
     uint64_t total = uint64_t(params->grid[0]) * params->grid[1] * params->grid[2];
     ThreadPool &pool = *d.context->pool;
@@ -280,12 +282,9 @@ trident_status hostLaunch(trident_stream stream, trident_kernel kernel, const tr
       if (failed.load())
         return;
       std::unique_ptr<Slot> slot = d.interpreters->acquire(d);
-      std::vector<KernelArg> args = base;
       for (const Box &box : work[c]) {
-        for (int i = 0; i < 3; ++i)
-          args[n + i] = KernelArg::i32(int32_t(box.offset[i]));
         Diagnostics diags;
-        if (!slot->interp.run(*mod.module, kernel->name, args, box.size, diags)) {
+        if (!slot->interp.run(*mod.module, kernel->name, args, grid, box, diags)) {
           std::lock_guard lock(errorMutex);
           if (!failed.exchange(true))
             error = diags.str();

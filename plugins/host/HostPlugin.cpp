@@ -8,7 +8,11 @@
 // TRIDENT_HOST_THREADS=N sets the pool's size (default: the number of cores).
 
 #include "HostDevice.h"
+#include "HostMemory.h"
 
+#include "trident/support/ByteSize.h"
+
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -133,18 +137,38 @@ trident_status deviceSynchronize(trident_device) { return TRIDENT_SUCCESS; } // 
 
 // ---- memory ----
 
+// Requests from this size up are checked against the free memory first; below it
+// the check costs more than it can prevent.
+constexpr size_t kCheckedAllocation = size_t(1) << 20;
+
+trident_status outOfMemory(const Device &d, size_t bytes, const HostMemory &m) {
+  return fail(TRIDENT_ERROR_OUT_OF_MEMORY, "out of memory: " + formatByteSize(bytes) + " requested on " + d.name +
+                                               ", " + formatByteSize(m.available) + " free (" +
+                                               formatByteSize(m.total) + " of host memory and swap in all)");
+}
+
 trident_status memAlloc(trident_device device, size_t bytes, trident_devptr *out) {
-  Device &d = *fromHandle(device);
-  size_t rounded = (std::max<size_t>(bytes, 1) + 255) / 256 * 256;
-  void *p = std::aligned_alloc(256, rounded);
-  if (!p)
-    return fail(TRIDENT_ERROR_OUT_OF_MEMORY,
-                "cannot allocate " + std::to_string(bytes) + " bytes of host memory for " + d.name);
-  std::lock_guard lock(d.mutex);
-  d.allocations[reinterpret_cast<uint64_t>(p)] = Allocation{bytes, true};
-  d.generation++;
-  *out = reinterpret_cast<uint64_t>(p);
-  return TRIDENT_SUCCESS;
+  return guarded([&]() -> trident_status {
+    Device &d = *fromHandle(device);
+    if (bytes >= kCheckedAllocation) {
+      HostMemory m = queryHostMemory();
+      if (bytes > m.available)
+        return outOfMemory(d, bytes, m);
+    }
+    if (bytes > SIZE_MAX - 255)
+      return outOfMemory(d, bytes, queryHostMemory());
+    size_t rounded = (std::max<size_t>(bytes, 1) + 255) / 256 * 256;
+    std::unique_ptr<void, decltype(&std::free)> p(std::aligned_alloc(256, rounded), &std::free);
+    if (!p)
+      return outOfMemory(d, bytes, queryHostMemory());
+    uint64_t address = reinterpret_cast<uint64_t>(p.get());
+    std::lock_guard lock(d.mutex);
+    d.allocations[address] = Allocation{bytes, true};
+    p.release();
+    d.generation++;
+    *out = address;
+    return TRIDENT_SUCCESS;
+  });
 }
 
 trident_status memFree(trident_device device, trident_devptr ptr) {

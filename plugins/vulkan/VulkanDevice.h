@@ -67,7 +67,11 @@ struct PhysicalDevice {
   bool executableStatsExtension = false;     // VK_KHR_pipeline_executable_properties
   uint32_t timestampValidBits = 0;
   bool hostQueryReset = false; // queries can be reset from the host (no reset command on the queue)
+  bool memoryBudgetExtension = false;        // VK_EXT_memory_budget: how much of each heap is free
+  VkPhysicalDeviceMemoryProperties memory{};
   uint64_t globalMemory = 0;
+  uint64_t maxAllocationBytes = 0; // maxMemoryAllocationSize (Vulkan 1.1)
+  uint64_t maxBufferBytes = 0;     // maxBufferSize (Vulkan 1.3); 0 where the device does not say
   uint32_t multiprocessors = 1;
   spirv::DeviceInfo info; // what the compiler needs: limits and features
 };
@@ -118,8 +122,12 @@ struct Device {
   // Opens the VkDevice on first use.
   trident_status open();
   void close();
-  // A buffer with device-address usage in device (or host-visible) memory.
+  // A buffer with device-address usage in device (or host-visible) memory. A size the
+  // device cannot hold fails with OUT_OF_MEMORY, naming its heap and what is free.
   trident_status createBuffer(size_t size, bool hostVisible, Allocation &out);
+  // Fails with OUT_OF_MEMORY for `bytes` of the memory type's heap: "out of memory: ..."
+  // with the heap's size and, with VK_EXT_memory_budget, how much of it is free.
+  trident_status outOfMemory(size_t bytes, uint32_t memoryType, const std::string &why);
   void destroyBuffer(Allocation &a);
   // The allocation holding [address, address + bytes), or null.
   Allocation *find(uint64_t address, size_t bytes);

@@ -7,6 +7,8 @@
 
 #include "VulkanDevice.h"
 
+#include "trident/support/ByteSize.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -86,18 +88,28 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   out.atomicFloatExtension = ext.count("VK_EXT_shader_atomic_float") != 0;
   out.explicitLayoutExtension = ext.count("VK_KHR_workgroup_memory_explicit_layout") != 0;
   out.executableStatsExtension = ext.count("VK_KHR_pipeline_executable_properties") != 0;
+  out.memoryBudgetExtension = ext.count("VK_EXT_memory_budget") != 0;
 
   VkPhysicalDeviceIDProperties id = vk<VkPhysicalDeviceIDProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES);
   VkPhysicalDeviceSubgroupProperties subgroup = vk<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
   VkPhysicalDeviceSubgroupSizeControlPropertiesEXT sizes = vk<VkPhysicalDeviceSubgroupSizeControlPropertiesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES_EXT);
   VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm = vk<VkPhysicalDeviceShaderSMBuiltinsPropertiesNV>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV);
   VkPhysicalDeviceVulkan12Properties v12 = vk<VkPhysicalDeviceVulkan12Properties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES);
+  VkPhysicalDeviceMaintenance3Properties maintenance3 =
+      vk<VkPhysicalDeviceMaintenance3Properties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES);
+  VkPhysicalDeviceMaintenance4Properties maintenance4 =
+      vk<VkPhysicalDeviceMaintenance4Properties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES);
   VkPhysicalDeviceProperties2 props = vk<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
   props.pNext = &id;
   id.pNext = &v12;
-  v12.pNext = &subgroup;
+  v12.pNext = &maintenance3;
+  maintenance3.pNext = &subgroup;
   bool hasSizes = p.apiVersion >= VK_API_VERSION_1_3 || out.subgroupSizeControlExtension;
   void **tail = &subgroup.pNext;
+  if (p.apiVersion >= VK_API_VERSION_1_3) {
+    *tail = &maintenance4;
+    tail = &maintenance4.pNext;
+  }
   if (hasSizes) {
     *tail = &sizes;
     tail = &sizes.pNext;
@@ -108,6 +120,8 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   std::memcpy(out.uuid, id.deviceUUID, sizeof out.uuid);
   if (sm.shaderSMCount)
     out.multiprocessors = sm.shaderSMCount;
+  out.maxAllocationBytes = maintenance3.maxMemoryAllocationSize;
+  out.maxBufferBytes = p.apiVersion >= VK_API_VERSION_1_3 ? maintenance4.maxBufferSize : 0;
 
   FeatureChain f(p.apiVersion, out.subgroupSizeControlExtension, out.atomicFloatExtension,
                  out.explicitLayoutExtension);
@@ -149,7 +163,7 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   out.queueFamily = uint32_t(chosen);
   out.timestampValidBits = queues[chosen].timestampValidBits;
 
-  VkPhysicalDeviceMemoryProperties memory;
+  VkPhysicalDeviceMemoryProperties &memory = out.memory;
   l.vkGetPhysicalDeviceMemoryProperties(pd, &memory);
   for (uint32_t i = 0; i < memory.memoryHeapCount; ++i)
     if (memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
@@ -331,6 +345,8 @@ trident_status Device::open() {
     extensions.push_back("VK_KHR_workgroup_memory_explicit_layout");
   if (stats)
     extensions.push_back("VK_KHR_pipeline_executable_properties");
+  if (p.memoryBudgetExtension)
+    extensions.push_back("VK_EXT_memory_budget");
   VkDeviceCreateInfo info = vk<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   info.pNext = &f.base;
   info.queueCreateInfoCount = 1;
@@ -378,8 +394,7 @@ trident_status Device::open() {
   VkMemoryRequirements req;
   fn.vkGetBufferMemoryRequirements(device, probe, &req);
   fn.vkDestroyBuffer(device, probe, nullptr);
-  VkPhysicalDeviceMemoryProperties memory;
-  l.vkGetPhysicalDeviceMemoryProperties(p.handle, &memory);
+  const VkPhysicalDeviceMemoryProperties &memory = p.memory;
   // Device memory: device-local, and on a discrete GPU not the host-visible window of it
   // (resizable BAR), which some drivers place differently; lavapipe has only that one.
   int deviceType = memoryType(memory, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0,
@@ -419,23 +434,71 @@ void Device::close() {
   timeline = VK_NULL_HANDLE;
 }
 
+trident_status Device::outOfMemory(size_t bytes, uint32_t type, const std::string &why) {
+  const PhysicalDevice &p = *physical;
+  uint32_t heap = p.memory.memoryTypes[type].heapIndex;
+  const VkMemoryHeap &h = p.memory.memoryHeaps[heap];
+  std::string free;
+  if (p.memoryBudgetExtension) {
+    VkPhysicalDeviceMemoryBudgetPropertiesEXT budget =
+        vk<VkPhysicalDeviceMemoryBudgetPropertiesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT);
+    VkPhysicalDeviceMemoryProperties2 props =
+        vk<VkPhysicalDeviceMemoryProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2);
+    props.pNext = &budget;
+    context->loader.vkGetPhysicalDeviceMemoryProperties2(p.handle, &props);
+    uint64_t limit = budget.heapBudget[heap], used = budget.heapUsage[heap];
+    free = formatByteSize(limit > used ? limit - used : 0) + " free";
+  } else {
+    free = "the driver does not say how much is free";
+  }
+  std::string kind = h.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT ? "device-local" : "host";
+  return fail(TRIDENT_ERROR_OUT_OF_MEMORY, "out of memory: " + formatByteSize(bytes) + " requested on " + name +
+                                               ", " + why + "; its " + kind + " heap holds " +
+                                               formatByteSize(h.size) + ", " + free);
+}
+
 trident_status Device::createBuffer(size_t size, bool hostVisible, Allocation &out) {
+  const PhysicalDevice &p = *physical;
+  const uint32_t type = hostVisible ? hostMemoryType : deviceMemoryType;
+  const uint64_t heapBytes = p.memory.memoryHeaps[p.memory.memoryTypes[type].heapIndex].size;
+  // Sizes beyond the device's limits are invalid usage, not failures the driver
+  // reports: refuse them here.
+  if (size > heapBytes)
+    return outOfMemory(size, type, "more than its memory");
+  if (p.maxBufferBytes && size > p.maxBufferBytes)
+    return outOfMemory(size, type, "more than its largest buffer (" + formatByteSize(p.maxBufferBytes) + ")");
   VkBufferCreateInfo info = vk<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
   info.size = size;
   info.usage = kBufferUsage;
-  if (VkResult r = fn.vkCreateBuffer(device, &info, nullptr, &out.buffer); r != VK_SUCCESS)
+  if (VkResult r = fn.vkCreateBuffer(device, &info, nullptr, &out.buffer); r != VK_SUCCESS) {
+    out.buffer = VK_NULL_HANDLE;
+    if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY)
+      return outOfMemory(size, type, "vkCreateBuffer: " + resultName(r));
     return failVk(r, "creating a " + std::to_string(size) + "-byte buffer on " + name);
+  }
   VkMemoryRequirements req;
   fn.vkGetBufferMemoryRequirements(device, out.buffer, &req);
+  if (req.size > heapBytes) {
+    fn.vkDestroyBuffer(device, out.buffer, nullptr);
+    out.buffer = VK_NULL_HANDLE;
+    return outOfMemory(size, type, "more than its memory");
+  }
   VkMemoryAllocateFlagsInfo flags = vk<VkMemoryAllocateFlagsInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
   flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
   VkMemoryAllocateInfo alloc = vk<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
   alloc.pNext = &flags;
   alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = hostVisible ? hostMemoryType : deviceMemoryType;
+  alloc.memoryTypeIndex = type;
   if (VkResult r = fn.vkAllocateMemory(device, &alloc, nullptr, &out.memory); r != VK_SUCCESS) {
     fn.vkDestroyBuffer(device, out.buffer, nullptr);
     out.buffer = VK_NULL_HANDLE;
+    out.memory = VK_NULL_HANDLE;
+    if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY) {
+      std::string why = "vkAllocateMemory: " + resultName(r);
+      if (p.maxAllocationBytes && req.size > p.maxAllocationBytes)
+        why += " (the largest single allocation it promises is " + formatByteSize(p.maxAllocationBytes) + ")";
+      return outOfMemory(size, type, why);
+    }
     return failVk(r, "allocating " + std::to_string(size) + " bytes on " + name);
   }
   fn.vkBindBufferMemory(device, out.buffer, out.memory, 0);

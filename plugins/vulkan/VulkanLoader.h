@@ -20,6 +20,7 @@ namespace trident::vulkan {
   X(vkGetPhysicalDeviceFeatures2)                                                                                      \
   X(vkGetPhysicalDeviceQueueFamilyProperties)                                                                          \
   X(vkGetPhysicalDeviceMemoryProperties)                                                                               \
+  X(vkGetPhysicalDeviceMemoryProperties2)                                                                              \
   X(vkEnumerateDeviceExtensionProperties)                                                                              \
   X(vkCreateDevice)                                                                                                    \
   X(vkGetDeviceProcAddr)

@@ -7,6 +7,7 @@
 
 #include "VulkanDevice.h"
 
+#include <cstdint>
 #include <cstring>
 
 namespace trident::vulkan {
@@ -116,6 +117,8 @@ trident_status memAlloc(trident_device device, size_t bytes, trident_devptr *out
   return guarded([&]() -> trident_status {
     Device &d = *fromHandle(device);
     Allocation a;
+    if (bytes > SIZE_MAX - 512)
+      return d.outOfMemory(bytes, d.deviceMemoryType, "more than its memory");
     size_t size = (std::max<size_t>(bytes, 1) + 3) / 4 * 4 + 256; // room to round the address up to 256
     if (trident_status s = d.createBuffer(size, false, a); s != TRIDENT_SUCCESS)
       return s;

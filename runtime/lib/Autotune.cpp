@@ -106,6 +106,7 @@ std::string diskKeyOf(const KernelImpl &k, const DeviceImpl &device, const uint6
   Sha256 sha;
   sha.field("trident-autotune");
   sha.field(trident::version());
+  sha.field(device.shared->buildId);
   sha.field(k.sourceHash);
   sha.field(k.name);
   sha.field(device.plugin->name());

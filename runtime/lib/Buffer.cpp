@@ -2,7 +2,9 @@
 
 #include "Impl.h"
 #include "trident/Stream.h"
+#include "trident/support/ByteSize.h"
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -51,12 +53,16 @@ Buffer::Buffer(const Device &device, size_t size, DType dtype) {
   b->device = device.impl().get();
   b->size = size;
   b->dtype = dtype;
+  DeviceImpl &d = *b->device;
+  if (dtypeBytes(dtype) > 0 && size > SIZE_MAX / dtypeBytes(dtype))
+    throw Error(ErrorCode::OutOfMemory, "allocating " + std::to_string(size) + " elements of " +
+                                            std::string(dtypeName(dtype)) + " on " + d.name +
+                                            ": out of memory: more than 2^64 bytes");
   size_t bytes = size * dtypeBytes(dtype);
-  if (bytes > 0) {
-    DeviceImpl &d = *b->device;
-    TRIDENT_CALL(*d.plugin, mem_alloc, "allocating " + std::to_string(bytes) + " bytes on " + d.name, d.handle(),
-                 bytes, &b->address);
-  }
+  if (bytes > 0)
+    TRIDENT_CALL(*d.plugin, mem_alloc,
+                 "allocating " + std::to_string(bytes) + " bytes (" + formatByteSize(bytes) + ") on " + d.name,
+                 d.handle(), bytes, &b->address);
   impl_ = std::move(b);
 }
 

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'T', 'R', 'I', 'D', 'E', 'N', 'T', 'K'};
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2; // 1: before build ids
 
 void putU32(std::vector<uint8_t> &out, uint32_t v) {
   for (int i = 0; i < 4; ++i)
@@ -77,7 +77,8 @@ bool readFile(const std::string &path, std::vector<uint8_t> &out) {
   return !in.bad();
 }
 
-// Parses and checks a whole entry file. `key` empty: accept any key (listing).
+// Parses and checks a whole entry file of format 1 or 2. `key` empty: accept any key
+// (listing). The caller compares out.buildId with its own.
 bool parseEntry(const std::vector<uint8_t> &bytes, const std::string &key, CacheEntry &out, bool withPayload) {
   if (bytes.size() < sizeof(kMagic) + 4 + 32 || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0)
     return false;
@@ -88,9 +89,11 @@ bool parseEntry(const std::vector<uint8_t> &bytes, const std::string &key, Cache
   if (std::memcmp(sum.data(), bytes.data() + body, 32) != 0)
     return false;
   Reader r{bytes.data() + sizeof(kMagic), bytes.data() + body};
-  if (r.u32() != kFormatVersion)
+  uint32_t format = r.u32();
+  if (format != 1 && format != kFormatVersion)
     return false;
   std::string storedKey = r.str();
+  out.buildId = format >= 2 ? r.str() : std::string();
   out.kind = r.str();
   out.kernel = r.str();
   out.plugin = r.str();
@@ -109,7 +112,7 @@ bool parseEntry(const std::vector<uint8_t> &bytes, const std::string &key, Cache
 
 } // namespace
 
-DiskCache::DiskCache(std::string dir) : dir_(std::move(dir)) {}
+DiskCache::DiskCache(std::string dir, std::string buildId) : dir_(std::move(dir)), buildId_(std::move(buildId)) {}
 
 std::string DiskCache::pathOf(const std::string &key) const {
   return (fs::path(dir_) / "kernels" / key.substr(0, 2) / (key + ".tkc")).string();
@@ -125,6 +128,10 @@ DiskCache::Lookup DiskCache::load(const std::string &key, CacheEntry &out) const
     fs::remove(path, ec); // a later store replaces it with a good entry
     return Lookup::Damaged;
   }
+  if (out.buildId != buildId_) { // sound, but another build's: a later store replaces it
+    out = CacheEntry{};
+    return Lookup::Miss;
+  }
   return Lookup::Hit;
 }
 
@@ -132,6 +139,7 @@ bool DiskCache::store(const std::string &key, const CacheEntry &entry) const {
   std::vector<uint8_t> bytes(kMagic, kMagic + sizeof(kMagic));
   putU32(bytes, kFormatVersion);
   putStr(bytes, key);
+  putStr(bytes, buildId_);
   putStr(bytes, entry.kind);
   putStr(bytes, entry.kernel);
   putStr(bytes, entry.plugin);

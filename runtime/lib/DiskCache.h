@@ -4,12 +4,15 @@
 // the same folder and are renamed into place, so readers in other processes see
 // a whole entry or none. Every entry carries a SHA-256 of its contents; an entry
 // that fails the check is reported Damaged and removed, and its kernel recompiled.
+// Every entry also names the build that wrote it (trident::buildId(), which is in
+// the key too); an entry of another build is a miss, never loaded.
 //
-// File layout (little-endian):
+// File layout (little-endian), format 2:
 //   "TRIDENTK" u32 formatVersion
-//   str key  str kind  str kernel  str plugin  str target      (str = u32 length + bytes)
+//   str key  str buildId  str kind  str kernel  str plugin  str target   (str = u32 length + bytes)
 //   u32 threadsPerProgram  u32 sharedMemory  u64 payloadBytes  payload
 //   32-byte SHA-256 of everything before it
+// Format 1 (before build ids) had no buildId; such entries are listed, never loaded.
 
 #include <cstdint>
 #include <string>
@@ -18,6 +21,7 @@
 namespace trident::detail {
 
 struct CacheEntry {
+  std::string buildId;         // the build that wrote it (set by DiskCache::store; "" in format 1)
   std::string kind = "kernel"; // "kernel": a plugin binary; "autotune": a chosen config
   std::string kernel;          // the kernel's name, for `trident cache show`
   std::string plugin;
@@ -38,11 +42,15 @@ class DiskCache {
 public:
   enum class Lookup { Hit, Miss, Damaged };
 
-  explicit DiskCache(std::string dir);
+  // A cache in `dir` for the build `buildId`: it loads only entries that build wrote.
+  DiskCache(std::string dir, std::string buildId);
   const std::string &dir() const { return dir_; }
+  const std::string &buildId() const { return buildId_; }
 
+  // An entry of another build (or format) at `key` is a Miss.
   Lookup load(const std::string &key, CacheEntry &out) const;
-  // Writes atomically; returns false (and leaves no partial file) when it cannot.
+  // Writes atomically, marked with this cache's build id; returns false (and leaves
+  // no partial file) when it cannot.
   bool store(const std::string &key, const CacheEntry &entry) const;
   // Every entry file, sorted by path.
   std::vector<CacheListing> list() const;
@@ -53,6 +61,7 @@ public:
 
 private:
   std::string dir_;
+  std::string buildId_;
 };
 
 // The default folder: TRIDENT_CACHE_DIR, else ~/.cache/trident.

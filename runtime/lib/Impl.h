@@ -20,6 +20,7 @@ namespace trident::detail {
 
 // What every device of one Runtime shares: cache settings and counters.
 struct RuntimeShared {
+  std::string buildId;  // in every disk-cache key (RuntimeOptions::buildId, else trident::buildId())
   std::string cacheDir; // empty: no disk cache
   std::unique_ptr<DiskCache> disk;
   struct Counters {

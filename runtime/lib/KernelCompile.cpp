@@ -84,11 +84,12 @@ Specialization &compileSpecialization(KernelImpl &k, const std::shared_ptr<Devic
   const Plugin &plugin = *device->plugin;
   const int warps = o.numWarps, stages = o.numStages;
   const std::string signature = signatureOf(k, r);
+  // The disk-cache key: everything that shapes the binary, the build's id included.
   Sha256 sha;
   for (const std::string &field :
-       {std::string("trident-kernel"), std::string(trident::version()), k.sourceHash, k.name, signature,
-        std::to_string(warps), std::to_string(stages), std::string(o.debug ? "debug" : "release"), plugin.name(),
-        plugin.version(), device->info.target})
+       {std::string("trident-kernel"), std::string(trident::version()), shared.buildId, k.sourceHash, k.name,
+        signature, std::to_string(warps), std::to_string(stages), std::string(o.debug ? "debug" : "release"),
+        plugin.name(), plugin.version(), device->info.target})
     sha.field(field);
   const std::string cacheKey = sha.hexDigest();
 

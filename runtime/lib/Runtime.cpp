@@ -78,9 +78,10 @@ Runtime::Runtime(const RuntimeOptions &options) : impl_(std::make_shared<Runtime
   if (dirs.empty())
     dirs = RuntimeOptions::fromEnvironment().pluginDirs;
   auto shared = std::make_shared<RuntimeShared>();
+  shared->buildId = options.buildId.empty() ? std::string(buildId()) : options.buildId;
   if (options.diskCache) {
     shared->cacheDir = options.cacheDir.empty() ? defaultCacheDir() : options.cacheDir;
-    shared->disk = std::make_unique<DiskCache>(shared->cacheDir);
+    shared->disk = std::make_unique<DiskCache>(shared->cacheDir, shared->buildId);
   }
   impl_->shared = shared;
   LoadedPlugins loaded = loadPlugins(dirs, options.pluginNames);
@@ -140,6 +141,7 @@ std::vector<DiskCacheEntryInfo> Runtime::diskCacheEntries() const {
     i.path = l.path;
     i.bytes = l.bytes;
     i.valid = l.valid;
+    i.buildId = l.entry.buildId;
     i.kind = l.entry.kind;
     i.kernel = l.entry.kernel;
     i.plugin = l.entry.plugin;

@@ -23,6 +23,13 @@ void launchAdd(Runtime &rt) {
     REQUIRE(v == 3.0f);
 }
 
+// A runtime caching in `dir` as the build `buildId` would.
+RuntimeOptions optionsOfBuild(const std::string &dir, const std::string &buildId) {
+  RuntimeOptions o = test::testOptions(dir);
+  o.buildId = buildId;
+  return o;
+}
+
 } // namespace
 
 TEST_CASE("a second process compiles nothing for a kernel the first compiled") {
@@ -90,6 +97,12 @@ TEST_CASE("a damaged entry is recompiled, not loaded") {
   SUBCASE("a truncated file") {
     std::filesystem::resize_file(path, entries[0].bytes - 40);
   }
+  SUBCASE("a file cut inside its header") {
+    std::filesystem::resize_file(path, 20);
+  }
+  SUBCASE("an empty file") {
+    std::filesystem::resize_file(path, 0);
+  }
   SUBCASE("garbage") {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     f << "not a cache entry";
@@ -124,4 +137,59 @@ TEST_CASE("cache entries differ by options and clear() removes them") {
   CHECK(rt.diskCacheEntries().size() == 2);
   CHECK(rt.clearDiskCache() == 2);
   CHECK(rt.diskCacheEntries().empty());
+}
+
+TEST_CASE("entries carry this build's id, a hash computed when Trident is built") {
+  std::string id = buildId();
+  CHECK(id.size() == 64);
+  CHECK(id.find_first_not_of("0123456789abcdef") == std::string::npos);
+  test::TempDir cache;
+  Runtime rt(test::testOptions(cache.path()));
+  launchAdd(rt);
+  auto entries = rt.diskCacheEntries();
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].buildId == id);
+}
+
+TEST_CASE("the build id is in the key: binaries another build cached are never loaded") {
+  test::TempDir cache;
+  {
+    Runtime a(optionsOfBuild(cache.path(), "build-a"));
+    launchAdd(a);
+    CHECK(a.cacheStats().diskWrites == 1);
+  }
+  // The same kernel, specialization, options and plugin, another build: another key.
+  Runtime b(optionsOfBuild(cache.path(), "build-b"));
+  launchAdd(b);
+  CacheStats s = b.cacheStats();
+  CHECK(s.diskHits == 0);
+  CHECK(s.damagedEntries == 0);
+  CHECK(s.backendCompiles == 1);
+  CHECK(s.diskWrites == 1);
+  auto entries = b.diskCacheEntries();
+  REQUIRE(entries.size() == 2);
+  CHECK(entries[0].path != entries[1].path);
+  std::string pathA, pathB;
+  for (const DiskCacheEntryInfo &e : entries) {
+    CHECK(e.valid);
+    (e.buildId == "build-a" ? pathA : pathB) = e.path;
+  }
+  REQUIRE(!pathA.empty());
+  REQUIRE(!pathB.empty());
+  // Each build finds its own entry.
+  {
+    Runtime a(optionsOfBuild(cache.path(), "build-a"));
+    launchAdd(a);
+    CHECK(a.cacheStats().diskHits == 1);
+    CHECK(a.cacheStats().backendCompiles == 0);
+  }
+  // build-a's entry, whole and valid, put where build-b looks: build-b compiles its own.
+  std::filesystem::copy_file(pathA, pathB, std::filesystem::copy_options::overwrite_existing);
+  Runtime b2(optionsOfBuild(cache.path(), "build-b"));
+  launchAdd(b2);
+  CHECK(b2.cacheStats().diskHits == 0);
+  CHECK(b2.cacheStats().backendCompiles == 1);
+  CHECK(b2.cacheStats().diskWrites == 1);
+  for (const DiskCacheEntryInfo &e : b2.diskCacheEntries())
+    CHECK(e.buildId == (e.path == pathA ? "build-a" : "build-b"));
 }

@@ -143,3 +143,23 @@ TEST_CASE("an out-of-bounds access fails the launch with the kernel's source lin
   // The device still works afterwards.
   add.launch(dev, Grid(2), {big, big, big, 100});
 }
+
+TEST_CASE("an out-of-bounds access names the program of the whole grid, not of its thread's slice") {
+  Runtime rt(test::testOptions());
+  Device dev = rt.device("host:0");
+  Kernel add = Kernel::fromBlockIR(test::addKernelIR(), "add");
+  // 64 elements per program: programs 0 to 3 read x inside its 256 elements, program 4 past them.
+  Buffer x(dev, 256, DType::F32), big(dev, 320, DType::F32);
+  x.fillBytes(0);
+  big.fillBytes(0);
+  try {
+    add.launch(dev, Grid(5), {x, big, big, 320});
+    FAIL("the launch should have failed");
+  } catch (const Error &e) {
+    CHECK(e.code() == ErrorCode::Launch);
+    std::string m = e.what();
+    INFO(m);
+    CHECK(m.find("add.py:7:8: error: out-of-bounds load") != std::string::npos);
+    CHECK(m.find("in program (4, 0, 0)") != std::string::npos);
+  }
+}

@@ -1,5 +1,6 @@
 // Buffers, streams and events on the host plugin; several host devices.
 
+#include "OutOfMemoryCheck.h"
 #include "TestUtil.h"
 
 #include <doctest/doctest.h>
@@ -8,6 +9,11 @@
 #include <random>
 
 using namespace trident;
+
+TEST_CASE("an allocation larger than the host's memory is an out-of-memory error, not a crash") {
+  Runtime rt(test::testOptions());
+  test::checkOutOfMemory(rt.device("host:0"));
+}
 
 TEST_CASE("buffers copy to and from the host, fill, and check sizes") {
   Runtime rt(test::testOptions());

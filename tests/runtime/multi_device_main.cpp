@@ -1,9 +1,11 @@
 // runtime_multi_device_tests: the multi-device checks (MultiDevice.h) on devices of
-// several plugins, which a machine may lack. Each CTest entry names what it needs:
+// several plugins, and the checks of one device of a plugin (OutOfMemoryCheck.h),
+// which a machine may lack. Each CTest entry names what it needs:
 //
 //   runtime_multi_device_tests --needs vulkan      -tc='host+vulkan*'
 //   runtime_multi_device_tests --needs cuda,cuda   -tc='cuda-peer*'
 //   runtime_multi_device_tests --needs cuda,vulkan -tc='cuda+vulkan*'
+//   runtime_multi_device_tests --needs vulkan      -tc='vulkan-oom*'
 //
 // When the machine lacks a device the entry needs, it prints SKIPPED with the
 // plugin's reason and exits 77, which CTest reports as skipped (never as passed).
@@ -13,6 +15,7 @@
 #include <doctest/doctest.h>
 
 #include "MultiDevice.h"
+#include "OutOfMemoryCheck.h"
 #include "TestUtil.h"
 
 #include <cstdio>
@@ -90,6 +93,18 @@ TEST_CASE("cuda+vulkan: copies, splits and waits between cuda:0 and vulkan:0") {
   test::checkSplitFromOneThread(devs, (1u << 22) + 3, 23);
   test::checkSplitFromThreads(devs, (1u << 22) + 5, 24, 3);
   test::checkWaitsAcrossDevices(devs, (1u << 22) + 1, 25);
+}
+
+TEST_CASE("vulkan-oom: an allocation larger than vulkan:0 holds is an out-of-memory error") {
+  test::checkOutOfMemory(runtime().device("vulkan:0"));
+}
+
+TEST_CASE("cuda-oom: an allocation larger than cuda:0 holds is an out-of-memory error") {
+  test::checkOutOfMemory(runtime().device("cuda:0"));
+}
+
+TEST_CASE("hip-oom: an allocation larger than hip:0 holds is an out-of-memory error") {
+  test::checkOutOfMemory(runtime().device("hip:0"));
 }
 
 int main(int argc, char **argv) {

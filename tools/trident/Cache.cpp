@@ -23,23 +23,33 @@ int cacheCommand(const Args &args) {
     return 0;
   }
   auto entries = rt.diskCacheEntries();
+  const std::string thisBuild = buildId();
   unsigned long long total = 0;
-  size_t damaged = 0;
+  size_t damaged = 0, otherBuilds = 0;
   for (const auto &e : entries) {
     total += e.bytes;
     damaged += !e.valid;
+    otherBuilds += e.valid && e.buildId != thisBuild;
   }
   std::printf("cache %s: %zu entr%s, %s", rt.cacheDir().c_str(), entries.size(), entries.size() == 1 ? "y" : "ies",
-              formatBytes(total).c_str());
+              formatByteSize(total).c_str());
   if (damaged)
     std::printf(", %zu damaged (recompiled on next use)", damaged);
-  std::printf("\n");
+  if (otherBuilds)
+    std::printf(", %zu of other builds (never loaded; `trident cache clear` removes them)", otherBuilds);
+  std::printf("\nthis build: %s\n", thisBuild.c_str());
   for (const auto &e : entries) {
-    if (e.valid)
-      std::printf("  %-24s %-8s %-14s %10s  %s\n", e.kernel.c_str(), e.plugin.c_str(), e.target.c_str(),
-                  formatBytes(e.bytes).c_str(), e.path.c_str());
-    else
-      std::printf("  %-24s %-8s %-14s %10s  %s\n", "(damaged)", "", "", formatBytes(e.bytes).c_str(), e.path.c_str());
+    if (!e.valid) {
+      std::printf("  %-24s %-8s %-14s %10s  %-20s %s\n", "(damaged)", "", "", formatByteSize(e.bytes).c_str(), "",
+                  e.path.c_str());
+      continue;
+    }
+    // The build column: the first 12 hex digits of the id of the build that wrote it.
+    std::string build = e.buildId.empty()         ? "(no build id)"
+                        : e.buildId == thisBuild ? e.buildId.substr(0, 12)
+                                                 : e.buildId.substr(0, 12) + " (other)";
+    std::printf("  %-24s %-8s %-14s %10s  %-20s %s\n", e.kernel.c_str(), e.plugin.c_str(), e.target.c_str(),
+                formatByteSize(e.bytes).c_str(), build.c_str(), e.path.c_str());
   }
   return 0;
 }

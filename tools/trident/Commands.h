@@ -2,6 +2,8 @@
 // The subcommands of the `trident` tool, one file each. Each takes the
 // arguments after its name and returns the process exit code.
 
+#include "trident/support/ByteSize.h" // formatByteSize: "1.5 GiB", "48.0 KiB", "0 B"
+
 #include <string>
 #include <vector>
 
@@ -14,8 +16,6 @@ int compileCommand(const Args &args);
 int runCommand(const Args &args);
 int cacheCommand(const Args &args);
 
-// "1.5 GiB", "48 KiB", "0 B"
-std::string formatBytes(unsigned long long bytes);
 // Reads a whole file; throws trident::Error(NotFound) when it cannot.
 std::string readFile(const std::string &path);
 

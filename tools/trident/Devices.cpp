@@ -33,7 +33,7 @@ int devicesCommand(const Args &args) {
     std::printf("            warp size %u, %u multiprocessors, max %u threads/program, grid %u x %u x %u\n",
                 i.warpSize, i.multiprocessors, i.maxThreadsPerProgram, i.maxGrid[0], i.maxGrid[1], i.maxGrid[2]);
     std::printf("            shared memory %s/program, memory %s%s\n",
-                formatBytes(i.sharedMemoryPerProgram).c_str(), formatBytes(i.globalMemory).c_str(),
+                formatByteSize(i.sharedMemoryPerProgram).c_str(), formatByteSize(i.globalMemory).c_str(),
                 i.isGpu ? "" : (i.hostMemory ? " (host memory)" : ""));
   }
   if (!rt.devices().empty())

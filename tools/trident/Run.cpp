@@ -32,6 +32,9 @@ const char *kRunHelp =
     "  --save DIR           write each buffer to DIR/<parameter>.bin\n"
     "  --repeat R           time R warm launches after the first (default 10)\n";
 
+// Generated inputs and saved outputs pass through the host this many elements at a time.
+constexpr size_t kStagingElements = size_t(1) << 22;
+
 struct BufferArg {
   size_t param;
   Buffer buffer;
@@ -157,20 +160,26 @@ int runCommand(const Args &args) {
     if (parts.size() == 3) {
       DType t = dtypeOrThrow(parts[1]);
       size_t n = std::stoull(parts[2]);
-      std::vector<uint8_t> host(n * dtypeBytes(t));
+      const std::string &generator = parts[0];
+      if (generator != "random" && generator != "arange" && generator != "ones" && generator != "zeros")
+        throw Error(ErrorCode::InvalidArgument, "unknown generator '" + generator + "' in --arg " + spec);
+      // The device allocates first (a size it cannot hold is its out-of-memory error);
+      // the values go through a bounded host buffer.
+      Buffer b(device, n, t);
       std::uniform_real_distribution<double> real(-1.0, 1.0);
       std::uniform_int_distribution<int> integer(0, 99);
-      for (size_t i = 0; i < n; ++i) {
-        double v = parts[0] == "random" ? (isFloat(t) ? real(rng) : integer(rng))
-                   : parts[0] == "arange" ? double(i)
-                   : parts[0] == "ones"   ? 1.0
-                   : parts[0] == "zeros"  ? 0.0
-                                          : throw Error(ErrorCode::InvalidArgument,
-                                                        "unknown generator '" + parts[0] + "' in --arg " + spec);
-        storeValue(host, i, t, v);
+      std::vector<uint8_t> host(std::min(n, kStagingElements) * dtypeBytes(t));
+      for (size_t first = 0; first < n; first += kStagingElements) {
+        size_t count = std::min(n - first, kStagingElements);
+        for (size_t i = 0; i < count; ++i) {
+          double v = generator == "random" ? (isFloat(t) ? real(rng) : integer(rng))
+                     : generator == "arange" ? double(first + i)
+                     : generator == "ones"   ? 1.0
+                                             : 0.0;
+          storeValue(host, i, t, v);
+        }
+        b.copyFromHost(host.data(), count * dtypeBytes(t), first * dtypeBytes(t));
       }
-      Buffer b(device, n, t);
-      b.copyFromHost(host.data(), host.size());
       order.emplace_back(buffers.size(), 0);
       buffers.push_back({order.size() - 1, b});
     } else if (parts.size() == 2) {
@@ -245,17 +254,24 @@ int runCommand(const Args &args) {
   if (!saveDir.empty())
     std::filesystem::create_directories(saveDir);
   for (const BufferArg &b : buffers) {
-    std::vector<uint8_t> host(b.buffer.bytes());
-    b.buffer.copyToHost(host.data(), host.size());
+    const DType t = b.buffer.dtype();
+    const size_t elementBytes = dtypeBytes(t);
     std::string name = b.param < kernel.numParams() ? kernel.paramName(b.param) : "arg" + std::to_string(b.param);
-    std::printf("%s: %s[%zu] = [", name.c_str(), std::string(dtypeName(b.buffer.dtype())).c_str(), b.buffer.size());
     size_t shown = std::min<size_t>(b.buffer.size(), size_t(std::max(printN, 0)));
+    std::vector<uint8_t> host(shown * elementBytes);
+    b.buffer.copyToHost(host.data(), host.size());
+    std::printf("%s: %s[%zu] = [", name.c_str(), std::string(dtypeName(t)).c_str(), b.buffer.size());
     for (size_t i = 0; i < shown; ++i)
-      std::printf("%s%g", i ? ", " : "", loadValue(host.data() + i * dtypeBytes(b.buffer.dtype()), b.buffer.dtype()));
+      std::printf("%s%g", i ? ", " : "", loadValue(host.data() + i * elementBytes, t));
     std::printf("%s]\n", shown < b.buffer.size() ? ", ..." : "");
     if (!saveDir.empty()) {
       std::ofstream f(std::filesystem::path(saveDir) / (name + ".bin"), std::ios::binary);
-      f.write(reinterpret_cast<const char *>(host.data()), std::streamsize(host.size()));
+      host.resize(std::min(b.buffer.size(), kStagingElements) * elementBytes);
+      for (size_t first = 0; first < b.buffer.size() && f; first += kStagingElements) {
+        size_t bytes = std::min(b.buffer.size() - first, kStagingElements) * elementBytes;
+        b.buffer.copyToHost(host.data(), bytes, first * elementBytes);
+        f.write(reinterpret_cast<const char *>(host.data()), std::streamsize(bytes));
+      }
       if (!f)
         throw Error(ErrorCode::Io, "cannot write " + saveDir + "/" + name + ".bin");
     }

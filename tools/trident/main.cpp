@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string_view>
 
 namespace {
@@ -58,6 +59,9 @@ int main(int argc, char **argv) {
     return 2;
   } catch (const trident::Error &e) {
     std::fprintf(stderr, "trident %s: error: %s\n", argv[1], e.what());
+    return 1;
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "trident %s: error: out of host memory\n", argv[1]);
     return 1;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "trident %s: internal error: %s\n", argv[1], e.what());

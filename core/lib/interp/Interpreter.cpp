@@ -47,6 +47,18 @@ uint64_t Interpreter::executionCount(OpCode code) const {
 
 bool Interpreter::run(const Module &m, std::string_view kernel, std::span<const KernelArg> args,
                       std::array<uint32_t, 3> grid, Diagnostics &diags) {
+  return run(m, kernel, args, grid, ProgramBox{{0, 0, 0}, grid}, diags);
+}
+
+bool Interpreter::run(const Module &m, std::string_view kernel, std::span<const KernelArg> args,
+                      std::array<uint32_t, 3> grid, const ProgramBox &box, Diagnostics &diags) {
+  for (int d = 0; d < 3; ++d)
+    if (box.offset[d] > grid[d] || box.size[d] > grid[d] - box.offset[d]) {
+      diags.error({}, "programs [" + std::to_string(box.offset[d]) + ", " +
+                          std::to_string(uint64_t(box.offset[d]) + box.size[d]) + ") of axis " + std::to_string(d) +
+                          " are outside the grid of " + std::to_string(grid[d]));
+      return false;
+    }
   const Op *func = m.lookupFunction(kernel);
   if (!func) {
     diags.error({}, "no function named '" + std::string(kernel) + "' in the module");
@@ -76,9 +88,10 @@ bool Interpreter::run(const Module &m, std::string_view kernel, std::span<const 
   impl_->opCounts[static_cast<unsigned>(OpCode::Module)]++;
   interp::Exec exec(m, impl_->memory, *impl_->out, grid, impl_->opCounts, diags);
   // Programs run one after another, axis 0 fastest.
-  for (uint32_t z = 0; z < grid[2]; ++z)
-    for (uint32_t y = 0; y < grid[1]; ++y)
-      for (uint32_t x = 0; x < grid[0]; ++x) {
+  const std::array<uint32_t, 3> &o = box.offset, &n = box.size;
+  for (uint32_t z = o[2]; z < o[2] + n[2]; ++z)
+    for (uint32_t y = o[1]; y < o[1] + n[1]; ++y)
+      for (uint32_t x = o[0]; x < o[0] + n[0]; ++x) {
         exec.pid = {x, y, z};
         if (!exec.callFunction(func, values, nullptr))
           return false;

@@ -30,6 +30,9 @@ struct RuntimeOptions {
   std::string cacheDir;
   // False turns the on-disk cache off (TRIDENT_CACHE=0 does the same).
   bool diskCache = true;
+  // The build id in cache keys and entries; empty: this build's, trident::buildId().
+  // Another value makes the runtime cache as another build would (for tests).
+  std::string buildId;
   // Options from the environment (TRIDENT_PLUGIN_PATH, TRIDENT_PLUGINS,
   // TRIDENT_CACHE_DIR, TRIDENT_CACHE) with the defaults above.
   static RuntimeOptions fromEnvironment();
@@ -61,6 +64,7 @@ struct DiskCacheEntryInfo {
   std::string path;
   uint64_t bytes = 0;
   bool valid = false; // its checksum and format check out
+  std::string buildId; // the build that wrote it; "" for entries older than build ids
   std::string kind;   // "kernel"
   std::string kernel;
   std::string plugin;
@@ -104,5 +108,10 @@ private:
 
 // Trident's version string ("0.1.0").
 const char *version();
+// This build's id: a SHA-256 (64 hex digits), computed when Trident is built, of the
+// sources of the compiler, runtime and plugins, the code-generating libraries they
+// link, and the LLVM and C++ compiler versions. Part of every disk-cache key: binaries
+// cached by another build are never loaded.
+const char *buildId();
 
 } // namespace trident

@@ -185,6 +185,11 @@ TEST_CASE("the HIP plugin drives a device through the HIP module API (stand-in r
     REQUIRE(p.api->memcpy_dtoh(stream, back.data(), bufs[2], x.size() * sizeof(float)) == TRIDENT_SUCCESS);
     CHECK(back == std::vector<float>(x.size(), 1.0f));
     CHECK(p.api->mem_fill(stream, bufs[2], 0, 3, 1) == TRIDENT_ERROR_INVALID_ARGUMENT);
+    // More than the device holds: out of memory, with what is free.
+    trident_devptr huge = 0;
+    CHECK(p.api->mem_alloc(dev, size_t(1) << 50, &huge) == TRIDENT_ERROR_OUT_OF_MEMORY);
+    CHECK(p.error().starts_with("out of memory: 1.0 PiB requested on hip:0, 192.0 GiB free of 192.0 GiB "
+                                "(hipMalloc: "));
 
     // A module from a code object for the device's own target, and a launch.
     trident_binary binary;

@@ -77,6 +77,64 @@ TEST_CASE("a 3-D grid runs every program once, axis 0 fastest") {
   CHECK(counter[0] == 12);
 }
 
+TEST_CASE("a box of the grid runs with the program ids, grid and diagnostics of the whole grid") {
+  Runner r;
+  r.load(R"(builtin.module ({
+  tt.func {sym_name = "k"} ({
+  ^(%out: ptr<i32>, %limit: i32):
+    %x = tt.get_program_id {axis = 0} : i32
+    %y = tt.get_program_id {axis = 1} : i32
+    %nx = tt.get_num_programs {axis = 0} : i32
+    %ny = tt.get_num_programs {axis = 1} : i32
+    %row = arith.muli %y, %nx : i32
+    %linear = arith.addi %row, %x : i32
+    %c100 = arith.constant {value = 100} : i32
+    %n100 = arith.muli %ny, %c100 : i32
+    %v = arith.addi %n100, %nx : i32
+    %p = tt.addptr %out, %linear : ptr<i32> loc("k.py":9:4)
+    tt.store %p, %v loc("k.py":10:4)
+    tt.print %linear {hex = false, prefix = "linear "}
+    %l = tt.splat %limit : block<2xi32>
+    %s = tt.splat %linear : block<2xi32>
+    %ok = arith.cmpi %s, %l {predicate = "slt"} : block<2xi1>
+    tt.assert %ok {message = "past the limit"} loc("k.py":12:4)
+    tt.return
+  })
+}))");
+  // Grid 4 x 3; the box holds programs x = 1..2 of rows y = 1..2.
+  const std::array<uint32_t, 3> grid{4, 3, 1};
+  const Interpreter::ProgramBox box{{1, 1, 0}, {2, 2, 1}};
+  std::vector<int32_t> out(12, -1);
+  r.buffer(out, "out");
+  auto runBox = [&](int32_t limit, const Interpreter::ProgramBox &b) {
+    r.diags.clear();
+    r.printed.str("");
+    return r.interp.run(*r.module, "k", std::vector<KernelArg>{KernelArg::pointer(out.data(), Type::i32()),
+                                                              KernelArg::i32(limit)},
+                        grid, b, r.diags);
+  };
+  REQUIRE(runBox(100, box));
+  for (int i = 0; i < 12; ++i) {
+    bool inBox = (i % 4 == 1 || i % 4 == 2) && (i / 4 == 1 || i / 4 == 2);
+    CHECK(out[i] == (inBox ? 304 : -1));
+  }
+  CHECK(r.printed.str() == "pid (1, 1, 0) linear 5\npid (2, 1, 0) linear 6\n"
+                           "pid (1, 2, 0) linear 9\npid (2, 2, 0) linear 10\n");
+  // A failed assert names the program in the whole grid.
+  CHECK_FALSE(runBox(9, box));
+  CHECK(r.error() == "assertion failed: past the limit at index (0) in program (1, 2, 0)");
+  // So does an out-of-bounds access: program (3, 2) of a buffer of 11 elements.
+  out.resize(11);
+  r.interp.clearBuffers();
+  r.buffer(out, "out");
+  CHECK_FALSE(runBox(100, {{3, 2, 0}, {1, 1, 1}}));
+  CHECK(r.error().ends_with("in program (3, 2, 0)"));
+  CHECK(r.diags.list()[0].loc.str() == "k.py:10:4");
+  // A box that does not fit the grid is refused.
+  CHECK_FALSE(runBox(100, {{3, 0, 0}, {2, 1, 1}}));
+  CHECK(r.error() == "programs [3, 5) of axis 0 are outside the grid of 4");
+}
+
 TEST_CASE("scf.for carries values; trip counts follow lb, ub and step") {
   Runner r;
   r.load(R"(builtin.module ({

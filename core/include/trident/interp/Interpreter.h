@@ -57,6 +57,18 @@ public:
   bool run(const Module &m, std::string_view kernel, std::span<const KernelArg> args,
            std::array<uint32_t, 3> grid, Diagnostics &diags);
 
+  // A part of a grid: the programs offset[d] <= pid[d] < offset[d] + size[d].
+  struct ProgramBox {
+    std::array<uint32_t, 3> offset{0, 0, 0};
+    std::array<uint32_t, 3> size{0, 0, 0};
+  };
+  // Runs only the programs of `box`, in the same order as a run of the whole grid
+  // would; tt.get_program_id, tt.get_num_programs, tt.print and every diagnostic see
+  // the program's place in `grid`. One launch can so be split over several
+  // interpreters (the host plugin's threads). A box outside `grid` is an error.
+  bool run(const Module &m, std::string_view kernel, std::span<const KernelArg> args,
+           std::array<uint32_t, 3> grid, const ProgramBox &box, Diagnostics &diags);
+
   // Where tt.print writes (std::cout unless set).
   void setOutput(std::ostream &os);
   // How many times ops of `code` have run, summed over every run of this interpreter

@@ -1,5 +1,6 @@
 // A stand-in for libamdhip64, for tests of the HIP plugin on machines without ROCm:
-// one fake gfx942 device whose "device memory" is host memory. It checks what a real
+// one fake gfx942 device whose "device memory" is host memory (192 GiB of it, which
+// hipMalloc counts: more than is left fails as out of memory). It checks what a real
 // runtime would reject (a code object that is not an AMDGPU ELF for gfx942, a kernel
 // without its descriptor) and records launches for the test to inspect through
 // fakeHipLastLaunch. Kernels do not run.
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <elf.h>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -43,6 +45,11 @@ std::mutex mutex;
 Launch last;
 int launches = 0;
 size_t argCount = 0; // the runtime reads the count from the code object; the fake is told
+
+constexpr size_t kDeviceMemory = size_t(192) << 30;
+constexpr hipError_t kOutOfMemory = 2;
+std::map<void *, size_t> allocations; // under `mutex`
+size_t allocated = 0;
 
 // The names of the code object's dynamic symbols; empty when it is not an AMDGPU
 // ELF shared object for gfx942 (`error` says which).
@@ -105,7 +112,7 @@ hipGetDevicePropertiesR0600(trident::hip::DevicePropsR0600 *p, int d) {
   std::strcpy(p->gcnArchName, "gfx942:sramecc+:xnack-");
   for (int i = 0; i < 16; ++i)
     p->uuid[i] = static_cast<uint8_t>(0xa0 + i);
-  p->totalGlobalMem = size_t(192) << 30;
+  p->totalGlobalMem = kDeviceMemory;
   p->sharedMemPerBlock = 64 * 1024;
   p->warpSize = 64;
   p->maxThreadsPerBlock = 1024;
@@ -117,11 +124,31 @@ hipGetDevicePropertiesR0600(trident::hip::DevicePropsR0600 *p, int d) {
 __attribute__((visibility("default"))) hipError_t hipSetDevice(int d) { return d == 0 ? 0 : 101; }
 __attribute__((visibility("default"))) hipError_t hipDeviceSynchronize() { return 0; }
 __attribute__((visibility("default"))) hipError_t hipMalloc(void **p, size_t n) {
+  std::lock_guard lock(mutex);
+  *p = nullptr;
+  if (n > kDeviceMemory - allocated)
+    return kOutOfMemory;
   *p = std::aligned_alloc(256, (n + 255) / 256 * 256);
-  return *p ? 0 : 2;
+  if (!*p)
+    return kOutOfMemory;
+  allocations[*p] = n;
+  allocated += n;
+  return 0;
 }
 __attribute__((visibility("default"))) hipError_t hipFree(void *p) {
+  std::lock_guard lock(mutex);
+  auto it = allocations.find(p);
+  if (it == allocations.end())
+    return kInvalidValue;
+  allocated -= it->second;
+  allocations.erase(it);
   std::free(p);
+  return 0;
+}
+__attribute__((visibility("default"))) hipError_t hipMemGetInfo(size_t *free, size_t *total) {
+  std::lock_guard lock(mutex);
+  *free = kDeviceMemory - allocated;
+  *total = kDeviceMemory;
   return 0;
 }
 __attribute__((visibility("default"))) hipError_t hipMemcpyHtoDAsync(void *d, void *s, size_t n, void *) {
