@@ -173,6 +173,11 @@ const TuneConfig &chooseConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> 
         if (e.code() == ErrorCode::InvalidArgument)
           throw; // the user's arguments are wrong whatever the config
         failures += "\n  " + k.configs[c].text + ": " + e.what();
+        // Triton's OutOfResources pruning, said in one line (the first of the error).
+        std::string why = e.what();
+        why = why.substr(0, why.find('\n'));
+        std::fprintf(stderr, "trident: autotune %s on %s: skipping %s: %s\n", k.name.c_str(), device->name.c_str(),
+                     k.configs[c].text.c_str(), why.c_str());
       }
       saved.restore(stream);
     }
