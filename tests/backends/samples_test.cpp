@@ -1,5 +1,5 @@
 // Every kernel of samples/*.py, through the frontend with a signature like the
-// sample's launch, compiles to PTX for sm_80 and sm_90 that ptxas accepts.
+// sample's launch, compiles to PTX for sm_80, sm_86, sm_89 and sm_90 that ptxas accepts.
 #include "trident/backends/nvptx/CodeGen.h"
 #include "trident/backends/nvptx/Target.h"
 #include "trident/frontend/Frontend.h"
@@ -72,7 +72,7 @@ int runPtxas(const std::string &ptx, const std::string &arch, std::string &outpu
 
 } // namespace
 
-TEST_CASE("every sample kernel compiles to PTX for sm_80 and sm_90") {
+TEST_CASE("every sample kernel compiles to PTX for sm_80, sm_86, sm_89 and sm_90") {
   if (!havePtxas())
     std::cout << "SKIPPED (partly): ptxas not found; sample PTX is generated but not assembled\n";
   for (const SampleKernel &s : kSamples) {
@@ -90,7 +90,7 @@ TEST_CASE("every sample kernel compiles to PTX for sm_80 and sm_90") {
     INFO(diags.str());
     REQUIRE(m.has_value());
     REQUIRE(verify(*m, diags));
-    for (const char *arch : {"sm_80", "sm_90"}) {
+    for (const char *arch : {"sm_80", "sm_86", "sm_89", "sm_90"}) {
       INFO(arch);
       nvptx::PTXOptions options;
       options.kernel = s.kernel;
@@ -100,6 +100,10 @@ TEST_CASE("every sample kernel compiles to PTX for sm_80 and sm_90") {
       CHECK(ptx.has_value());
       if (!ptx)
         continue;
+      // The dots run on the tensor cores: operands through ldmatrix, loads pipelined.
+      if (std::string(s.file) == "matmul.py" || std::string(s.file) == "attention.py")
+        for (const char *instruction : {"mma.sync.aligned.m16n8k16", "ldmatrix.sync.aligned", "cp.async.cg"})
+          CHECK_MESSAGE(ptx->ptx.find(instruction) != std::string::npos, instruction);
       if (const char *dump = std::getenv("TRIDENT_DUMP_DIR"))
         std::ofstream(fs::path(dump) / (std::string(s.kernel) + "." + arch + ".ptx")) << ptx->ptx;
       if (havePtxas()) {
