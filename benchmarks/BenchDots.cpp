@@ -66,7 +66,8 @@ DotRow matmul(const Device &dev, In t, int s, bool leaky, int repeats, const std
   return r;
 }
 
-DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int repeats, const std::string &dir) {
+DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int warps, int repeats,
+                 const std::string &dir) {
   size_t count = size_t(Z) * H * N * D;
   std::vector<double> q, kv, v;
   Buffer bq = randomMatrix(dev, In::F16, count, 4, q), bk = randomMatrix(dev, In::F16, count, 5, kv),
@@ -76,8 +77,8 @@ DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int
   Kernel k = Kernel::fromFile(dir + "/attention.py", "_attn_fwd");
   const int BLOCK_M = 128, BLOCK_N = 64, sz = H * N * D, sh = N * D, sm = D, sk = 1;
   const float smScale = 0.5f;
-  LaunchOptions opts; // the tutorial's launch: 4 warps, 3 stages
-  opts.numWarps = 4;
+  LaunchOptions opts; // the tutorial's launch: 4 warps (also 8 at HEAD_DIM 128), 3 stages
+  opts.numWarps = warps;
   opts.numStages = 3;
   opts.constexprs = {{"N_CTX", N}, {"HEAD_DIM", D}, {"BLOCK_M", BLOCK_M}, {"BLOCK_N", BLOCK_N},
                      {"STAGE", causal ? 3 : 1}};
@@ -86,7 +87,7 @@ DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int
              {bq, bk, bv, smScale, m, out, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, Z, H},
              opts);
   };
-  DotRow r{std::string("attention") + (causal ? " causal" : ""),
+  DotRow r{std::string("attention") + (causal ? " causal" : "") + (warps != 4 ? " w" + std::to_string(warps) : ""),
            std::to_string(Z) + "x" + std::to_string(H) + "x" + std::to_string(N) + "x" + std::to_string(D)};
   r.coldMs = coldLaunchMs(dev, launch);
   std::vector<uint16_t> got = out.toHost<uint16_t>();
@@ -134,10 +135,10 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
     rows.push_back(matmul(dev, In::F16, 8192, false, repeats, dir));
   rows.push_back(matmul(dev, In::BF16, s, false, repeats, dir));
   rows.push_back(matmul(dev, In::F32, s, false, repeats, dir));
-  for (int D : {64, 128})
+  for (auto [D, warps] : {std::pair{64, 4}, std::pair{128, 4}, std::pair{128, 8}})
     for (bool causal : {false, true})
-      rows.push_back(small ? attention(dev, 1, 2, 256, D, causal, repeats, dir)
-                           : attention(dev, 4, 32, 4096, D, causal, repeats, dir));
+      rows.push_back(small ? attention(dev, 1, 2, 256, D, causal, warps, repeats, dir)
+                           : attention(dev, 4, 32, 4096, D, causal, warps, repeats, dir));
   return rows;
 }
 

@@ -28,6 +28,18 @@ def load_sample(name):
     return module
 
 
+def attention_warps(att, q, k, v, causal, sm_scale, num_warps):
+    """samples/attention.py's attention() with another warp count."""
+    o = torch.empty_like(q)
+    BLOCK_M, BLOCK_N = 128, 64
+    grid = (triton.cdiv(q.shape[2], BLOCK_M), q.shape[0] * q.shape[1], 1)
+    M = torch.empty((q.shape[0], q.shape[1], q.shape[2]), device=q.device, dtype=torch.float32)
+    att._attn_fwd[grid](q, k, v, sm_scale, M, o, *q.stride(), *k.stride(), *v.stride(), *o.stride(), q.shape[0],
+                        q.shape[1], N_CTX=q.shape[2], HEAD_DIM=q.shape[-1], BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N,
+                        STAGE=3 if causal else 1, num_warps=num_warps)
+    return o
+
+
 def bench(fn):
     return triton.testing.do_bench(fn, warmup=25, rep=200, return_mode="median") * 1e-3  # seconds
 
@@ -118,6 +130,9 @@ def main():
             size = f"{Z}x{H}x{N}x{D}"
             tag = " causal" if causal else ""
             report("attention" + tag, size, bench(lambda: att.attention(q, k, v, causal, 0.5)), flops=flops)
+            if D == 128:  # the tutorial's launch with 8 warps, as trident-bench also measures it
+                report("attention w8" + tag, size, bench(lambda: attention_warps(att, q, k, v, causal, 0.5, 8)),
+                       flops=flops)
             sdpa = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=0.5)
             report("attention (torch sdpa)" + tag, size, bench(sdpa), flops=flops)
 
