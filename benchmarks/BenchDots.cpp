@@ -42,7 +42,9 @@ DotRow matmul(const Device &dev, In t, int s, bool leaky, int repeats, const std
   LaunchOptions opts;
   opts.constexprs = {{"ACTIVATION", Constexpr::string(leaky ? "leaky_relu" : "")}};
   auto launch = [&] { k.launch(dev, grid, {ba, bb, c, s, s, s, s, 1, s, 1, s, 1}, opts); };
-  DotRow r{std::string("matmul ") + inName(t) + (leaky ? " +leaky" : ""), std::to_string(s) + "^3"};
+  DotRow r;
+  r.kernel = std::string("matmul ") + inName(t) + (leaky ? " +leaky" : "");
+  r.size = std::to_string(s) + "^3";
   r.coldMs = coldLaunchMs(dev, launch); // autotunes: every config compiled and timed
   std::vector<uint16_t> got = c.toHost<uint16_t>();
   // 256 sampled elements against float64 (inputs are exact; fp32 accumulation, one fp16
@@ -87,8 +89,9 @@ DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int
              {bq, bk, bv, smScale, m, out, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, Z, H},
              opts);
   };
-  DotRow r{std::string("attention") + (causal ? " causal" : "") + (warps != 4 ? " w" + std::to_string(warps) : ""),
-           std::to_string(Z) + "x" + std::to_string(H) + "x" + std::to_string(N) + "x" + std::to_string(D)};
+  DotRow r;
+  r.kernel = std::string("attention") + (causal ? " causal" : "") + (warps != 4 ? " w" + std::to_string(warps) : "");
+  r.size = std::to_string(Z) + "x" + std::to_string(H) + "x" + std::to_string(N) + "x" + std::to_string(D);
   r.coldMs = coldLaunchMs(dev, launch);
   std::vector<uint16_t> got = out.toHost<uint16_t>();
   // 8 sampled rows against float64 softmax(q k^T * scale) v.
