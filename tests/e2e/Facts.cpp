@@ -499,6 +499,48 @@ Facts transfer(OpCode code, Type type, std::span<const Facts> in, Type operandTy
   return otherFacts();
 }
 
+bool fitsTf32(const Facts &f) {
+  if (!f.isExactFloat())
+    return false;
+  return f.mag() == 0 || (fitsExact(Type::f32(), f) && std::ldexp(f.mag(), f.frac) < std::ldexp(1.0, 11));
+}
+
+Facts dotFacts(Type accElement, const Facts &a, const Facts &b, const Facts &acc, int64_t k, bool tf32) {
+  double kd = double(k);
+  if (accElement.isInteger()) {
+    // Wrapping sums are the same in any order: only the range is lost on overflow.
+    if (!a.isInt() || !b.isInt() || !acc.isInt())
+      return fullInt(accElement);
+    i128 c[] = {i128(a.ilo) * b.ilo, i128(a.ilo) * b.ihi, i128(a.ihi) * b.ilo, i128(a.ihi) * b.ihi};
+    i128 plo = *std::min_element(c, c + 4), phi = *std::max_element(c, c + 4);
+    return clampInt(accElement, i128(acc.ilo) + plo * k, i128(acc.ihi) + phi * k);
+  }
+  if (!a.isFloat() || !b.isFloat() || !acc.isFloat())
+    return approxFloat(-INFINITY, INFINITY, INFINITY);
+  double plo, phi;
+  mulInterval(a, b, plo, phi);
+  double pmag = std::max(std::abs(plo), std::abs(phi));
+  // Every partial sum, in any order and with or without the accumulator, is within m.
+  double m = acc.mag() + kd * pmag;
+  int frac = std::max(acc.frac, a.frac + b.frac);
+  bool inputsHold = !tf32 || (fitsTf32(a) && fitsTf32(b));
+  if (a.exact && b.exact && acc.exact && inputsHold && fitsExact(accElement, exactFloat(-m, m, frac)))
+    return exactFloat(acc.lo + kd * plo, acc.hi + kd * phi, frac);
+  Facts r = approxFloat(acc.lo + kd * plo, acc.hi + kd * phi, 0);
+  // What the inputs may differ by, carried through k products.
+  r.err = acc.err + kd * (a.err * b.mag() + b.err * a.mag() + a.err * b.err);
+  // A device may round f32 inputs to tf32 (to nearest: half an ulp of 11 bits each); the
+  // reference does not.
+  if (tf32 && !inputsHold)
+    r.err += kd * (a.mag() + a.err) * (b.mag() + b.err) * 1.01 * std::ldexp(1.0, -10);
+  // Each side rounds up to k + 1 partial sums, each by at most an ulp of m; the
+  // reference's value drifts from the exact sum by its own share of that.
+  double u = unitRoundoff(accElement);
+  r.lo -= (kd + 1) * u * m, r.hi += (kd + 1) * u * m;
+  r.err += kBasicUlps * (kd + 1) * u * m;
+  return r;
+}
+
 Facts combineFacts(Combine c, Type element, int64_t n, const Facts &in) {
   switch (c) {
   case Combine::Add: {

@@ -74,6 +74,15 @@ int64_t intMax(Type t);
 // the first operand (casts need it).
 Facts transfer(OpCode code, Type type, std::span<const Facts> in, Type operandType);
 
+// tt.dot: the facts of acc + sum_k a_ik * b_kj for `k` products of elements of facts `a`
+// and `b` into an accumulator of `accElement` with facts `acc`, summed in any order (the
+// reference adds one product at a time, matrix units a group at once). `tf32`: f32
+// inputs may be rounded to tf32 (11 significant bits) first. Exact when every input
+// is exact (and holds in tf32) and every partial sum fits the accumulator exactly.
+Facts dotFacts(Type accElement, const Facts &a, const Facts &b, const Facts &acc, int64_t k, bool tf32);
+// Exact facts whose values all hold in tf32 (f32 with 10 explicit mantissa bits).
+bool fitsTf32(const Facts &f);
+
 // Which combiner a tt.reduce / tt.scan uses, per operand.
 enum class Combine : uint8_t {
   Add, Mul, Max, Min, MaxUnsigned, Xor, Or, And,
