@@ -68,6 +68,42 @@ DotRow matmul(const Device &dev, In t, int s, bool leaky, int repeats, const std
   return r;
 }
 
+// benchmarks/matmul_int8.py: int8 inputs, exact int32 results (every element checked on
+// a sample of rows).
+DotRow matmulInt8(const Device &dev, int s, int repeats, const std::string &benchDir) {
+  std::mt19937 gen(9);
+  std::uniform_int_distribution<int> dist(-128, 127);
+  std::vector<int8_t> a(size_t(s) * s), b(size_t(s) * s);
+  for (int8_t &v : a)
+    v = int8_t(dist(gen));
+  for (int8_t &v : b)
+    v = int8_t(dist(gen));
+  Buffer ba = Buffer::fromHost(dev, std::span<const int8_t>(a)), bb = Buffer::fromHost(dev, std::span<const int8_t>(b));
+  Buffer c(dev, size_t(s) * s, DType::I32);
+  c.fillBytes(0xff);
+  Kernel k = Kernel::fromFile(benchDir + "/matmul_int8.py", "matmul_int8_kernel");
+  Grid grid([s](const Meta &m) -> Dim3 { return {cdiv(s, m["BLOCK_M"]) * cdiv(s, m["BLOCK_N"])}; });
+  auto launch = [&] { k.launch(dev, grid, {ba, bb, c, s, s, s, s, 1, s, 1, s, 1}); };
+  DotRow r;
+  r.kernel = "matmul int8";
+  r.size = std::to_string(s) + "^3";
+  r.coldMs = coldLaunchMs(dev, launch);
+  std::vector<int32_t> got = c.toHost<int32_t>();
+  std::mt19937 pick(5);
+  size_t bad = 0;
+  for (int n = 0; n < 256; ++n) {
+    int i = int(pick() % uint32_t(s)), j = int(pick() % uint32_t(s));
+    int64_t ref = 0;
+    for (int q = 0; q < s; ++q)
+      ref += int64_t(a[size_t(i) * s + q]) * b[size_t(q) * s + j];
+    bad += got[size_t(i) * s + j] != int32_t(ref);
+  }
+  r.check = bad ? std::to_string(bad) + " of 256 sampled elements differ" : "ok";
+  r.ms = timeOnDevice(dev, repeats, 1, launch).first;
+  r.tflops = 2.0 * double(s) * s * s / (r.ms * 1e9);
+  return r;
+}
+
 DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int warps, int repeats,
                  const std::string &dir) {
   size_t count = size_t(Z) * H * N * D;
@@ -129,7 +165,8 @@ DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int
 
 } // namespace
 
-std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &dir) {
+std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &dir,
+                              const std::string &benchDir) {
   std::vector<DotRow> rows;
   int s = small ? 256 : 4096;
   rows.push_back(matmul(dev, In::F16, s, false, repeats, dir));
@@ -138,6 +175,7 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
     rows.push_back(matmul(dev, In::F16, 8192, false, repeats, dir));
   rows.push_back(matmul(dev, In::BF16, s, false, repeats, dir));
   rows.push_back(matmul(dev, In::F32, s, false, repeats, dir));
+  rows.push_back(matmulInt8(dev, s, repeats, benchDir));
   for (auto [D, warps] : {std::pair{64, 4}, std::pair{128, 4}, std::pair{128, 8}})
     for (bool causal : {false, true})
       rows.push_back(small ? attention(dev, 1, 2, 256, D, causal, warps, repeats, dir)

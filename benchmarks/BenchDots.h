@@ -1,6 +1,6 @@
 #pragma once
 // trident-bench's compute-bound rows: the matmul sample (autotuned, fp16 with and without
-// its fused leaky ReLU, bf16 and tf32 inputs) and the attention sample (Triton's
+// its fused leaky ReLU, bf16 and tf32 inputs), benchmarks/matmul_int8.py and the attention sample (Triton's
 // FlashAttention-2 forward, Z=4, H=32, N=4096, D=64 and 128, causal and not). Each result
 // is checked against a float64 reference on sampled elements before it is timed.
 
@@ -17,6 +17,8 @@ struct DotRow {
   std::string check; // "ok" or what differs
 };
 
-std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &samplesDir);
+// `samplesDir`: samples/*.py; `benchDir`: benchmarks/*.py (the int8 matmul).
+std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &samplesDir,
+                              const std::string &benchDir);
 
 } // namespace trident::bench

@@ -81,7 +81,7 @@ public:
       layerNorm(dev, o_.small ? 64 : 4096, 8192, copyGbps);
     }
     if (o_.kernels == "dots" || (o_.kernels == "all" && dev.info().isGpu))
-      for (const DotRow &d : benchDots(dev, o_.small, o_.repeats, o_.samplesDir)) {
+      for (const DotRow &d : benchDots(dev, o_.small, o_.repeats, o_.samplesDir, TRIDENT_BENCH_DIR)) {
         Row &r = add(dev, d.kernel, d.size);
         r.ms = d.ms;
         r.tflops = d.tflops;

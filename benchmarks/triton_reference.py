@@ -120,6 +120,14 @@ def main():
         report("matmul (cuBLAS)", f"{s}^3 int8", bench(lambda: torch._int_mm(a8, b8)), flops=2 * s**3)
     except RuntimeError as e:
         print(f"int8 cuBLAS: {e}")
+    spec = importlib.util.spec_from_file_location("matmul_int8", os.path.join(HERE, "matmul_int8.py"))
+    mm8 = importlib.util.module_from_spec(spec)
+    mm8.torch = torch
+    spec.loader.exec_module(mm8)
+    a8 = a8.contiguous()
+    b8 = b8.contiguous()
+    assert torch.equal(mm8.matmul_int8(a8, b8), torch._int_mm(a8, b8)), "triton int8 matmul mismatch"
+    report("matmul int8", f"{s}^3 int8", bench(lambda: mm8.matmul_int8(a8, b8)), flops=2 * s**3)
 
     att = load_sample("attention")
     Z, H, N = 4, 32, 4096

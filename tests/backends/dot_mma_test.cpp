@@ -23,7 +23,8 @@ using namespace trident;
 namespace {
 
 // C = A @ B (+ a leaky ReLU when EPILOGUE); A is M x K with strides (sam, sak), B is K x N
-// with (sbk, sbn), C is M x N row-major f32. Rows, columns and k past the sizes are masked.
+// with (sbk, sbn), C is M x N row-major f32 (i32 for int8). Rows, columns and k past the
+// sizes are masked.
 const char *kSource = R"(
 import triton
 import triton.language as tl
@@ -34,7 +35,7 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn,
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rn = tl.program_id(1) * BN + tl.arange(0, BN)
     rk = tl.arange(0, BK)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    acc = tl.zeros((BM, BN), dtype=ACC)
     for k in range(0, K, BK):
         kk = k + rk
         a = tl.load(a_ptr + rm[:, None] * sam + kk[None, :] * sak, mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0)
@@ -46,7 +47,7 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn,
 )";
 
 struct DotCase {
-  const char *dtype; // "fp16", "bf16", "fp32"
+  const char *dtype; // "fp16", "bf16", "fp32", "i8"
   int m, n, k;       // problem sizes
   int bm, bn, bk;    // block sizes
   unsigned warps;
@@ -70,11 +71,13 @@ uint16_t toHalfBits(float f, bool bf16) {
 std::vector<uint8_t> matrixBytes(const DotCase &c, size_t count, uint32_t seed) {
   std::mt19937 gen(seed);
   std::uniform_int_distribution<int> dist(-64, 64);
-  bool wide = std::string(c.dtype) == "fp32";
-  std::vector<uint8_t> bytes(count * (wide ? 4 : 2));
+  bool wide = std::string(c.dtype) == "fp32", bytesOnly = std::string(c.dtype) == "i8";
+  std::vector<uint8_t> bytes(count * (wide ? 4 : bytesOnly ? 1 : 2));
   for (size_t i = 0; i < count; ++i) {
     float v = float(dist(gen)) / 64.0f;
-    if (wide) {
+    if (bytesOnly) {
+      bytes[i] = static_cast<uint8_t>(static_cast<int8_t>(dist(gen)));
+    } else if (wide) {
       std::memcpy(&bytes[i * 4], &v, 4);
     } else {
       uint16_t h = toHalfBits(v, std::string(c.dtype) == "bf16");
@@ -93,14 +96,17 @@ Outcome runCase(const DotCase &c) {
   std::string source = kSource;
   std::string precision = std::string(c.dtype) == "fp32" ? "tf32" : "ieee";
   source.replace(source.find("PRECISION"), 9, precision);
+  bool integer = std::string(c.dtype) == "i8";
+  source.replace(source.find("ACC"), 3, integer ? "tl.int32" : "tl.float32");
   std::string p = std::string("*") + c.dtype + ":16";
+  std::string out = integer ? "*i32:16" : "*fp32:16";
   // Unit strides are specialized (as the runtime does), so the loads vectorize along them.
   std::string sam = c.aTransposed ? "1" : "i32:16", sak = c.aTransposed ? "i32:16" : "1";
   std::string sbk = c.bTransposed ? "1" : "i32:16", sbn = c.bTransposed ? "i32:16" : "1";
   // Sizes that are multiples of 16 are declared so (masks then allow vector accesses).
   bool divisible = c.m % 16 == 0 && c.n % 16 == 0 && c.k % 16 == 0;
   std::string size = divisible ? "i32:16" : "i32";
-  std::string signature = p + ", " + p + ", *fp32:16, " + size + ", " + size + ", " + size + ", " + sam + ", " + sak + ", " + sbk + ", " + sbn +
+  std::string signature = p + ", " + p + ", " + out + ", " + size + ", " + size + ", " + size + ", " + sam + ", " + sak + ", " + sbk + ", " + sbn +
                           ", " + std::to_string(c.bm) + ", " + std::to_string(c.bn) + ", " + std::to_string(c.bk) +
                           ", " + (c.epilogue ? "1" : "0");
   INFO(signature);
@@ -125,13 +131,16 @@ Outcome runCase(const DotCase &c) {
                         c.bTransposed ? ldb : 1};
   std::array<uint32_t, 3> grid = {uint32_t((c.m + c.bm - 1) / c.bm), uint32_t((c.n + c.bn - 1) / c.bn), 1};
 
-  Type elem = std::string(c.dtype) == "fp16" ? Type::f16() : std::string(c.dtype) == "bf16" ? Type::bf16() : Type::f32();
+  Type elem = std::string(c.dtype) == "fp16"   ? Type::f16()
+              : std::string(c.dtype) == "bf16" ? Type::bf16()
+              : integer                        ? Type::i8()
+                                               : Type::f32();
   Interpreter interp;
   interp.addBuffer(a.data(), a.size());
   interp.addBuffer(b.data(), b.size());
   interp.addBuffer(ref.data(), ref.size() * 4);
   std::vector<KernelArg> args = {KernelArg::pointer(a.data(), elem), KernelArg::pointer(b.data(), elem),
-                                 KernelArg::pointer(ref.data(), Type::f32()), KernelArg::i32(c.m),
+                                 KernelArg::pointer(ref.data(), integer ? Type::i32() : Type::f32()), KernelArg::i32(c.m),
                                  KernelArg::i32(c.n), KernelArg::i32(c.k)};
   // Specialized unit strides are not parameters any more.
   for (int32_t s : strides)
@@ -149,13 +158,13 @@ Outcome runCase(const DotCase &c) {
   std::optional<Module> threadIR = nvptx::lowerToThreadIR(*m, *target, options, diags);
   INFO(diags.str());
   REQUIRE(threadIR);
-  Outcome out;
+  Outcome outcome;
   threadIR->op()->walk([&](Op *op) {
-    out.mma += op->is(OpCode::ThMma);
-    out.asyncCopies += op->is(OpCode::ThAsyncCopy);
+    outcome.mma += op->is(OpCode::ThMma);
+    outcome.asyncCopies += op->is(OpCode::ThAsyncCopy);
     if (op->is(OpCode::ThLdMatrix)) {
-      ++out.ldmatrix;
-      out.ldmatrixTrans += op->intAttr("trans") != 0;
+      ++outcome.ldmatrix;
+      outcome.ldmatrixTrans += op->intAttr("trans") != 0;
     }
   });
 
@@ -173,19 +182,21 @@ Outcome runCase(const DotCase &c) {
   bool ran = simulator.run(*threadIR, "dot_kernel", simArgs, grid, error);
   INFO(error);
   REQUIRE(ran);
-  out.bankConflicts = simulator.bankConflicts();
+  outcome.bankConflicts = simulator.bankConflicts();
   // Exact inputs, sums of at most K products: f32 accumulation in another order
-  // differs by rounding only (tf32 rounding is exact on these inputs too).
+  // differs by rounding only (tf32 rounding is exact on these inputs too); int8 into
+  // i32 is exact.
   size_t bad = 0, first = SIZE_MAX;
-  for (size_t i = 0; i < ref.size(); ++i)
-    if (!(std::fabs(ref[i] - sim[i]) <= 1e-5f * (1 + std::fabs(ref[i])))) {
-      if (!bad++)
-        first = i;
-    }
+  for (size_t i = 0; i < ref.size(); ++i) {
+    bool same = integer ? std::bit_cast<int32_t>(ref[i]) == std::bit_cast<int32_t>(sim[i])
+                        : std::fabs(ref[i] - sim[i]) <= 1e-5f * (1 + std::fabs(ref[i]));
+    if (!same && !bad++)
+      first = i;
+  }
   INFO(bad << " of " << ref.size() << " differ; first at " << first << ": interpreter "
             << (bad ? ref[first] : 0) << ", simulator " << (bad ? sim[first] : 0));
   CHECK(bad == 0);
-  return out;
+  return outcome;
 }
 
 } // namespace
@@ -209,6 +220,14 @@ TEST_CASE("bf16 and tf32 dots, odd sizes with masks, several programs") {
   Outcome tf = runCase({"fp32", 48, 40, 40, 32, 32, 16, 4, false, false});
   CHECK(tf.mma > 0);
   CHECK(tf.ldmatrix == 0); // 32-bit elements: plain shared loads
+}
+
+TEST_CASE("int8 dots run on mma.m16n8k32 into exact i32") {
+  Outcome o = runCase({"i8", 64, 64, 96, 64, 64, 32, 4, false, false});
+  CHECK(o.mma == 8); // warps 2 x 2: (32/16) x (32/8) atoms per warp, one k step of 32 per tile
+  CHECK(o.asyncCopies > 0);
+  Outcome odd = runCase({"i8", 40, 24, 48, 32, 32, 32, 2, false, false});
+  CHECK(odd.mma > 0);
 }
 
 TEST_CASE("transposed operands take ldmatrix.trans for A and plain ldmatrix for B") {

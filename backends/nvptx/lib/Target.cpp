@@ -55,6 +55,23 @@ MatrixAtom mma1688tf32() {
   return a;
 }
 
+// mma.sync.m16n8k32 with s8 inputs and s32 accumulators: the m16n8k16 fragments with
+// every 16-bit element a pair of bytes (PTX ISA, "Matrix fragments for mma.m16n8k32").
+MatrixAtom mma16832s8() {
+  MatrixAtom a;
+  a.name = "mma.m16n8k32.s32.s8";
+  a.m = 16, a.n = 8, a.k = 32;
+  a.aType = a.bType = Type::i8();
+  a.cType = Type::i32();
+  a.a.registerBits = {{0, 1}, {0, 2}, {8, 0}, {0, 16}};
+  a.a.laneBits = {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}};
+  a.b.registerBits = {{1, 0}, {2, 0}, {16, 0}};
+  a.b.laneBits = {{4, 0}, {8, 0}, {0, 1}, {0, 2}, {0, 4}};
+  a.c.registerBits = {{0, 1}, {8, 0}};
+  a.c.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  return a;
+}
+
 } // namespace
 
 std::span<const std::string_view> supportedArchitectures() { return kArchitectures; }
@@ -80,7 +97,7 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   t.maxSharedMemoryBytes = maxSharedBytes(*arch);
   t.maxVectorBytes = 16;
   t.matrixAtoms = {mma16816("mma.m16n8k16.f32.f16", Type::f16()),
-                   mma16816("mma.m16n8k16.f32.bf16", Type::bf16()), mma1688tf32()};
+                   mma16816("mma.m16n8k16.f32.bf16", Type::bf16()), mma1688tf32(), mma16832s8()};
   t.emitsMatrixAtoms = true;
   t.ldmatrix = true;  // sm_75+
   t.asyncCopy = true; // cp.async, sm_80+

@@ -45,10 +45,26 @@ inline MatrixAtom nvidiaMma1688Tf32() {
   return a;
 }
 
+// mma.sync.m16n8k32 with s8 inputs and s32 accumulators.
+inline MatrixAtom nvidiaMma16832S8() {
+  MatrixAtom a;
+  a.name = "mma.m16n8k32.s32.s8";
+  a.m = 16, a.n = 8, a.k = 32;
+  a.aType = a.bType = Type::i8();
+  a.cType = Type::i32();
+  a.a.registerBits = {{0, 1}, {0, 2}, {8, 0}, {0, 16}};
+  a.a.laneBits = {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}};
+  a.b.registerBits = {{1, 0}, {2, 0}, {16, 0}};
+  a.b.laneBits = {{4, 0}, {8, 0}, {0, 1}, {0, 2}, {0, 4}};
+  a.c.registerBits = {{0, 1}, {8, 0}};
+  a.c.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  return a;
+}
+
 // The atoms of nvptx::targetDesc("sm_80") and later, in its order.
 inline std::vector<MatrixAtom> nvidiaAtoms() {
   return {nvidiaMma16816("mma.m16n8k16.f32.f16", Type::f16()),
-          nvidiaMma16816("mma.m16n8k16.f32.bf16", Type::bf16()), nvidiaMma1688Tf32()};
+          nvidiaMma16816("mma.m16n8k16.f32.bf16", Type::bf16()), nvidiaMma1688Tf32(), nvidiaMma16832S8()};
 }
 
 } // namespace trident::simt::test
