@@ -40,7 +40,7 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn,
         kk = k + rk
         a = tl.load(a_ptr + rm[:, None] * sam + kk[None, :] * sak, mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0)
         b = tl.load(b_ptr + kk[:, None] * sbk + rn[None, :] * sbn, mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0)
-        acc = tl.dot(a, b, acc, input_precision="PRECISION")
+        acc = tl.dot(a, b, acc, input_precision="PRECISION"OUTDTYPE)
     if EPILOGUE:
         acc = tl.where(acc >= 0, acc, 0.01 * acc)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
@@ -54,6 +54,7 @@ struct DotCase {
   bool aTransposed, bTransposed; // stored K-major (A) / N-major (B)
   bool epilogue = false;
   unsigned stages = 3; // num_stages: 1 is no pipelining
+  bool f16Accumulator = false; // out_dtype=tl.float16
 };
 
 uint16_t toHalfBits(float f, bool bf16) {
@@ -89,6 +90,7 @@ std::vector<uint8_t> matrixBytes(const DotCase &c, size_t count, uint32_t seed) 
 
 struct Outcome {
   int mma = 0, ldmatrix = 0, ldmatrixTrans = 0, asyncCopies = 0;
+  std::string atom; // of the last th.mma
   uint64_t bankConflicts = 0;
 };
 
@@ -97,7 +99,8 @@ Outcome runCase(const DotCase &c) {
   std::string precision = std::string(c.dtype) == "fp32" ? "tf32" : "ieee";
   source.replace(source.find("PRECISION"), 9, precision);
   bool integer = std::string(c.dtype) == "i8";
-  source.replace(source.find("ACC"), 3, integer ? "tl.int32" : "tl.float32");
+  source.replace(source.find("ACC"), 3, integer ? "tl.int32" : c.f16Accumulator ? "tl.float16" : "tl.float32");
+  source.replace(source.find("OUTDTYPE"), 8, c.f16Accumulator ? ", out_dtype=tl.float16" : "");
   std::string p = std::string("*") + c.dtype + ":16";
   std::string out = integer ? "*i32:16" : "*fp32:16";
   // Unit strides are specialized (as the runtime does), so the loads vectorize along them.
@@ -160,7 +163,10 @@ Outcome runCase(const DotCase &c) {
   REQUIRE(threadIR);
   Outcome outcome;
   threadIR->op()->walk([&](Op *op) {
-    outcome.mma += op->is(OpCode::ThMma);
+    if (op->is(OpCode::ThMma)) {
+      ++outcome.mma;
+      outcome.atom = op->stringAttr("atom");
+    }
     outcome.asyncCopies += op->is(OpCode::ThAsyncCopy);
     if (op->is(OpCode::ThLdMatrix)) {
       ++outcome.ldmatrix;
@@ -188,8 +194,11 @@ Outcome runCase(const DotCase &c) {
   // i32 is exact.
   size_t bad = 0, first = SIZE_MAX;
   for (size_t i = 0; i < ref.size(); ++i) {
+    // f16 accumulators round after every multiply-add in the interpreter and after
+    // every 16 products on the matrix unit.
+    float tolerance = c.f16Accumulator ? 1e-2f : 1e-5f;
     bool same = integer ? std::bit_cast<int32_t>(ref[i]) == std::bit_cast<int32_t>(sim[i])
-                        : std::fabs(ref[i] - sim[i]) <= 1e-5f * (1 + std::fabs(ref[i]));
+                        : std::fabs(ref[i] - sim[i]) <= tolerance * (1 + std::fabs(ref[i]));
     if (!same && !bad++)
       first = i;
   }
@@ -219,15 +228,26 @@ TEST_CASE("bf16 and tf32 dots, odd sizes with masks, several programs") {
   CHECK(bf.mma > 0);
   Outcome tf = runCase({"fp32", 48, 40, 40, 32, 32, 16, 4, false, false});
   CHECK(tf.mma > 0);
+  CHECK(tf.atom == "mma.m16n8k8.f32.tf32");
+  CHECK(bf.atom == "mma.m16n8k16.f32.bf16");
   CHECK(tf.ldmatrix == 0); // 32-bit elements: plain shared loads
 }
 
 TEST_CASE("int8 dots run on mma.m16n8k32 into exact i32") {
   Outcome o = runCase({"i8", 64, 64, 96, 64, 64, 32, 4, false, false});
   CHECK(o.mma == 8); // warps 2 x 2: (32/16) x (32/8) atoms per warp, one k step of 32 per tile
+  CHECK(o.atom == "mma.m16n8k32.s32.s8");
   CHECK(o.asyncCopies > 0);
   Outcome odd = runCase({"i8", 40, 24, 48, 32, 32, 32, 2, false, false});
   CHECK(odd.mma > 0);
+}
+
+TEST_CASE("f16 dots with f16 accumulators (out_dtype=tl.float16) take the f16 atom") {
+  DotCase c{"fp16", 64, 64, 64, 64, 64, 32, 4, false, false};
+  c.f16Accumulator = true;
+  Outcome o = runCase(c);
+  CHECK(o.mma == 16);
+  CHECK(o.atom == "mma.m16n8k16.f16.f16");
 }
 
 TEST_CASE("transposed operands take ldmatrix.trans for A and plain ldmatrix for B") {

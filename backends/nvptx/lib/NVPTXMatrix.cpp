@@ -76,9 +76,11 @@ std::vector<llvm::Value *> NVPTXHooks::matrixMultiply(llvm::IRBuilder<> &b, std:
               in = name.substr(p3 + 1);
   bool tf32 = in == "tf32";
   std::vector<llvm::Value *> wa = packWords(b, a, tf32), wb = packWords(b, bv, tf32);
-  unsigned nd = static_cast<unsigned>(c.size());
-  bool floatAcc = acc == "f32";
-  char accConstraint = floatAcc ? 'f' : 'r';
+  // f16 accumulators travel in pairs too; f32 and s32 one per register.
+  bool halfAcc = acc == "f16";
+  std::vector<llvm::Value *> wc = halfAcc ? packWords(b, c, false) : std::vector<llvm::Value *>(c.begin(), c.end());
+  unsigned nd = static_cast<unsigned>(wc.size());
+  char accConstraint = acc == "f32" ? 'f' : 'r';
   std::string text = "mma.sync.aligned." + shape + ".row.col." + acc + "." + in + "." + in + "." + acc + " " +
                      registers(0, nd) + ", " + registers(nd, unsigned(wa.size())) + ", " +
                      registers(nd + unsigned(wa.size()), unsigned(wb.size())) + ", " +
@@ -92,13 +94,21 @@ std::vector<llvm::Value *> NVPTXHooks::matrixMultiply(llvm::IRBuilder<> &b, std:
     constraints += std::string(",") + accConstraint;
   std::vector<llvm::Value *> args(wa);
   args.insert(args.end(), wb.begin(), wb.end());
-  args.insert(args.end(), c.begin(), c.end());
-  llvm::Type *accType = c[0]->getType();
-  auto *result = llvm::StructType::get(b.getContext(), std::vector<llvm::Type *>(nd, accType));
+  args.insert(args.end(), wc.begin(), wc.end());
+  llvm::Type *wordType = wc[0]->getType();
+  auto *result = llvm::StructType::get(b.getContext(), std::vector<llvm::Type *>(nd, wordType));
   llvm::Value *r = inlineAsm(b, result, text, constraints, args, false);
   std::vector<llvm::Value *> d;
-  for (unsigned i = 0; i < nd; ++i)
-    d.push_back(b.CreateExtractValue(r, i));
+  for (unsigned i = 0; i < nd; ++i) {
+    llvm::Value *word = b.CreateExtractValue(r, i);
+    if (!halfAcc) {
+      d.push_back(word);
+      continue;
+    }
+    llvm::Value *halves = b.CreateBitCast(word, llvm::FixedVectorType::get(c[0]->getType(), 2));
+    for (unsigned j = 0; j < 2; ++j)
+      d.push_back(b.CreateExtractElement(halves, b.getInt32(j)));
+  }
   return d;
 }
 

@@ -19,14 +19,14 @@ uint64_t maxSharedBytes(std::string_view arch) {
 
 using Bits = std::vector<std::pair<int64_t, int64_t>>;
 
-// mma.sync.m16n8k16 with 16-bit inputs and f32 accumulators (PTX ISA, "Matrix
+// mma.sync.m16n8k16 with 16-bit inputs and f32 (or f16) accumulators (PTX ISA, "Matrix
 // fragments for mma.m16n8k16"): lane = 4 * group + thread-in-group.
-MatrixAtom mma16816(std::string name, Type input) {
+MatrixAtom mma16816(std::string name, Type input, Type acc = Type::f32()) {
   MatrixAtom a;
   a.name = std::move(name);
   a.m = 16, a.n = 8, a.k = 16;
   a.aType = a.bType = input;
-  a.cType = Type::f32();
+  a.cType = acc;
   Bits groupRows = {{1, 0}, {2, 0}, {4, 0}};
   // A (16x16): registers: col 1, row 8, col 8; lanes: col 2, col 4, then the group's rows.
   a.a.registerBits = {{0, 1}, {8, 0}, {0, 8}};
@@ -97,6 +97,7 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   t.maxSharedMemoryBytes = maxSharedBytes(*arch);
   t.maxVectorBytes = 16;
   t.matrixAtoms = {mma16816("mma.m16n8k16.f32.f16", Type::f16()),
+                   mma16816("mma.m16n8k16.f16.f16", Type::f16(), Type::f16()),
                    mma16816("mma.m16n8k16.f32.bf16", Type::bf16()), mma1688tf32(), mma16832s8()};
   t.emitsMatrixAtoms = true;
   t.ldmatrix = true;  // sm_75+

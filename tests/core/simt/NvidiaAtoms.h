@@ -12,12 +12,12 @@
 namespace trident::simt::test {
 
 // mma.sync.m16n8k16 with 16-bit inputs (f16 or bf16) and f32 accumulators.
-inline MatrixAtom nvidiaMma16816(std::string name, Type input) {
+inline MatrixAtom nvidiaMma16816(std::string name, Type input, Type acc = Type::f32()) {
   MatrixAtom a;
   a.name = std::move(name);
   a.m = 16, a.n = 8, a.k = 16;
   a.aType = a.bType = input;
-  a.cType = Type::f32();
+  a.cType = acc;
   // A (16x16): registers: col 1, row 8, col 8; lanes: col 2, col 4, then the group's rows.
   a.a.registerBits = {{0, 1}, {8, 0}, {0, 8}};
   a.a.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
@@ -64,6 +64,7 @@ inline MatrixAtom nvidiaMma16832S8() {
 // The atoms of nvptx::targetDesc("sm_80") and later, in its order.
 inline std::vector<MatrixAtom> nvidiaAtoms() {
   return {nvidiaMma16816("mma.m16n8k16.f32.f16", Type::f16()),
+          nvidiaMma16816("mma.m16n8k16.f16.f16", Type::f16(), Type::f16()),
           nvidiaMma16816("mma.m16n8k16.f32.bf16", Type::bf16()), nvidiaMma1688Tf32(), nvidiaMma16832S8()};
 }
 
