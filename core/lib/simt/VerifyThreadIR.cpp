@@ -179,14 +179,22 @@ private:
            "needs an integer attribute 'offset' (-1 before allocation)");
   }
 
-  void checkSharedAccess() {
+  // Operands 0 and 1 of a shared-memory access: an allocation and an i32 index; its
+  // element type (null after an error).
+  Type sharedElement() {
     const Op *alloc = op_->operand(0)->definingOp();
-    if (!alloc || !alloc->is(OpCode::ThSharedAlloc))
-      return error("operand #0 must be the result of th.shared_alloc");
-    Type element = pointee(0, 3);
+    if (!alloc || !alloc->is(OpCode::ThSharedAlloc)) {
+      error("operand #0 must be the result of th.shared_alloc");
+      return Type();
+    }
+    expect(op_->operand(1)->type() == Type::i32(), "index must be i32, got " + op_->operand(1)->type().str());
+    return pointee(0, 3);
+  }
+
+  void checkSharedAccess() {
+    Type element = sharedElement();
     if (!element)
       return;
-    expect(op_->operand(1)->type() == Type::i32(), "index must be i32, got " + op_->operand(1)->type().str());
     Type v = op_->is(OpCode::ThLoadShared) ? op_->result()->type() : op_->operand(2)->type();
     expect(isElementOrVector(v, element),
            "accessed value must be " + element.str() + " or a vector of it, got " + v.str());
@@ -195,14 +203,10 @@ private:
   }
 
   void checkLdMatrix() {
-    const Op *alloc = op_->operand(0)->definingOp();
-    if (!alloc || !alloc->is(OpCode::ThSharedAlloc))
-      return error("operand #0 must be the result of th.shared_alloc");
-    Type element = pointee(0, 3);
+    Type element = sharedElement();
     if (!element)
       return;
     expect(element.bitWidth() == 16, "the allocation must hold 16-bit elements, got " + element.str());
-    expect(op_->operand(1)->type() == Type::i32(), "index must be i32, got " + op_->operand(1)->type().str());
     const Attribute &count = op_->attr("count"), &trans = op_->attr("trans");
     if (!count.isInt() || (count.getInt() != 1 && count.getInt() != 2 && count.getInt() != 4))
       return error("needs an integer attribute 'count' of 1, 2 or 4");
@@ -212,15 +216,12 @@ private:
   }
 
   void checkAsyncCopy() {
-    const Op *alloc = op_->operand(0)->definingOp();
-    if (!alloc || !alloc->is(OpCode::ThSharedAlloc))
-      return error("operand #0 must be the result of th.shared_alloc");
-    Type element = pointee(0, 3), source = pointee(2, 0);
+    Type element = sharedElement();
+    Type source = element ? pointee(2, 0) : Type();
     if (!element || !source)
       return;
     expect(source == element, "source and allocation must hold one element type, got " + source.str() +
                                   " and " + element.str());
-    expect(op_->operand(1)->type() == Type::i32(), "index must be i32, got " + op_->operand(1)->type().str());
     const Attribute &bytes = op_->attr("bytes");
     bool ok = bytes.isInt() && (bytes.getInt() == 4 || bytes.getInt() == 8 || bytes.getInt() == 16) &&
               bytes.getInt() * 8 >= element.bitWidth();

@@ -481,8 +481,8 @@ TEST_CASE("th.mma errors: an atom the simulator was not given, operands that do 
   {
     ThreadSim sim(32, nvidiaAtoms());
     sim.addBuffer(buffer.data(), buffer.size());
-    std::string error = runKernel(sim, mmaKernel(f16, 1, "mma.m16n8k32.s32.s8"), args);
-    CHECK(error.find("unknown matrix atom 'mma.m16n8k32.s32.s8'") != std::string::npos);
+    std::string error = runKernel(sim, mmaKernel(f16, 1, "mma.m16n8k64.s32.s4"), args);
+    CHECK(error.find("unknown matrix atom 'mma.m16n8k64.s32.s4'") != std::string::npos);
   }
   {
     ThreadSim sim; // no atoms at all
