@@ -23,7 +23,7 @@ TargetDesc nvidiaLike() {
 }
 
 // C = A @ B for 64 x 64 tiles of `T`, all of it stored.
-std::string dotKernel(const std::string &t) {
+std::string dotKernel() {
   return R"(builtin.module ({
   tt.func {arg_divisibility = [16, 16, 16], sym_name = "dot"} ({
   ^(%a: ptr<T>, %b: ptr<T>, %c: ptr<f32>):
@@ -91,7 +91,7 @@ TEST_CASE("accumulator and operand layouts of m16n8k16 are the atom's fragments,
 
 TEST_CASE("warps tile M and N as Triton picks them, or M alone for chained dots") {
   TargetDesc t = nvidiaLike();
-  Module m = parseOrFail(withType(dotKernel("f16"), "f16", "ieee"));
+  Module m = parseOrFail(withType(dotKernel(), "f16", "ieee"));
   Op *dot = findOp(m.functions()[0], OpCode::Dot);
   std::optional<MmaPlan> p = planMma(dot, t, 4, false);
   REQUIRE(p);
@@ -101,17 +101,17 @@ TEST_CASE("warps tile M and N as Triton picks them, or M alone for chained dots"
   CHECK((p->warpsM == 4 && p->warpsN == 2)); // M has 4 atoms: the rest go to N
   CHECK(!planMma(dot, testTarget(), 4, false)); // no atoms: multiply-adds
   // f32 inputs take the tf32 atom only when the dot allows tf32.
-  Module f32 = parseOrFail(withType(dotKernel("f32"), "f32", "tf32"));
+  Module f32 = parseOrFail(withType(dotKernel(), "f32", "tf32"));
   p = planMma(findOp(f32.functions()[0], OpCode::Dot), t, 4, false);
   REQUIRE(p);
   CHECK(p->atom->name == "mma.m16n8k8.f32.tf32");
-  Module ieee = parseOrFail(withType(dotKernel("f32"), "f32", "ieee"));
+  Module ieee = parseOrFail(withType(dotKernel(), "f32", "ieee"));
   CHECK(!planMma(findOp(ieee.functions()[0], OpCode::Dot), t, 4, false));
 }
 
 TEST_CASE("layout assignment: the dot's accumulator layout reaches the store") {
   TargetDesc t = nvidiaLike();
-  Module m = parseOrFail(withType(dotKernel("bf16"), "bf16", "ieee"));
+  Module m = parseOrFail(withType(dotKernel(), "bf16", "ieee"));
   Op *f = m.functions()[0];
   LayoutAssignment layouts = assignLayouts(f, t, 4);
   Op *dot = findOp(f, OpCode::Dot), *store = findOp(f, OpCode::Store);
@@ -122,7 +122,7 @@ TEST_CASE("layout assignment: the dot's accumulator layout reaches the store") {
   CHECK(layouts.vectorElements(store) == 2); // the atom's two neighbouring columns
 
   // Lowered: operands through shared memory and ldmatrix, no shared memory for the result.
-  Module thread = lowerOrFail(withType(dotKernel("bf16"), "bf16", "ieee"), 4, t);
+  Module thread = lowerOrFail(withType(dotKernel(), "bf16", "ieee"), 4, t);
   CHECK(countOps(thread, "th.mma") == 2 * 4 * 4); // (32 / 16) x (32 / 8) atoms x 4 k steps per warp
   CHECK(countOps(thread, "th.ldmatrix") > 0);
   CHECK(countOps(thread, "th.store_shared") == 2 * 4); // A and B: 4096 elements / 128 threads / 8
