@@ -126,8 +126,11 @@ def main():
     spec.loader.exec_module(mm8)
     a8 = a8.contiguous()
     b8 = b8.contiguous()
-    assert torch.equal(mm8.matmul_int8(a8, b8), torch._int_mm(a8, b8)), "triton int8 matmul mismatch"
-    report("matmul int8", f"{s}^3 int8", bench(lambda: mm8.matmul_int8(a8, b8)), flops=2 * s**3)
+    try:
+        assert torch.equal(mm8.matmul_int8(a8, b8), torch._int_mm(a8, b8)), "triton int8 matmul mismatch"
+        report("matmul int8", f"{s}^3 int8", bench(lambda: mm8.matmul_int8(a8, b8)), flops=2 * s**3)
+    except Exception as e:  # report and go on to the attention rows
+        print(f"matmul int8 (Triton): {type(e).__name__}: {str(e).splitlines()[-1] if str(e) else ''}")
 
     att = load_sample("attention")
     Z, H, N = 4, 32, 4096

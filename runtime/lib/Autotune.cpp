@@ -13,6 +13,7 @@
 
 #include "Sha256.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <limits>
@@ -173,9 +174,9 @@ const TuneConfig &chooseConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> 
         if (e.code() == ErrorCode::InvalidArgument)
           throw; // the user's arguments are wrong whatever the config
         failures += "\n  " + k.configs[c].text + ": " + e.what();
-        // Triton's OutOfResources pruning, said in one line (the first of the error).
+        // Triton's OutOfResources pruning, said in one line.
         std::string why = e.what();
-        why = why.substr(0, why.find('\n'));
+        std::replace(why.begin(), why.end(), '\n', ' ');
         std::fprintf(stderr, "trident: autotune %s on %s: skipping %s: %s\n", k.name.c_str(), device->name.c_str(),
                      k.configs[c].text.c_str(), why.c_str());
       }
