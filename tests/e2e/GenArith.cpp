@@ -124,7 +124,7 @@ Value *Generator::operandOfType(Type t, bool exactOnly) {
     return !exactOnly || !isFloat || f.isExactFloat();
   };
   for (int attempt = 0; attempt < 4; ++attempt) {
-    switch (rng_.weighted({4, 1.5, 1.5, 1.5, enabled("scalar-args") ? 1.0 : 0, 0.7})) {
+    switch (rng_.weighted({4, 1.5, 1.5, 1.5, enabled("scalar-args") && paramsLeft() ? 1.0 : 0, paramsLeft() ? 0.7 : 0})) {
     case 0:
       if (Value *v = pickValue([&](Value *x) { return x->type() == t && good(x); }))
         return v;

@@ -22,7 +22,7 @@ const std::vector<std::string> &generatorFeatures() {
   static const std::vector<std::string> features = {
       "i8",   "i16",    "i32",  "i64",  "f16",  "bf16",   "f32",     "f64",        "f8",
       "math", "shape",  "reduce", "scan", "loop", "if",   "atomic",  "mask",       "gather",
-      "bitcast", "scalar-args"};
+      "bitcast", "scalar-args", "dot"};
   return features;
 }
 
@@ -125,6 +125,12 @@ Facts Generator::infer(const Op *op, unsigned result) {
     const std::vector<Combine> &kinds = combiners_.at(op);
     int64_t n = op->operand(result)->type().shape()[size_t(op->intAttr("axis"))];
     return combineFacts(kinds[result], t.element(), n, in(result));
+  }
+  case OpCode::Dot: {
+    Type at = op->operand(0)->type();
+    const Attribute &precision = op->attr("input_precision");
+    bool tf32 = at.element() == Type::f32() && precision.isString() && precision.getString() != "ieee";
+    return dotFacts(t.element(), in(0), in(1), in(2), at.shape()[at.rank() - 1], tf32);
   }
   case OpCode::For: return inferFor(op, result);
   case OpCode::If: return inferIf(op, result);
@@ -243,6 +249,13 @@ ArgSpec &Generator::argOf(Value *param) { return kernel_.args[params_.at(param)]
 // ---- the kernel -------------------------------------------------------------------
 
 bool Generator::step() {
+  if (!paramsLeft()) // only steps that rarely add parameters
+    switch (rng_.weighted({9, enabled("shape") ? 3.0 : 0, enabled("reduce") ? 2.0 : 0, enabled("scan") ? 1.2 : 0})) {
+    case 0: return genElementwise();
+    case 1: return genShapeOp();
+    case 2: return genReduce();
+    default: return genScan();
+    }
   std::vector<double> weights = {
       9,                                                  // elementwise
       enabled("shape") ? 3.0 : 0,                         // shape ops
@@ -254,6 +267,7 @@ bool Generator::step() {
       1.0,                                                // stores
       enabled("loop") && depth() < 3 ? 1.0 : 0,           // scf.for
       enabled("if") && depth() < 3 ? 1.0 : 0,             // scf.if
+      enabled("dot") ? options_.dotWeight : 0,            // tt.dot, alone or in a K loop
   };
   switch (rng_.weighted(weights)) {
   case 0: return genElementwise();
@@ -265,7 +279,8 @@ bool Generator::step() {
   case 6: return genAtomic();
   case 7: return genStoreStep();
   case 8: return genFor();
-  default: return genIf();
+  case 9: return genIf();
+  default: return genDot();
   }
 }
 
@@ -339,6 +354,19 @@ RandomKernel Generator::run() {
   for (Value *v : sinks)
     storeOutput(v, true);
   b_.ret();
+  // Most kernels say what Triton's specialization would: every buffer starts 16-byte
+  // aligned (every device allocates so), and integer scalars that are multiples of 16
+  // are. Loads and stores may then be vectorized, and dot operands copied
+  // asynchronously in 16-byte pieces.
+  if (rng_.chance(0.6) && !kernel_.args.empty()) {
+    std::vector<int64_t> divisibility;
+    for (const ArgSpec &a : kernel_.args) {
+      bool multiple = a.kind == ArgSpec::Kind::Scalar && a.element.isInteger() && a.element != Type::i1() &&
+                      int64_t(a.bits) % 16 == 0;
+      divisibility.push_back(a.kind == ArgSpec::Kind::Buffer || multiple ? 16 : 1);
+    }
+    func_->setAttr("arg_divisibility", Attribute::ints(std::move(divisibility)));
+  }
   finishOutputs();
   return std::move(kernel_);
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The random-kernel generator's state, shared by its files: GenArith.cpp (elementwise
 // ops and casts), GenShape.cpp (shape ops, reductions, scans), GenMemory.cpp (loads,
-// stores, masks, gathers, atomics), GenControlFlow.cpp (scf.for, scf.if), and
+// stores, masks, gathers, atomics), GenControlFlow.cpp (scf.for, scf.if), GenDot.cpp
+// (tt.dot and K loops), and
 // Generator.cpp (the kernel's frame, value facts, outputs).
 //
 // The generator keeps a pool of values visible at the insertion point and the Facts
@@ -41,6 +42,9 @@ public:
   void exitScope();
   int depth() const { return int(scopes_.size()); }
   bool budgetLeft() const { return opsLeft_ > 0; }
+  // Room for steps that add parameters (loads, stores, loops, dots): kernels take at
+  // most 64, and the outputs at the end add a dozen.
+  bool paramsLeft() const { return kernel_.args.size() < 44; }
 
   Value *constInt(int64_t v, Type t);
   Value *constFloat(double v, Type t);
@@ -104,6 +108,11 @@ public:
   Value *yieldValue(Type t);
   Facts inferFor(const Op *op, unsigned result);
   Facts inferIf(const Op *op, unsigned result);
+
+  // ---- GenDot.cpp ----
+  // A tt.dot with its operands (loads, pool values, elementwise ops, transposes), its
+  // accumulator and an epilogue, stored; or a K loop of loads feeding a dot.
+  bool genDot();
 
   // One generation step at the insertion point.
   bool step();

@@ -56,12 +56,15 @@ struct ArgSpec {
 // Families of ops a kernel may use; each can be turned off (GeneratorOptions::disabled).
 // Element types: "i8" "i16" "i32" "i64" "f16" "bf16" "f32" "f64" "f8".
 // Constructs: "math" "shape" "reduce" "scan" "loop" "if" "atomic" "mask" "gather"
-// "bitcast" "scalar-args".
+// "bitcast" "scalar-args" "dot".
 const std::vector<std::string> &generatorFeatures();
 
 struct GeneratorOptions {
   int64_t maxElements = 256; // the largest block a kernel builds
   int ops = 60;              // about how many ops the generation steps add
+  // How often a step builds a tt.dot (a relative weight; elementwise ops have 9): dots
+  // cost the thread-IR simulator most, so the default keeps the fixed seeds fast.
+  double dotWeight = 0.06;
   std::set<std::string> disabled;
 };
 

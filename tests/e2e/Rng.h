@@ -10,15 +10,13 @@ namespace trident::e2e {
 
 class Rng {
 public:
-  explicit Rng(uint64_t seed) : state_(seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull) {}
+  // The seed is mixed first: splitmix64 steps its state by a constant, so states
+  // seed * c + k would make seed s + 1 replay seed s's sequence one draw later (and
+  // kernels of nearby seeds end alike once their draws line up).
+  explicit Rng(uint64_t seed) : state_(mix(seed + 0x632be59bd9b4e019ull)) {}
 
   // splitmix64: 64 well-mixed bits per call.
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
+  uint64_t next() { return mix(state_ += 0x9e3779b97f4a7c15ull); }
   // Uniform in [lo, hi] (inclusive).
   int64_t range(int64_t lo, int64_t hi) {
     assert(lo <= hi);
@@ -48,6 +46,11 @@ public:
   }
 
 private:
+  static uint64_t mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
   uint64_t state_;
 };
 

@@ -34,6 +34,7 @@ void usage(std::ostream &os) {
   os << "\n"
         "  --ops N           about how many ops a kernel has (default 60)\n"
         "  --max-elements N  the largest block (default 256)\n"
+        "  --dot-weight W    how often a step builds a tt.dot (default 0.06; elementwise ops: 9)\n"
         "  --print-ir        print every kernel, not only failing ones\n"
         "  --no-devices      only generate, verify and run the interpreter\n"
         "  --strict          count kernels a device's compiler does not support yet as failures\n"
@@ -85,7 +86,15 @@ int main(int argc, char **argv) {
       number(ops);
     else if (a == "--max-elements")
       number(maxElements);
-    else if (a == "--device")
+    else if (a == "--dot-weight") {
+      const char *v = value();
+      char *end = nullptr;
+      options.dotWeight = std::strtod(v, &end);
+      if (!end || *end || options.dotWeight < 0) {
+        std::cerr << "trident-randtest: --dot-weight needs a number >= 0, got '" << v << "'\n";
+        return 2;
+      }
+    } else if (a == "--device")
       only = value();
     else if (a == "--disable") {
       std::stringstream list(value());
