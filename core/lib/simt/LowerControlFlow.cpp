@@ -138,6 +138,10 @@ bool lowerFor(Lowering &l, Op *op) {
     }
     for (unsigned c : plan->carried)
       ahead.push_back(l.get(op->operand(3 + c), layouts[c]));
+    // Every thread is done with the rings' last stages of an earlier run of this loop
+    // (inside another loop) before the prologue overwrites them; the barrier pass leaves
+    // a ring's own accesses to the pipeline.
+    l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
     for (int s = 0; s < stages - 1; ++s) {
       Value *iv = s ? l.b.binary(OpCode::AddI, lb, l.b.binary(OpCode::MulI, l.b.constInt(s, ivType), step)) : lb;
       ahead = issueStage(l, op, *plan, buffers, iv, ahead, l.constI32(s), l.b.cmpi("slt", iv, ub));
