@@ -358,8 +358,15 @@ Facts bitsFacts() {
 Facts otherFacts() { return Facts{}; }
 
 Facts join(const Facts &a, const Facts &b) {
-  if (a.kind != b.kind)
-    return a.kind == Facts::Kind::Bits || b.kind == Facts::Kind::Bits ? bitsFacts() : otherFacts();
+  if (a.kind != b.kind) {
+    if (a.kind != Facts::Kind::Bits && b.kind != Facts::Kind::Bits)
+      return otherFacts();
+    // Approximations are not the same bits on every device: nothing holds of a value
+    // that may be either (it is stored unchecked, and never bitcast to an integer).
+    if ((a.kind == Facts::Kind::Bits ? b : a).isApproxFloat())
+      return approxFloat(-INFINITY, INFINITY, INFINITY);
+    return bitsFacts();
+  }
   switch (a.kind) {
   case Facts::Kind::Int: return intFacts(std::min(a.ilo, b.ilo), std::max(a.ihi, b.ihi));
   case Facts::Kind::Float: {

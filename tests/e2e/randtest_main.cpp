@@ -4,14 +4,18 @@
 //   trident-randtest --seeds 1000 --first 5000 --device cuda:0
 //   trident-randtest --first 1234 --seeds 1 --print-ir       # show one kernel
 
+#include "Compare.h"
 #include "Differential.h"
 #include "IsolatedRuns.h"
 #include "Reducer.h"
 
 #include "trident/Trident.h"
+#include "trident/ir/Parser.h"
 #include "trident/ir/Printer.h"
+#include "trident/ir/Verifier.h"
 
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -42,9 +46,73 @@ void usage(std::ostream &os) {
         "                    device; with --no-devices, only compile; \"sim:sm_90\" also runs the\n"
         "                    kernel's thread IR for sm_90 in the simulator and compares it\n"
         "  --reduce D        shrink each failing kernel on device D (\"vulkan:0\") and print it\n"
+        "  --ir FILE         run the block IR in FILE (a kernel --reduce printed, maybe edited) with\n"
+        "                    the arguments of seed --first on --device D (\"host:0\", \"sim:sm_90\")\n"
+        "                    and compare it with the interpreter\n"
         "  --no-isolate      run in this process (for a debugger); by default seeds run in child\n"
         "                    processes, so a crash or hang fails one seed, not the run\n"
         "  --quiet           print only failures and the summary\n";
+}
+
+// --ir: the kernel in `path` with the arguments of `seed`, on `device` and the interpreter.
+int runFile(const std::string &path, uint64_t seed, const GeneratorOptions &options, const std::string &device) {
+  std::ifstream in(path);
+  if (!in) {
+    std::cerr << "trident-randtest: cannot read '" << path << "'\n";
+    return 2;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  RandomKernel k = generateRandomKernel(seed, options);
+  Diagnostics diags;
+  std::optional<Module> m = parseModule(text.str(), path, diags);
+  if (!m || !verify(*m, diags)) {
+    std::cerr << diags.str();
+    return 2;
+  }
+  k.module = std::move(*m);
+  Op *f = k.module.lookupFunction(k.name);
+  if (!f || f->region()->numArguments() != k.args.size()) {
+    std::cerr << "trident-randtest: '" << path << "' needs a function '" << k.name << "' with the "
+              << k.args.size() << " parameters of seed " << seed << "\n";
+    return 2;
+  }
+  std::unique_ptr<Runtime> runtime;
+  std::unique_ptr<DeviceRunner> runner;
+  try {
+    if (device.rfind("sim:", 0) == 0) {
+      runner = makeSimulatorRunner(device.substr(4));
+    } else {
+      runtime = std::make_unique<Runtime>(e2eRuntimeOptions());
+      DeviceSelection selection = selectDevices(*runtime, device.empty() ? "host:0" : device);
+      if (!selection.runners.empty())
+        runner = std::move(selection.runners[0]);
+    }
+  } catch (const Error &e) {
+    std::cerr << "trident-randtest: " << e.what() << "\n";
+    return 2;
+  }
+  if (!runner) {
+    std::cerr << "trident-randtest: no device '" << device << "'\n";
+    return 2;
+  }
+  std::string ir = print(k.module, PrintOptions{.locations = false});
+  RunResult reference = makeInterpreterRunner()->run(k, ir);
+  if (!reference.ok) {
+    std::cout << "the interpreter failed: " << reference.error << "\n";
+    return 1;
+  }
+  RunResult run = runner->run(k, ir);
+  if (!run.ok) {
+    std::cout << runner->name() << ": run failed: " << run.error << "\n";
+    return 1;
+  }
+  std::string report;
+  for (size_t i = 0; i < k.args.size() && !run.compiledOnly; ++i)
+    if (k.args[i].kind == ArgSpec::Kind::Buffer)
+      report += compareBuffer(k.args[i], reference.buffers[i], run.buffers[i]).report;
+  std::cout << runner->name() << ": " << (report.empty() ? "passed\n" : "wrong results:\n" + report);
+  return report.empty() ? 0 : 1;
 }
 
 bool parseNumber(const char *s, uint64_t &out) {
@@ -59,7 +127,7 @@ int main(int argc, char **argv) {
   uint64_t seeds = 100, first = 0, ops = 60, maxElements = 256;
   std::string only;
   bool printIR = false, noDevices = false, quiet = false, strict = false, isolate = true;
-  std::string reduceOn;
+  std::string reduceOn, irFile;
   std::vector<std::string> compileTargets;
   GeneratorOptions options;
   for (int i = 1; i < argc; ++i) {
@@ -119,6 +187,8 @@ int main(int argc, char **argv) {
         compileTargets.push_back(t);
     } else if (a == "--reduce")
       reduceOn = value();
+    else if (a == "--ir")
+      irFile = value();
     else if (a == "--no-isolate")
       isolate = false;
     else if (a == "--strict")
@@ -136,6 +206,8 @@ int main(int argc, char **argv) {
   }
   options.ops = int(ops);
   options.maxElements = int64_t(maxElements);
+  if (!irFile.empty())
+    return runFile(irFile, first, options, only);
 
   std::map<std::string, uint64_t> passed, failed, unsupported;
   std::map<std::string, uint64_t> featureCounts;
