@@ -124,7 +124,7 @@ trident_status compile(trident_context, const char *target, const char *ir, size
           return fail(TRIDENT_ERROR_NOT_SUPPORTED, "a cubin was asked for (--emit cubin or TRIDENT_CUDA_CUBIN=1) "
                                                    "but ptxas is not installed: set TRIDENT_PTXAS or install the "
                                                    "CUDA toolkit, or let the driver compile the PTX");
-        std::optional<std::string> cubin = cuda::assemble(ptxas, ptx->ptx, *nvptx::architecture(target), error);
+        std::optional<std::string> cubin = cuda::assemble(ptxas, ptx->ptx, nvptx::llvmProcessor(*nvptx::architecture(target)), error);
         if (!cubin)
           return fail(TRIDENT_ERROR_COMPILE, "cannot assemble '" + std::string(kernel) + "': " + error);
         text = emit == "cubin" ? *cubin : encode(*ptx, kernel, *cubin, true);

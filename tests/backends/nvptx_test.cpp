@@ -70,7 +70,7 @@ int runPtxas(const std::string &ptx, const std::string &arch, std::string &outpu
   std::string stem = "trident_ptxas_" + std::to_string(::getpid()) + "_" + arch;
   fs::path file = dir / (stem + ".ptx"), log = dir / (stem + ".log");
   std::ofstream(file) << ptx;
-  std::string cmd = std::string(TRIDENT_PTXAS) + " -arch=" + arch + " " + file.string() + " -o /dev/null > " +
+  std::string cmd = std::string(TRIDENT_PTXAS) + " -arch=" + nvptx::llvmProcessor(arch) + " " + file.string() + " -o /dev/null > " +
                     log.string() + " 2>&1";
   int rc = std::system(cmd.c_str());
   output = readFile(log);
@@ -80,7 +80,7 @@ int runPtxas(const std::string &ptx, const std::string &arch, std::string &outpu
 }
 
 bool sameMap(const MatrixAtom::OperandMap &a, const MatrixAtom::OperandMap &b) {
-  return a.registerBits == b.registerBits && a.laneBits == b.laneBits;
+  return a.registerBits == b.registerBits && a.laneBits == b.laneBits && a.warpBits == b.warpBits;
 }
 
 } // namespace
@@ -88,9 +88,9 @@ bool sameMap(const MatrixAtom::OperandMap &a, const MatrixAtom::OperandMap &b) {
 // Core tests simulate th.mma with NvidiaAtoms.h's copy of the atoms (they may not
 // link the backends): it must stay the same as the target's.
 TEST_CASE("the matrix atoms of every architecture are those of tests/core/simt/NvidiaAtoms.h") {
-  std::vector<MatrixAtom> expected = simt::test::nvidiaAtoms();
   for (std::string_view arch : nvptx::supportedArchitectures()) {
     CAPTURE(arch);
+    std::vector<MatrixAtom> expected = simt::test::nvidiaAtoms(arch);
     std::vector<MatrixAtom> atoms = nvptx::targetDesc(arch)->matrixAtoms;
     REQUIRE(atoms.size() == expected.size());
     for (size_t i = 0; i < atoms.size(); ++i) {
@@ -100,6 +100,7 @@ TEST_CASE("the matrix atoms of every architecture are those of tests/core/simt/N
       CHECK((a.m == e.m && a.n == e.n && a.k == e.k));
       CHECK((a.aType == e.aType && a.bType == e.bType && a.cType == e.cType));
       CHECK((sameMap(a.a, e.a) && sameMap(a.b, e.b) && sameMap(a.c, e.c)));
+      CHECK((a.warps == e.warps && a.sharedB == e.sharedB));
     }
   }
 }

@@ -32,7 +32,7 @@ int runPtxas(const std::string &ptx, const std::string &arch, std::string &outpu
   std::string stem = "trident_ops_" + std::to_string(::getpid()) + "_" + arch;
   fs::path file = dir / (stem + ".ptx"), log = dir / (stem + ".log");
   std::ofstream(file) << ptx;
-  std::string cmd = std::string(TRIDENT_PTXAS) + " -arch=" + arch + " " + file.string() + " -o /dev/null > " +
+  std::string cmd = std::string(TRIDENT_PTXAS) + " -arch=" + nvptx::llvmProcessor(arch) + " " + file.string() + " -o /dev/null > " +
                     log.string() + " 2>&1";
   int rc = std::system(cmd.c_str());
   std::ifstream in(log);

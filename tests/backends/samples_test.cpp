@@ -61,7 +61,7 @@ int runPtxas(const std::string &ptx, const std::string &arch, std::string &outpu
   std::string stem = "trident_samples_" + std::to_string(::getpid()) + "_" + arch;
   fs::path file = dir / (stem + ".ptx"), log = dir / (stem + ".log");
   std::ofstream(file) << ptx;
-  std::string cmd = std::string(TRIDENT_PTXAS) + " -arch=" + arch + " " + file.string() + " -o /dev/null > " +
+  std::string cmd = std::string(TRIDENT_PTXAS) + " -arch=" + nvptx::llvmProcessor(arch) + " " + file.string() + " -o /dev/null > " +
                     log.string() + " 2>&1";
   int rc = std::system(cmd.c_str());
   output = readFile(log);
@@ -100,9 +100,13 @@ TEST_CASE("every sample kernel compiles to PTX for sm_80, sm_86, sm_89 and sm_90
       CHECK(ptx.has_value());
       if (!ptx)
         continue;
-      // The dots run on the tensor cores: operands through ldmatrix, loads pipelined.
+      // The dots run on the tensor cores, loads pipelined: mma.sync with operands through
+      // ldmatrix, or on sm_90 wgmma reading them from shared memory.
+      std::vector<const char *> expected = {"mma.sync.aligned.m16n8k16", "ldmatrix.sync.aligned", "cp.async.cg"};
+      if (std::string_view(arch) == "sm_90")
+        expected = {"wgmma.mma_async.sync.aligned.m64n", "fence.proxy.async", "cp.async.cg"};
       if (std::string(s.file) == "matmul.py" || std::string(s.file) == "attention.py")
-        for (const char *instruction : {"mma.sync.aligned.m16n8k16", "ldmatrix.sync.aligned", "cp.async.cg"})
+        for (const char *instruction : expected)
           CHECK_MESSAGE(ptx->ptx.find(instruction) != std::string::npos, instruction);
       if (const char *dump = std::getenv("TRIDENT_DUMP_DIR"))
         std::ofstream(fs::path(dump) / (std::string(s.kernel) + "." + arch + ".ptx")) << ptx->ptx;

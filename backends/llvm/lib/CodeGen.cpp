@@ -111,7 +111,12 @@ bool Translator::translateOp(Op *op) {
   case OpCode::ThLdMatrix:
   case OpCode::ThAsyncCopy:
   case OpCode::ThAsyncCommit:
-  case OpCode::ThAsyncWait: return translateMatrix(op);
+  case OpCode::ThAsyncWait:
+  case OpCode::ThWgmma:
+  case OpCode::ThWgmmaFence:
+  case OpCode::ThWgmmaCommit:
+  case OpCode::ThWgmmaWait:
+  case OpCode::ThFenceAsyncShared: return translateMatrix(op);
   default: return translateArith(op);
   }
 }

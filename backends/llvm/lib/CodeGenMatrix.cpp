@@ -1,5 +1,5 @@
-// Matrix units and asynchronous copies: th.mma, th.ldmatrix and th.async_* go to the
-// target's hooks, which know the instructions; what is left here is operand plumbing
+// Matrix units and asynchronous copies: th.mma, th.wgmma (and its fence, commit and
+// wait), th.ldmatrix, th.async_* and th.fence_async_shared go to the target's hooks, which know the instructions; what is left here is operand plumbing
 // (shared-memory addresses, predicates) and the error for a target without them.
 #include "Translator.h"
 
@@ -60,6 +60,58 @@ bool Translator::translateMatrix(Op *op) {
     llvm::Value *pred = op->numOperands() > 3 ? x(3) : nullptr;
     return hooks.asyncCopy(b, destination, x(2), static_cast<unsigned>(op->intAttr("bytes")), pred) ||
            unsupported();
+  }
+  case OpCode::ThWgmma: {
+    // "wgmma.m64n256k16.f32.f16": 64 x n accumulators over a warpgroup of 128 threads.
+    std::string atom = op->stringAttr("atom");
+    unsigned m = 0, n = 0, k = 0;
+    if (std::sscanf(atom.c_str(), "wgmma.m%un%uk%u", &m, &n, &k) != 3)
+      return error(op, "th.wgmma atom '" + atom + "' is not of the form wgmma.mMnNkK...");
+    unsigned numC = m * n / 128, numA = m * k / 128;
+    bool aShared = op->stringAttr("a") == "shared";
+    unsigned first = aShared ? 4 : 2 + numA;
+    if (op->numOperands() != first + numC || op->numResults() != numC)
+      return error(op, "th.wgmma " + atom + " takes " + std::to_string(first + numC) + " operands and gives " +
+                           std::to_string(numC) + " results");
+    auto tile = [&](unsigned operand, const std::string &name) {
+      llvm::Type *element = type(op->operand(operand)->type().pointee());
+      TargetHooks::MatrixTile t;
+      t.address = b.CreateInBoundsGEP(element, x(operand), x(operand + 1));
+      t.mnMajor = op->stringAttr(name + "_major") == "mn";
+      t.swizzle = op->intAttr(name + "_swizzle");
+      t.sbo = op->intAttr(name + "_sbo");
+      t.lbo = op->intAttr(name + "_lbo");
+      return t;
+    };
+    TargetHooks::MatrixTile bt = tile(0, "b"), at;
+    std::vector<llvm::Value *> all;
+    for (unsigned i = 0; i < op->numOperands(); ++i)
+      all.push_back(x(i));
+    llvm::ArrayRef<llvm::Value *> ops(all);
+    if (aShared)
+      at = tile(2, "a");
+    std::vector<llvm::Value *> d = hooks.warpgroupMultiply(b, atom, aShared ? &at : nullptr,
+                                                           aShared ? llvm::ArrayRef<llvm::Value *>() : ops.slice(2, numA),
+                                                           bt, ops.slice(first, numC));
+    if (d.size() != numC)
+      return unsupported();
+    for (unsigned i = 0; i < numC; ++i)
+      define(op->result(i), d[i]);
+    return true;
+  }
+  case OpCode::ThWgmmaFence: return hooks.warpgroupFence(b) || unsupported();
+  case OpCode::ThWgmmaCommit: return hooks.warpgroupCommit(b) || unsupported();
+  case OpCode::ThFenceAsyncShared: return hooks.fenceAsyncShared(b) || unsupported();
+  case OpCode::ThWgmmaWait: {
+    std::vector<llvm::Value *> values;
+    for (unsigned i = 0; i < op->numOperands(); ++i)
+      values.push_back(x(i));
+    std::vector<llvm::Value *> out = hooks.warpgroupWait(b, static_cast<unsigned>(op->intAttr("pending")), values);
+    if (out.size() != values.size())
+      return unsupported();
+    for (unsigned i = 0; i < op->numResults(); ++i)
+      define(op->result(i), out[i]);
+    return true;
   }
   case OpCode::ThAsyncCommit: return hooks.asyncCommit(b) || unsupported();
   case OpCode::ThAsyncWait: return hooks.asyncWait(b, static_cast<unsigned>(op->intAttr("pending"))) || unsupported();

@@ -156,7 +156,8 @@ bool Translator::translateMemory(Op *op) {
       shared = new llvm::GlobalVariable(module, arrayType, false, llvm::GlobalValue::ExternalLinkage, nullptr,
                                         kSharedMemoryName, nullptr, llvm::GlobalValue::NotThreadLocal,
                                         hooks.sharedAddressSpace());
-      shared->setAlignment(llvm::Align(16));
+      // 1024: swizzled tiles (th.shared_alloc's `align`) rely on the address bits.
+      shared->setAlignment(llvm::Align(1024));
     }
     int64_t offset = op->intAttr("offset");
     if (offset < 0)

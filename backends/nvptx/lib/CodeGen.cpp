@@ -55,7 +55,7 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch
                : optLevel == 2 ? llvm::CodeGenOptLevel::Default
                                : llvm::CodeGenOptLevel::Aggressive;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, arch, ptxFeatures(arch), options, std::nullopt, std::nullopt, level));
+      triple, llvmProcessor(arch), ptxFeatures(arch), options, std::nullopt, std::nullopt, level));
 }
 
 void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {

@@ -42,6 +42,15 @@ public:
                  llvm::Value *pred) override;
   bool asyncCommit(llvm::IRBuilder<> &b) override;
   bool asyncWait(llvm::IRBuilder<> &b, unsigned pending) override;
+  // wgmma.mma_async (sm_90a) and its fence, commit and wait; fence.proxy.async.
+  std::vector<llvm::Value *> warpgroupMultiply(llvm::IRBuilder<> &b, std::string_view atom, const MatrixTile *aTile,
+                                               llvm::ArrayRef<llvm::Value *> aRegisters, const MatrixTile &bTile,
+                                               llvm::ArrayRef<llvm::Value *> c) override;
+  bool warpgroupFence(llvm::IRBuilder<> &b) override;
+  bool warpgroupCommit(llvm::IRBuilder<> &b) override;
+  std::vector<llvm::Value *> warpgroupWait(llvm::IRBuilder<> &b, unsigned pending,
+                                           llvm::ArrayRef<llvm::Value *> values) override;
+  bool fenceAsyncShared(llvm::IRBuilder<> &b) override;
   void markKernel(llvm::Function *f, unsigned numThreads) override;
 
 private:

@@ -7,6 +7,12 @@
 //   th.ldmatrix {count = 4, trans = 1} -> ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {...}, [%rd1];
 //   th.async_copy {bytes = 16}, %pred  -> cp.async.cg.shared.global [%rd1], [%rd2], 16, %r1;  (%r1 = pred ? 16 : 0)
 //
+//   th.wgmma (m64n256k16 f32, A and B in shared memory) ->
+//     wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%f1, ... %f128}, %rd1, %rd2, p, 1, 1, 0, 1;
+//     (%rd1, %rd2: matrix descriptors; the accumulators are tied in and out)
+//   th.wgmma_wait {pending = 0} %v... -> wgmma.wait_group.sync.aligned 0;  (%v tied through it,
+//     so that nothing reads them before the wait)
+//
 // Operands narrower than 32 bits travel packed in 32-bit registers, in order (the
 // fragment layouts of the PTX ISA number elements within a register from its low half).
 // tf32 operands are rounded from f32 with cvt.rna.tf32.f32 first.
@@ -153,6 +159,135 @@ bool NVPTXHooks::asyncCommit(llvm::IRBuilder<> &b) {
 
 bool NVPTXHooks::asyncWait(llvm::IRBuilder<> &b, unsigned pending) {
   inlineAsm(b, b.getVoidTy(), "cp.async.wait_group " + std::to_string(pending) + ";", "~{memory}", {}, true);
+  return true;
+}
+
+namespace {
+
+// The 64-bit matrix descriptor of a tile (PTX ISA, "Matrix Descriptor Format"): start
+// address, leading and stride byte offsets (each >> 4, 14 bits), the swizzle mode.
+llvm::Value *matrixDescriptor(llvm::IRBuilder<> &b, const llvmgen::TargetHooks::MatrixTile &t) {
+  uint64_t mode = t.swizzle == 128 ? 1 : t.swizzle == 64 ? 2 : 3;
+  uint64_t fixed = (uint64_t(t.lbo >> 4) & 0x3FFF) << 16 | (uint64_t(t.sbo >> 4) & 0x3FFF) << 32 | mode << 62;
+  llvm::Value *address = b.CreateLShr(b.CreateAnd(sharedAddress(b, t.address), b.getInt64(0x3FFFF)), b.getInt64(4));
+  return b.CreateOr(address, b.getInt64(fixed));
+}
+
+// Register constraints of values carried in and out of inline PTX unchanged: f32 in .f32
+// registers, everything else as integers of its width.
+char constraintOf(llvm::Type *t) {
+  if (t->isFloatTy())
+    return 'f';
+  unsigned bits = t->getPrimitiveSizeInBits();
+  return bits == 64 ? 'l' : bits == 16 ? 'h' : 'r';
+}
+
+llvm::Value *asCarried(llvm::IRBuilder<> &b, llvm::Value *v) {
+  llvm::Type *t = v->getType();
+  if (t->isFloatTy() || t->isIntegerTy())
+    return v;
+  return b.CreateBitCast(v, b.getIntNTy(t->getPrimitiveSizeInBits()));
+}
+
+// Inline PTX `text` whose first `tied.size()` operands are `tied`, read and written in
+// place; `inputs` follow. Returns the written values, of `tied`'s types.
+std::vector<llvm::Value *> tiedAsm(llvm::IRBuilder<> &b, const std::string &text, llvm::ArrayRef<llvm::Value *> tied,
+                                   llvm::ArrayRef<llvm::Value *> inputs, const std::string &inputConstraints) {
+  std::vector<llvm::Value *> carried, args;
+  std::vector<llvm::Type *> types;
+  std::string outs, ins;
+  for (llvm::Value *v : tied) {
+    carried.push_back(asCarried(b, v));
+    types.push_back(carried.back()->getType());
+    outs += std::string(outs.empty() ? "=" : ",=") + constraintOf(carried.back()->getType());
+  }
+  args.insert(args.end(), inputs.begin(), inputs.end());
+  for (size_t i = 0; i < carried.size(); ++i)
+    ins += "," + std::to_string(i);
+  args.insert(args.end(), carried.begin(), carried.end());
+  std::string constraints = outs + (inputConstraints.empty() ? "" : "," + inputConstraints) + ins + ",~{memory}";
+  llvm::Type *result = types.size() == 1 ? types[0] : static_cast<llvm::Type *>(llvm::StructType::get(b.getContext(), types));
+  llvm::Value *r = inlineAsm(b, result, text, constraints, args, true);
+  std::vector<llvm::Value *> out;
+  for (size_t i = 0; i < tied.size(); ++i) {
+    llvm::Value *v = types.size() == 1 ? r : b.CreateExtractValue(r, unsigned(i));
+    out.push_back(v->getType() == tied[i]->getType() ? v : b.CreateBitCast(v, tied[i]->getType()));
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<llvm::Value *> NVPTXHooks::warpgroupMultiply(llvm::IRBuilder<> &b, std::string_view atom,
+                                                         const MatrixTile *aTile,
+                                                         llvm::ArrayRef<llvm::Value *> aRegisters,
+                                                         const MatrixTile &bTile, llvm::ArrayRef<llvm::Value *> c) {
+  // "wgmma.m64n256k16.f32.f16": shape, accumulator type, input type.
+  std::string name(atom);
+  size_t p1 = name.find('.'), p2 = name.find('.', p1 + 1), p3 = name.find('.', p2 + 1);
+  if (p1 == std::string::npos || p2 == std::string::npos || p3 == std::string::npos)
+    return {};
+  std::string shape = name.substr(p1 + 1, p2 - p1 - 1), acc = name.substr(p2 + 1, p3 - p2 - 1),
+              in = name.substr(p3 + 1);
+  bool halfAcc = acc == "f16";
+  std::vector<llvm::Value *> words = halfAcc ? packWords(b, c, false) : std::vector<llvm::Value *>(c.begin(), c.end());
+  unsigned nd = unsigned(words.size());
+  std::vector<llvm::Value *> inputs;
+  std::string inputConstraints, aText;
+  if (aTile) {
+    inputs.push_back(matrixDescriptor(b, *aTile));
+    inputConstraints = "l";
+    aText = "$" + std::to_string(nd);
+  } else {
+    std::vector<llvm::Value *> wa = packWords(b, aRegisters, false);
+    inputs.insert(inputs.end(), wa.begin(), wa.end());
+    for (size_t i = 0; i < wa.size(); ++i)
+      inputConstraints += std::string(i ? "," : "") + "r";
+    aText = registers(nd, unsigned(wa.size()));
+  }
+  inputs.push_back(matrixDescriptor(b, bTile));
+  inputConstraints += ",l";
+  unsigned bAt = nd + unsigned(inputs.size()) - 1;
+  // scale-d is a predicate: always accumulate (a zero accumulator starts a dot).
+  std::string trans = (aTile ? std::string(aTile->mnMajor ? "1, " : "0, ") : std::string()) +
+                      (bTile.mnMajor ? "1" : "0");
+  std::string text = "{\n.reg .pred p;\nsetp.eq.u32 p, 1, 1;\nwgmma.mma_async.sync.aligned." + shape + "." + acc + "." +
+                     in + "." + in + " " + registers(0, nd) + ", " + aText + ", $" + std::to_string(bAt) +
+                     ", p, 1, 1, " + trans + ";\n}";
+  std::vector<llvm::Value *> d = tiedAsm(b, text, words, inputs, inputConstraints);
+  if (!halfAcc)
+    return d;
+  std::vector<llvm::Value *> out;
+  for (llvm::Value *word : d) {
+    llvm::Value *halves = b.CreateBitCast(word, llvm::FixedVectorType::get(c[0]->getType(), 2));
+    for (unsigned j = 0; j < 2; ++j)
+      out.push_back(b.CreateExtractElement(halves, b.getInt32(j)));
+  }
+  return out;
+}
+
+bool NVPTXHooks::warpgroupFence(llvm::IRBuilder<> &b) {
+  inlineAsm(b, b.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {}, true);
+  return true;
+}
+
+bool NVPTXHooks::warpgroupCommit(llvm::IRBuilder<> &b) {
+  inlineAsm(b, b.getVoidTy(), "wgmma.commit_group.sync.aligned;", "~{memory}", {}, true);
+  return true;
+}
+
+std::vector<llvm::Value *> NVPTXHooks::warpgroupWait(llvm::IRBuilder<> &b, unsigned pending,
+                                                     llvm::ArrayRef<llvm::Value *> values) {
+  std::string text = "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";";
+  if (values.empty()) {
+    inlineAsm(b, b.getVoidTy(), text, "~{memory}", {}, true);
+    return {};
+  }
+  return tiedAsm(b, text, values, {}, "");
+}
+
+bool NVPTXHooks::fenceAsyncShared(llvm::IRBuilder<> &b) {
+  inlineAsm(b, b.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {}, true);
   return true;
 }
 

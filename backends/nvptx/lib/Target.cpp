@@ -72,6 +72,22 @@ MatrixAtom mma16832s8() {
   return a;
 }
 
+// wgmma.mma_async.m64nNk16 with 16-bit inputs (PTX ISA, "Register Fragments" of the
+// warpgroup-level instructions): per warp, the m16n8k16 fragments of A and C, C repeated
+// along N; the warpgroup's 4 warps take 16 rows each. B comes from shared memory.
+MatrixAtom wgmma64(int64_t n, std::string_view input, Type inputType, std::string_view acc, Type accType) {
+  MatrixAtom a = mma16816("", inputType, accType);
+  a.name = "wgmma.m64n" + std::to_string(n) + "k16." + std::string(acc) + "." + std::string(input);
+  a.m = 64, a.n = n;
+  a.warps = 4;
+  a.sharedB = true;
+  a.a.warpBits = a.c.warpBits = {{16, 0}, {32, 0}};
+  for (int64_t col = 8; col < n; col *= 2)
+    a.c.registerBits.push_back({0, col});
+  a.b = {};
+  return a;
+}
+
 } // namespace
 
 std::span<const std::string_view> supportedArchitectures() { return kArchitectures; }
@@ -96,9 +112,20 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   t.sharedMemoryBytes = 48 * 1024;
   t.maxSharedMemoryBytes = maxSharedBytes(*arch);
   t.maxVectorBytes = 16;
-  t.matrixAtoms = {mma16816("mma.m16n8k16.f32.f16", Type::f16()),
-                   mma16816("mma.m16n8k16.f16.f16", Type::f16(), Type::f16()),
-                   mma16816("mma.m16n8k16.f32.bf16", Type::bf16()), mma1688tf32(), mma16832s8()};
+  if (*arch == "sm_90") {
+    // Hopper's warpgroup atoms first (PTX for sm_90a), the widest first; tf32 and int8
+    // take only K-major B there, so they stay on mma.sync for now.
+    for (int64_t n : {256, 128, 64}) {
+      t.matrixAtoms.push_back(wgmma64(n, "f16", Type::f16(), "f32", Type::f32()));
+      t.matrixAtoms.push_back(wgmma64(n, "f16", Type::f16(), "f16", Type::f16()));
+      t.matrixAtoms.push_back(wgmma64(n, "bf16", Type::bf16(), "f32", Type::f32()));
+    }
+  }
+  for (MatrixAtom &a : std::vector<MatrixAtom>{mma16816("mma.m16n8k16.f32.f16", Type::f16()),
+                                               mma16816("mma.m16n8k16.f16.f16", Type::f16(), Type::f16()),
+                                               mma16816("mma.m16n8k16.f32.bf16", Type::bf16()), mma1688tf32(),
+                                               mma16832s8()})
+    t.matrixAtoms.push_back(std::move(a));
   t.emitsMatrixAtoms = true;
   t.ldmatrix = true;  // sm_75+
   t.asyncCopy = true; // cp.async, sm_80+
@@ -106,5 +133,11 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
 }
 
 std::string ptxFeatures(std::string_view) { return "+ptx80"; }
+
+std::string llvmProcessor(std::string_view arch) {
+  // wgmma and setmaxnreg exist only for the architecture-specific sm_90a; its code runs
+  // on compute capability 9.0 exactly, which is what a cuda:sm_90 target means here.
+  return arch == "sm_90" ? "sm_90a" : std::string(arch);
+}
 
 } // namespace trident::nvptx

@@ -19,15 +19,22 @@ struct Access {
 // Shared-memory accesses since the last barrier on some path to here.
 using State = std::vector<Access>;
 
-Access accessOf(const Op *op) {
-  const Op *alloc = op->operand(0)->definingOp();
-  int64_t lo = alloc->intAttr("offset");
-  return {alloc, lo, lo + alloc->intAttr("size"), op->is(OpCode::ThStoreShared) || op->is(OpCode::ThAsyncCopy)};
+// The allocations `op` reads or writes: operand 0's, and a th.wgmma's A in shared memory.
+std::vector<Access> accessesOf(const Op *op) {
+  auto at = [&](unsigned operand) -> Access {
+    const Op *alloc = op->operand(operand)->definingOp();
+    int64_t lo = alloc->intAttr("offset");
+    return {alloc, lo, lo + alloc->intAttr("size"), op->is(OpCode::ThStoreShared) || op->is(OpCode::ThAsyncCopy)};
+  };
+  std::vector<Access> out{at(0)};
+  if (op->is(OpCode::ThWgmma) && op->attr("a").isString() && op->stringAttr("a") == "shared")
+    out.push_back(at(2));
+  return out;
 }
 
 bool isSharedAccess(const Op *op) {
   return op->is(OpCode::ThLoadShared) || op->is(OpCode::ThStoreShared) || op->is(OpCode::ThLdMatrix) ||
-         op->is(OpCode::ThAsyncCopy);
+         op->is(OpCode::ThAsyncCopy) || op->is(OpCode::ThWgmma);
 }
 
 // The stages of a pipelined ring buffer are ordered by the loop that fills them (its
@@ -58,7 +65,8 @@ bool racesInside(Op *op, const State &state) {
   bool found = false;
   op->walk([&](Op *inner) {
     if (!found && isSharedAccess(inner))
-      found = races(accessOf(inner), state);
+      for (const Access &a : accessesOf(inner))
+        found = found || races(a, state);
   });
   return found;
 }
@@ -83,13 +91,14 @@ public:
       case OpCode::ThLoadShared:
       case OpCode::ThStoreShared:
       case OpCode::ThLdMatrix:
-      case OpCode::ThAsyncCopy: {
-        Access a = accessOf(op);
-        if (races(a, state)) {
+      case OpCode::ThAsyncCopy:
+      case OpCode::ThWgmma: {
+        std::vector<Access> accesses = accessesOf(op);
+        if (std::any_of(accesses.begin(), accesses.end(), [&](const Access &a) { return races(a, state); })) {
           barrierBefore(op);
           state.clear();
         }
-        state.push_back(a);
+        state.insert(state.end(), accesses.begin(), accesses.end());
         break;
       }
       case OpCode::For:

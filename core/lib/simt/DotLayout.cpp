@@ -1,5 +1,6 @@
 #include "trident/simt/DotLayout.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace trident::simt {
@@ -44,6 +45,37 @@ bool fits(const MatrixAtom &atom, const Op *dot) {
   return as[0] % atom.m == 0 && as[1] % atom.k == 0 && bs[1] % atom.n == 0;
 }
 
+// The warp tiling of a `shape` result by `atom`, counted in the atom's issuers (warps,
+// or warpgroups of 4): nothing when the warps do not make whole issuers or a tile is
+// not a whole number of atoms.
+std::optional<MmaPlan> tile(const MatrixAtom &atom, std::span<const int64_t> shape, unsigned numWarps,
+                            bool warpsAlongM) {
+  if (numWarps % atom.warps)
+    return std::nullopt;
+  int64_t units = numWarps / atom.warps;
+  int64_t tilesM = shape[0] / atom.m, tilesN = shape[1] / atom.n;
+  MmaPlan plan{&atom, 1, 1};
+  if (atom.warps > 1) {
+    // Warpgroups take M first (a wide atom covers N); whatever N is left must still
+    // be whole atoms per warpgroup.
+    while (plan.warpsM * 2 <= std::min(units, tilesM))
+      plan.warpsM *= 2;
+    while (plan.warpsM * plan.warpsN * 2 <= units && shape[1] % (plan.warpsN * 2 * atom.n) == 0)
+      plan.warpsN *= 2;
+    return plan;
+  }
+  // Triton's choice: split the longer side (counted in atoms, N in pairs), M first on
+  // ties; warps that find no room left replicate.
+  while (plan.warpsM * plan.warpsN < units) {
+    bool roomM = plan.warpsM < tilesM, roomN = plan.warpsN < tilesN;
+    if (!roomM && !roomN)
+      break;
+    bool alongM = warpsAlongM ? roomM : roomM && (tilesM / plan.warpsM >= tilesN / 2 / plan.warpsN || !roomN);
+    (alongM ? plan.warpsM : plan.warpsN) *= 2;
+  }
+  return plan;
+}
+
 } // namespace
 
 int64_t atomElement(const Bits &bases, int64_t bits, std::span<const int64_t> shape) {
@@ -57,33 +89,25 @@ int64_t atomElement(const Bits &bases, int64_t bits, std::span<const int64_t> sh
 std::optional<MmaPlan> planMma(const Op *dot, const TargetDesc &target, unsigned numWarps, bool warpsAlongM) {
   if (!target.emitsMatrixAtoms || dot->operand(0)->type().rank() != 2 || target.warpSize != 32)
     return std::nullopt;
-  const MatrixAtom *atom = nullptr;
-  for (const MatrixAtom &candidate : target.matrixAtoms)
-    if (fits(candidate, dot)) {
-      atom = &candidate;
-      break;
-    }
-  if (!atom)
-    return std::nullopt;
-  std::span<const int64_t> shape = dot->result()->type().shape();
-  int64_t tilesM = shape[0] / atom->m, tilesN = shape[1] / atom->n;
-  MmaPlan plan{atom, 1, 1};
-  // Triton's choice: split the longer side (counted in atoms, N in pairs), M first on
-  // ties; warps that find no room left replicate.
-  while (plan.warpsM * plan.warpsN < numWarps) {
-    bool roomM = plan.warpsM < tilesM, roomN = plan.warpsN < tilesN;
-    if (!roomM && !roomN)
-      break;
-    bool alongM = warpsAlongM ? roomM : roomM && (tilesM / plan.warpsM >= tilesN / 2 / plan.warpsN || !roomN);
-    (alongM ? plan.warpsM : plan.warpsN) *= 2;
+  // The first atom (the targets list the fastest first) that keeps every warp busy, else
+  // the first that fits at all.
+  std::optional<MmaPlan> first;
+  for (const MatrixAtom &candidate : target.matrixAtoms) {
+    if (!fits(candidate, dot))
+      continue;
+    std::optional<MmaPlan> plan = tile(candidate, dot->result()->type().shape(), numWarps, warpsAlongM);
+    if (plan && plan->warpsM * plan->warpsN * candidate.warps == numWarps)
+      return plan;
+    if (!first)
+      first = plan;
   }
-  return plan;
+  return first;
 }
 
 LinearLayout mmaAccumulatorLayout(std::span<const int64_t> shape, const MmaPlan &plan, unsigned numWarps) {
   const MatrixAtom &atom = *plan.atom;
   int64_t tileM = shape[0] / plan.warpsM, tileN = shape[1] / plan.warpsN;
-  std::vector<int64_t> reg = flatBases(atom.c.registerBits, shape), warp;
+  std::vector<int64_t> reg = flatBases(atom.c.registerBits, shape), warp = flatBases(atom.c.warpBits, shape);
   appendSteps(reg, atom.n, tileN, false, shape);
   appendSteps(reg, atom.m, tileM, true, shape);
   appendSteps(warp, tileM, shape[0], true, shape);
@@ -95,10 +119,10 @@ LinearLayout mmaAccumulatorLayout(std::span<const int64_t> shape, const MmaPlan 
 LinearLayout mmaOperandLayout(std::span<const int64_t> shape, const MmaPlan &plan, unsigned operand,
                               unsigned numWarps) {
   const MatrixAtom &atom = *plan.atom;
-  assert(operand < 2);
+  assert(operand < 2 && !(operand == 1 && atom.sharedB) && "B of this atom is read from shared memory");
   bool isA = operand == 0;
   const MatrixAtom::OperandMap &map = isA ? atom.a : atom.b;
-  std::vector<int64_t> reg = flatBases(map.registerBits, shape), warp;
+  std::vector<int64_t> reg = flatBases(map.registerBits, shape), warp = flatBases(map.warpBits, shape);
   if (isA) {
     int64_t tileM = shape[0] / plan.warpsM;
     appendSteps(reg, atom.k, shape[1], false, shape);

@@ -96,13 +96,18 @@ public:
   // The arrangement a conversion from `src` to `dst` goes through: swizzled rows along
   // the dimension `src` (else `dst`) holds contiguous, row-major for blocks of rank 1.
   SharedLayout conversionLayout(const LinearLayout &src, const LinearLayout &dst, Type element) const;
+  // The arrangement of a rank-2 matrix-unit operand that th.wgmma reads from shared
+  // memory as `src` writes it: a canonical tile (matrixDescriptor) with rows along what
+  // `src` holds contiguous, else along dimension `kDim`.
+  SharedLayout matrixTileLayout(const LinearLayout &src, unsigned kDim, Type element) const;
   // True when `v` is cheaper to compute again in another layout than to convert:
   // constants, splats, ranges and a few elementwise or shape ops over them.
   bool canRematerialize(const Value *v, int &budget) const;
   // Lowers `v`'s defining op again with its result in `layout`.
   Lowered rematerialize(Value *v, const LinearLayout &layout);
-  // A shared-memory array of `count` elements of `element`'s storage type.
-  Value *sharedAlloc(Type element, int64_t count);
+  // A shared-memory array of `count` elements of `element`'s storage type, its offset a
+  // multiple of `align` bytes (swizzled tiles: 1024, where their pattern repeats).
+  Value *sharedAlloc(Type element, int64_t count, int64_t align = 16);
   // Shared memory holds numbers only: i1 as i8, pointers as i64.
   static Type storageType(Type t);
   Value *toStorage(Value *v);

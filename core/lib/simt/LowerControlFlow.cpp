@@ -8,6 +8,8 @@
 #include "LowerContext.h"
 #include "Pipeline.h"
 
+#include <algorithm>
+
 namespace trident::simt {
 
 namespace {
@@ -132,7 +134,7 @@ bool lowerFor(Lowering &l, Op *op) {
   int stages = plan ? plan->stages : 0;
   if (plan) {
     for (const PipelinedLoad &p : plan->loads) {
-      Value *buffer = l.sharedAlloc(p.load->result()->type().element(), stages * p.tileElements);
+      Value *buffer = l.sharedAlloc(p.load->result()->type().element(), stages * p.tileElements, 1024);
       buffer->definingOp()->setAttr("pipelined", Attribute::integer(1));
       buffers.push_back(buffer);
     }
@@ -169,6 +171,8 @@ bool lowerFor(Lowering &l, Op *op) {
     // This iteration's stage is complete and visible, and every thread is done reading
     // the stage the copies below overwrite (the one the previous iteration read).
     asyncWait(l, stages - 2);
+    if (std::any_of(plan->loads.begin(), plan->loads.end(), [](const PipelinedLoad &p) { return p.asyncProxy; }))
+      l.b.create(OpCode::ThFenceAsyncShared, std::span<Value *const>{}, std::span<const Type>{});
     l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
     Value *slot = extraArgs.back();
     Value *S = l.constI32(stages);

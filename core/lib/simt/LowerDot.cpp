@@ -30,6 +30,8 @@
 //   })
 #include "LowerContext.h"
 
+#include <cassert>
+
 #include <map>
 #include <unordered_map>
 
@@ -195,11 +197,153 @@ bool lowerDotMma(Lowering &l, Op *op, const MmaPlan &plan) {
   return true;
 }
 
+// ---- warpgroup atoms (th.wgmma) ----
+
+// An operand th.wgmma reads from shared memory: a pipelined stage, or the value written
+// there (once, before the loop, when the loop does not change it; then fenced for the
+// async proxy th.wgmma reads through).
+struct MatrixTile {
+  Value *buffer = nullptr, *base = nullptr;
+  SharedLayout shared;
+  MatrixDescriptor desc;
+};
+
+MatrixTile matrixTile(Lowering &l, Value *v, unsigned kDim) {
+  MatrixTile t;
+  Type element = v->type().element();
+  unsigned bytes = Lowering::storageType(element).bitWidth() / 8;
+  if (auto it = l.pipelined.find(v); it != l.pipelined.end()) {
+    t.buffer = it->second.buffer;
+    t.base = it->second.base;
+    t.shared = it->second.shared;
+  } else {
+    Lowered own = l.get(v);
+    t.shared = l.matrixTileLayout(own.layout, kDim, element);
+    Builder &b = l.b;
+    Block *block = b.block();
+    Op *before = b.insertionOp();
+    Op *loop = outermostInvariantLoop(l, v);
+    if (loop)
+      b.setInsertionPoint(loop);
+    t.buffer = l.writeShared(own, t.shared);
+    b.create(OpCode::ThFenceAsyncShared, std::span<Value *const>{}, std::span<const Type>{});
+    if (loop && before)
+      b.setInsertionPoint(before);
+    else if (loop)
+      b.setInsertionPointToEnd(block);
+  }
+  std::optional<MatrixDescriptor> desc = matrixDescriptor(t.shared, v->type().shape(), kDim, bytes);
+  assert(desc && "planMma admits only operands with a canonical tile");
+  t.desc = *desc;
+  return t;
+}
+
+void setLayoutAttrs(AttributeList &attrs, const std::string &x, const MatrixDescriptor &d) {
+  attrs.set(x + "_major", Attribute::string(d.mnMajor ? "mn" : "k"));
+  attrs.set(x + "_swizzle", Attribute::integer(d.swizzle));
+  attrs.set(x + "_sbo", Attribute::integer(d.sbo));
+  attrs.set(x + "_lbo", Attribute::integer(d.lbo));
+}
+
+// This thread's warpgroup's origin in a tile: `warpFlat` holds, per warp bit, the flat
+// element index that bit moves the origin by; the result is its shared-memory offset.
+Value *groupOrigin(Lowering &l, const MatrixTile &t, const std::vector<int64_t> &warpFlat, int64_t numElements) {
+  std::vector<int64_t> warp;
+  bool any = false;
+  for (int64_t f : warpFlat) {
+    warp.push_back(t.shared.offset(f));
+    any = any || f;
+  }
+  if (!any)
+    return t.base ? t.base : l.constI32(0);
+  std::vector<int64_t> lanes(l.target.log2WarpSize(), 0);
+  Value *origin = l.layoutBase(LinearLayout({numElements}, {}, lanes, warp));
+  return t.base ? l.b.binary(OpCode::AddI, t.base, origin) : origin;
+}
+
+bool lowerDotWgmma(Lowering &l, Op *op, const MmaPlan &plan) {
+  const MatrixAtom &atom = *plan.atom;
+  unsigned numWarps = l.layouts.numWarps;
+  Value *av = op->operand(0), *bv = op->operand(1);
+  std::span<const int64_t> shape = op->result()->type().shape();
+  std::span<const int64_t> aShape = av->type().shape(), bShape = bv->type().shape();
+  LinearLayout lc = mmaAccumulatorLayout(shape, plan, numWarps);
+  LinearLayout la = mmaOperandLayout(aShape, plan, 0, numWarps);
+  // A from registers when it is there already (attention's P), else from shared memory.
+  std::optional<Lowered> aRegs;
+  if (!l.pipelined.count(av)) {
+    const Lowered &own = l.get(av);
+    int budget = 12;
+    if (own.layout == la || l.canRematerialize(av, budget))
+      aRegs = l.get(av, la);
+  }
+  std::optional<MatrixTile> ta;
+  if (!aRegs)
+    ta = matrixTile(l, av, 1);
+  MatrixTile tb = matrixTile(l, bv, 0);
+  Lowered d = l.get(op->operand(2), lc);
+
+  // The warp bits past the atom's own pick the warpgroup's tiles: M (A), then N (B).
+  unsigned atomWarpBits = log2Exact(atom.warps);
+  const std::vector<int64_t> &accWarps = lc.warpBases();
+  unsigned mBits = log2Exact(plan.warpsM), nBits = log2Exact(plan.warpsN);
+  unsigned colBits = log2Exact(shape[1]), kBits = log2Exact(aShape[1]);
+  std::vector<int64_t> aWarp(accWarps.size(), 0), bWarp(accWarps.size(), 0);
+  for (unsigned i = 0; i < mBits; ++i)
+    aWarp[atomWarpBits + i] = (accWarps[atomWarpBits + i] >> colBits) << kBits; // (row, 0) of A
+  for (unsigned i = 0; i < nBits; ++i)
+    bWarp[atomWarpBits + mBits + i] = accWarps[atomWarpBits + mBits + i] & ((int64_t(1) << colBits) - 1);
+  Value *aOrigin = ta ? groupOrigin(l, *ta, aWarp, aShape[0] * aShape[1]) : nullptr;
+  Value *bOrigin = groupOrigin(l, tb, bWarp, bShape[0] * bShape[1]);
+
+  AttributeList attrs{{"atom", Attribute::string(atom.name)}, {"a", Attribute::string(ta ? "shared" : "registers")}};
+  if (ta)
+    setLayoutAttrs(attrs, "a", ta->desc);
+  setLayoutAttrs(attrs, "b", tb.desc);
+  std::unordered_map<int64_t, int64_t> regA = registerAt(la);
+  int64_t numA = int64_t(1) << atom.a.registerBits.size(), numC = int64_t(1) << atom.c.registerBits.size();
+  std::vector<Type> resultTypes(static_cast<size_t>(numC), atom.cType);
+  auto at = [&](Value *origin, const MatrixTile &t, int64_t flat) {
+    int64_t offset = t.shared.offset(flat);
+    return offset ? l.b.binary(OpCode::AddI, origin, l.constI32(offset)) : origin;
+  };
+  l.b.create(OpCode::ThWgmmaFence, std::span<Value *const>{}, std::span<const Type>{});
+  for (int64_t k0 = 0; k0 < aShape[1]; k0 += atom.k) {
+    for (int64_t rc = 0; rc < lc.numRegisters(); rc += numC) {
+      int64_t origin = lc.registerOffset(rc);
+      int64_t row0 = origin >> colBits, col0 = origin & ((int64_t(1) << colBits) - 1);
+      std::vector<Value *> operands{tb.buffer, at(bOrigin, tb, (k0 << colBits) | col0)};
+      if (ta) {
+        operands.push_back(ta->buffer);
+        operands.push_back(at(aOrigin, *ta, (row0 << kBits) | k0));
+      } else {
+        for (int64_t e = 0; e < numA; ++e)
+          operands.push_back(
+              aRegs->regs[size_t(regA.at(((row0 << kBits) | k0) ^ atomElement(atom.a.registerBits, e, aShape)))]);
+      }
+      for (int64_t e = 0; e < numC; ++e)
+        operands.push_back(d.regs[static_cast<size_t>(rc + e)]);
+      Op *mma = l.b.create(OpCode::ThWgmma, operands, resultTypes, attrs);
+      for (int64_t e = 0; e < numC; ++e)
+        d.regs[static_cast<size_t>(rc + e)] = mma->result(static_cast<unsigned>(e));
+    }
+  }
+  l.b.create(OpCode::ThWgmmaCommit, std::span<Value *const>{}, std::span<const Type>{});
+  std::vector<Type> accTypes;
+  for (Value *v : d.regs)
+    accTypes.push_back(v->type());
+  Op *wait = l.b.create(OpCode::ThWgmmaWait, d.regs, accTypes, {{"pending", Attribute::integer(0)}});
+  for (size_t i = 0; i < d.regs.size(); ++i)
+    d.regs[i] = wait->result(static_cast<unsigned>(i));
+  l.set(op->result(), std::move(d));
+  return true;
+}
+
 } // namespace
 
 bool lowerDot(Lowering &l, Op *op) {
   if (const MmaPlan *plan = l.layouts.mmaPlan(op))
-    return lowerDotMma(l, op, *plan);
+    return plan->atom->warps > 1 ? lowerDotWgmma(l, op, *plan) : lowerDotMma(l, op, *plan);
   Value *result = op->result();
   Type accType = result->type().element();
   Type inType = op->operand(0)->type().element();

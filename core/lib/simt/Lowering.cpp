@@ -226,14 +226,15 @@ Value *Lowering::fromStorage(Value *v, Type type) {
   return v;
 }
 
-Value *Lowering::sharedAlloc(Type element, int64_t count) {
+Value *Lowering::sharedAlloc(Type element, int64_t count, int64_t align) {
   Type t = storageType(element);
   int64_t bytes = count * (t.bitWidth() / 8);
   Type types[] = {Type::ptr(t, 3)};
-  return b
-      .create(OpCode::ThSharedAlloc, std::span<Value *const>{}, types,
-              {{"offset", Attribute::integer(-1)}, {"size", Attribute::integer(bytes)}})
-      ->result();
+  Op *alloc = b.create(OpCode::ThSharedAlloc, std::span<Value *const>{}, types,
+                       {{"offset", Attribute::integer(-1)}, {"size", Attribute::integer(bytes)}});
+  if (align > 16)
+    alloc->setAttr("align", Attribute::integer(align));
+  return alloc->result();
 }
 
 // ---- ops and regions -----------------------------------------------------------------

@@ -61,8 +61,15 @@ std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body)
     return std::nullopt;
   if (l.ownerPredicate(p.access))
     return std::nullopt; // replicas would copy the same bytes
-  LinearLayout operand = mmaOperandLayout(r->type().shape(), *plan, use.operandIndex, l.layouts.numWarps);
-  p.shared = l.conversionLayout(p.access, operand, element);
+  if (plan->atom->warps > 1) {
+    // th.wgmma reads the stage itself: a canonical tile (SharedLayout.h), rows along what
+    // the copies write contiguously.
+    p.shared = l.matrixTileLayout(p.access, use.operandIndex == 0 ? 1 : 0, element);
+    p.asyncProxy = true;
+  } else {
+    LinearLayout operand = mmaOperandLayout(r->type().shape(), *plan, use.operandIndex, l.layouts.numWarps);
+    p.shared = l.conversionLayout(p.access, operand, element);
+  }
   if (contiguousSharedRegisters(p.shared.offsets(p.access)) < p.width)
     return std::nullopt;
   p.tileElements = r->type().numElements();

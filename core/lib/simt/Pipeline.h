@@ -30,6 +30,7 @@ struct PipelinedLoad {
   int64_t width = 1;    // elements per copy
   SharedLayout shared;  // the arrangement of one stage (what the dot's operand read expects)
   int64_t tileElements = 0;
+  bool asyncProxy = false; // read by th.wgmma (through the async proxy: fenced after the copies)
 };
 
 struct PipelinePlan {

@@ -91,7 +91,7 @@ Value *Lowering::writeShared(const Lowered &src, const SharedLayout &shared) {
   Type element = src.regs[0]->type();
   Type storage = storageType(element);
   int64_t maxWidth = std::max<int64_t>(1, target.maxVectorBytes / (storage.bitWidth() / 8));
-  Value *buffer = sharedAlloc(element, src.layout.numElements());
+  Value *buffer = sharedAlloc(element, src.layout.numElements(), shared.isRowMajor() ? 16 : 1024);
   LinearLayout offsets = shared.offsets(src.layout);
   int64_t width = std::min(contiguousSharedRegisters(offsets), maxWidth);
   int64_t dups = src.layout.registerReplicationMask();
@@ -180,6 +180,17 @@ SharedLayout Lowering::conversionLayout(const LinearLayout &src, const LinearLay
   if (!dim || src.rank() < 2 || bytes == 0)
     return SharedLayout::rowMajor(src.numElements());
   return SharedLayout::swizzled(src.shape(), *dim, bytes);
+}
+
+SharedLayout Lowering::matrixTileLayout(const LinearLayout &src, unsigned kDim, Type element) const {
+  unsigned bytes = storageType(element).bitWidth() / 8;
+  std::optional<unsigned> dim = vectorDimension(src);
+  if (!dim)
+    dim = laneDimension(src);
+  SharedLayout tile = SharedLayout::swizzled(src.shape(), dim.value_or(kDim), bytes);
+  if (!matrixDescriptor(tile, src.shape(), kDim, bytes))
+    tile = SharedLayout::swizzled(src.shape(), kDim, bytes);
+  return tile;
 }
 
 Lowered Lowering::convertThroughShared(const Lowered &src, const LinearLayout &dst) {

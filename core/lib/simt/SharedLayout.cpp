@@ -37,11 +37,13 @@ SharedLayout SharedLayout::swizzled(std::span<const int64_t> shape, unsigned con
     return off;
   };
   unsigned innerAt = dimOffset(contiguousDim), outerAt = dimOffset(rowDim);
-  // Offsets: inner index in bits [0, innerBits), row index above it, stacked tiles above.
+  // Offsets: the inner index within a 128-byte row in bits [0, rowBits), the row index
+  // above it, the inner index's 128-byte blocks above that, stacked tiles above all.
+  unsigned rowBits = std::min(innerBits, log2Exact(128 / elementBytes));
   for (unsigned i = 0; i < innerBits; ++i)
-    s.bases[innerAt + i] = int64_t(1) << i;
+    s.bases[innerAt + i] = int64_t(1) << (i < rowBits ? i : i + outerBits);
   for (unsigned i = 0; i < outerBits; ++i) {
-    int64_t b = int64_t(1) << (innerBits + i);
+    int64_t b = int64_t(1) << (rowBits + i);
     if (i >= perPhaseBits && i < perPhaseBits + maxPhaseBits)
       b ^= int64_t(1) << (vecBits + (i - perPhaseBits));
     s.bases[outerAt + i] = b;
@@ -94,6 +96,32 @@ int64_t contiguousSharedRegisters(const LinearLayout &offsets) {
     low >>= 1;
   }
   return int64_t(1) << n;
+}
+
+} // namespace trident::simt
+
+namespace trident::simt {
+
+std::optional<MatrixDescriptor> matrixDescriptor(const SharedLayout &shared, std::span<const int64_t> shape,
+                                                 unsigned kDim, unsigned elementBytes) {
+  if (shape.size() != 2 || shared.bases.empty() || kDim > 1)
+    return std::nullopt;
+  // The contiguous dimension is the one whose lowest index bit is offset bit 0.
+  unsigned colBits = log2Exact(shape[1]);
+  unsigned contiguous = shared.bases[0] == 1 ? 1 : 0;
+  if (contiguous == 0 && (colBits >= shared.bases.size() || shared.bases[colBits] != 1))
+    return std::nullopt;
+  if (shared.bases != SharedLayout::swizzled(shape, contiguous, elementBytes).bases)
+    return std::nullopt;
+  int64_t innerBytes = shape[contiguous] * elementBytes, rows = shape[1 - contiguous];
+  MatrixDescriptor d;
+  d.mnMajor = contiguous == kDim ? false : true;
+  d.swizzle = std::min<int64_t>(128, innerBytes);
+  if (d.swizzle != 32 && d.swizzle != 64 && d.swizzle != 128)
+    return std::nullopt;
+  d.sbo = 8 * d.swizzle;
+  d.lbo = d.mnMajor ? rows * d.swizzle : 16;
+  return d;
 }
 
 } // namespace trident::simt

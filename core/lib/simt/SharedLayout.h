@@ -12,6 +12,11 @@
 //   chunk' = chunk ^ ((row / perPhase) % maxPhase),  perPhase = max(1, 128 / rowBytes),
 //                                                    maxPhase = min(8, rowBytes / 16)
 //
+// Rows longer than 128 bytes are cut into 128-byte blocks, each block a tile of its own
+// (placed one after another along the row), which keeps every row of a block 128 bytes
+// from the next: the canonical layouts sm_90's wgmma reads (matrixDescriptor below) and
+// as free of bank conflicts as one long row.
+//
 // so the eight 16-byte pieces that one column of 8 consecutive rows occupies (what an
 // ldmatrix of one 8x8 matrix reads, or what a transposing read touches) fall in eight
 // different groups of 4 banks, and 16-byte writes along rows stay conflict-free too.
@@ -21,6 +26,7 @@
 #include "trident/simt/Layout.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -41,6 +47,19 @@ struct SharedLayout {
   LinearLayout offsets(const LinearLayout &layout) const;
   bool isRowMajor() const;
 };
+
+// How th.wgmma finds a rank-2 tile stored as `shared` (its x_major, x_swizzle, x_sbo and
+// x_lbo attributes, ThreadOps.def): nothing unless `shared` is a swizzled tile as above
+// with rows of 32, 64 or 128 bytes (or blocks of 128). `kDim` is the tile's K dimension
+// (1 for A, 0 for B).
+struct MatrixDescriptor {
+  bool mnMajor = false; // rows run along M (or N), not K
+  int64_t swizzle = 0;  // bytes per row of the repeating pattern
+  int64_t sbo = 0;      // bytes from 8 rows to the next 8
+  int64_t lbo = 0;      // bytes from one 128-byte block along the rows to the next (mn-major)
+};
+std::optional<MatrixDescriptor> matrixDescriptor(const SharedLayout &shared, std::span<const int64_t> shape,
+                                                 unsigned kDim, unsigned elementBytes);
 
 // How many registers from r = 0 of `offsets` (from SharedLayout::offsets) are
 // consecutive, aligned elements of shared memory: the width of one vector access.

@@ -58,11 +58,14 @@ int64_t allocateSharedMemory(Op *func) {
       if (intervals[j].end >= cur.start)
         busy.push_back({intervals[j].offset, intervals[j].offset + intervals[j].size});
     std::sort(busy.begin(), busy.end());
+    // th.shared_alloc's optional `align` (swizzled tiles whose pattern follows the
+    // address bits) raises the alignment.
+    int64_t align = cur.alloc->attr("align").isInt() ? std::max(kAlignment, cur.alloc->intAttr("align")) : kAlignment;
     int64_t offset = 0;
     for (auto [lo, hi] : busy) {
       if (offset + cur.size <= lo)
         break;
-      offset = std::max(offset, (hi + kAlignment - 1) / kAlignment * kAlignment);
+      offset = std::max(offset, (hi + align - 1) / align * align);
     }
     cur.offset = offset;
     cur.alloc->setAttr("offset", Attribute::integer(offset));

@@ -31,9 +31,13 @@ public:
     case OpCode::ThLdMatrix: checkLdMatrix(); break;
     case OpCode::ThAsyncCopy: checkAsyncCopy(); break;
     case OpCode::ThAsyncWait:
+    case OpCode::ThWgmmaWait:
       expect(op->attr("pending").isInt() && op->intAttr("pending") >= 0,
              "needs a non-negative integer attribute 'pending'");
+      if (op->is(OpCode::ThWgmmaWait))
+        checkPassThrough();
       break;
+    case OpCode::ThWgmma: checkWgmma(); break;
     case OpCode::Func:
       expect(op->attr("num_threads").isInt() && op->intAttr("num_threads") > 0,
              "needs a positive integer attribute 'num_threads' in thread IR");
@@ -227,6 +231,44 @@ private:
               bytes.getInt() * 8 >= element.bitWidth();
     expect(ok, "needs an integer attribute 'bytes' of 4, 8 or 16 (at least one element)");
     checkPredicate(3);
+  }
+
+  void checkPassThrough() {
+    if (op_->numOperands() != op_->numResults())
+      return error("needs one result per operand");
+    for (unsigned i = 0; i < op_->numOperands(); ++i)
+      expect(op_->result(i)->type() == op_->operand(i)->type(), "result #" + std::to_string(i) +
+                                                                     " must have its operand's type");
+  }
+
+  // The layout attributes of an operand in shared memory (`x` is "a" or "b").
+  void checkMatrixLayout(const std::string &x) {
+    const Attribute &major = op_->attr(x + "_major"), &swizzle = op_->attr(x + "_swizzle");
+    expect(major.isString() && (major.getString() == "k" || major.getString() == "mn"),
+           "needs attribute '" + x + "_major' = \"k\" or \"mn\"");
+    expect(swizzle.isInt() && (swizzle.getInt() == 32 || swizzle.getInt() == 64 || swizzle.getInt() == 128),
+           "needs an integer attribute '" + x + "_swizzle' of 32, 64 or 128");
+    for (const char *stride : {"_sbo", "_lbo"}) {
+      const Attribute &v = op_->attr(x + stride);
+      expect(v.isInt() && v.getInt() > 0 && v.getInt() % 16 == 0 && v.getInt() < (int64_t(1) << 18),
+             "needs an integer attribute '" + x + stride + "': a positive multiple of 16 below 2^18");
+    }
+  }
+
+  void checkWgmma() {
+    expect(op_->attr("atom").isString(), "needs a string attribute 'atom'");
+    if (!sharedElement())
+      return;
+    checkMatrixLayout("b");
+    const Attribute &a = op_->attr("a");
+    if (!a.isString() || (a.getString() != "shared" && a.getString() != "registers"))
+      return error("needs attribute 'a' = \"shared\" or \"registers\"");
+    if (a.getString() == "shared") {
+      const Op *alloc = op_->numOperands() > 3 ? op_->operand(2)->definingOp() : nullptr;
+      expect(alloc && alloc->is(OpCode::ThSharedAlloc), "operand #2 (A) must be the result of th.shared_alloc");
+      expect(op_->numOperands() > 3 && op_->operand(3)->type() == Type::i32(), "A's index must be i32");
+      checkMatrixLayout("a");
+    }
   }
 
   void checkShuffle() {

@@ -7,6 +7,7 @@
 #include "trident/simt/TargetDesc.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace trident::simt::test {
@@ -61,11 +62,37 @@ inline MatrixAtom nvidiaMma16832S8() {
   return a;
 }
 
-// The atoms of nvptx::targetDesc("sm_80") and later, in its order.
-inline std::vector<MatrixAtom> nvidiaAtoms() {
-  return {nvidiaMma16816("mma.m16n8k16.f32.f16", Type::f16()),
-          nvidiaMma16816("mma.m16n8k16.f16.f16", Type::f16(), Type::f16()),
-          nvidiaMma16816("mma.m16n8k16.f32.bf16", Type::bf16()), nvidiaMma1688Tf32(), nvidiaMma16832S8()};
+// wgmma.mma_async.m64nNk16 (sm_90a) with 16-bit inputs: per warp the m16n8k16 A and C
+// fragments, C repeated along N, the warpgroup's 4 warps on rows 16 and 32; B from
+// shared memory (PTX ISA, "Register Fragments" of the warpgroup-level instructions).
+inline MatrixAtom nvidiaWgmma64(int64_t n, const std::string &input, Type inputType, const std::string &acc,
+                                Type accType) {
+  MatrixAtom a = nvidiaMma16816("wgmma.m64n" + std::to_string(n) + "k16." + acc + "." + input, inputType, accType);
+  a.m = 64, a.n = n;
+  a.warps = 4;
+  a.sharedB = true;
+  a.a.warpBits = a.c.warpBits = {{16, 0}, {32, 0}};
+  for (int64_t col = 8; col < n; col *= 2)
+    a.c.registerBits.push_back({0, col});
+  a.b = {};
+  return a;
+}
+
+// The atoms of nvptx::targetDesc(arch), in its order: sm_90 lists its warpgroup atoms first.
+inline std::vector<MatrixAtom> nvidiaAtoms(std::string_view arch = "sm_80") {
+  std::vector<MatrixAtom> atoms;
+  if (arch == "sm_90")
+    for (int64_t n : {256, 128, 64}) {
+      atoms.push_back(nvidiaWgmma64(n, "f16", Type::f16(), "f32", Type::f32()));
+      atoms.push_back(nvidiaWgmma64(n, "f16", Type::f16(), "f16", Type::f16()));
+      atoms.push_back(nvidiaWgmma64(n, "bf16", Type::bf16(), "f32", Type::f32()));
+    }
+  for (MatrixAtom &a : std::vector<MatrixAtom>{nvidiaMma16816("mma.m16n8k16.f32.f16", Type::f16()),
+                                               nvidiaMma16816("mma.m16n8k16.f16.f16", Type::f16(), Type::f16()),
+                                               nvidiaMma16816("mma.m16n8k16.f32.bf16", Type::bf16()),
+                                               nvidiaMma1688Tf32(), nvidiaMma16832S8()})
+    atoms.push_back(std::move(a));
+  return atoms;
 }
 
 } // namespace trident::simt::test

@@ -384,7 +384,15 @@ private:
       shared_.barrier();
       ++sim_.barriers_;
       return;
-    case OpCode::ThMma: return runMma(op);
+    case OpCode::ThMma:
+    case OpCode::ThWgmma: return runMma(op);
+    case OpCode::ThWgmmaFence:
+    case OpCode::ThWgmmaCommit:
+    case OpCode::ThFenceAsyncShared: return; // th.wgmma completes at once here
+    case OpCode::ThWgmmaWait:
+      for (unsigned i = 0; i < op->numOperands(); ++i)
+        set(op->result(i), Words(get(op->operand(i))));
+      return;
     case OpCode::ThLdMatrix:
       out = runLdMatrix(op, shared_, sharedOffsets(op, elementBytes(op->operand(0)->type().pointee())),
                         threads_, sim_.warpSize_, banks_);
@@ -432,7 +440,9 @@ private:
     std::vector<const Words *> operands;
     for (unsigned i = 0; i < op->numOperands(); ++i)
       operands.push_back(&get(op->operand(i)));
-    std::vector<Words> results = detail::runMma(op, *atom, operands, threads_, sim_.warpSize_);
+    std::vector<Words> results = op->is(OpCode::ThWgmma)
+                                     ? detail::runWgmma(op, *atom, shared_, operands, threads_, sim_.warpSize_)
+                                     : detail::runMma(op, *atom, operands, threads_, sim_.warpSize_);
     for (unsigned i = 0; i < op->numResults(); ++i)
       set(op->result(i), std::move(results[i]));
   }

@@ -51,8 +51,8 @@ void countPhase(std::span<const LaneAccess> phase, uint64_t bytes, BankCounts &c
 void countWarpAccess(std::span<const LaneAccess> lanes, uint64_t bytes, BankCounts &counts);
 
 // Fails unless bytes [offset, offset + bytes) of shared memory lie inside the
-// allocation that `access` names (its operand #0, a th.shared_alloc).
-void checkInAllocation(const Op *access, uint64_t offset, uint64_t bytes);
+// allocation that `access` names (its operand #allocOperand, a th.shared_alloc).
+void checkInAllocation(const Op *access, uint64_t offset, uint64_t bytes, unsigned allocOperand = 0);
 
 // A program's shared memory: its bytes, which thread wrote and read each byte since
 // the last barrier (so that accesses of different threads without a barrier between
@@ -108,6 +108,11 @@ private:
 // (the op's operands, A's registers, then B's, then C's).
 std::vector<Words> runMma(const Op *op, const MatrixAtom &atom, const std::vector<const Words *> &operands,
                           unsigned threads, unsigned warpSize);
+
+// th.wgmma: the result words of warpgroup `atom` on `operands` (the op's operands: B's
+// allocation and index, A's or A's registers, C's registers), reading shared memory.
+std::vector<Words> runWgmma(const Op *op, const MatrixAtom &atom, SharedMemory &shared,
+                            const std::vector<const Words *> &operands, unsigned threads, unsigned warpSize);
 
 // th.ldmatrix: `offsets` holds the shared byte each thread names. Reads through
 // `shared` and counts the banks of each matrix's row reads.

@@ -231,4 +231,119 @@ Words runLdMatrix(const Op *op, SharedMemory &shared, const Words &offsets, unsi
   return out;
 }
 
+// ---- th.wgmma
+
+namespace {
+
+// The shared byte of element (mn, k) of a wgmma operand that starts at byte `start`, in
+// the canonical layout its attributes name (PTX ISA, "Shared Memory Matrix Layout":
+// K-major ((8,m),(T,2k)) : ((S/16*T, SBO), (1, T)), MN-major ((T,S/16,m),(8,k)) :
+// ((1, T, LBO), (S/16*T, SBO)) in elements, T elements per 16 bytes, S the swizzle width),
+// then the swizzle: address bits [4, 4 + log2(S/16)) ^= bits [7, 7 + log2(S/16)).
+uint64_t canonicalByte(const Op *op, const std::string &x, uint64_t start, int64_t mn, int64_t k, uint64_t eb) {
+  bool mnMajor = op->stringAttr(x + "_major") == "mn";
+  uint64_t s = static_cast<uint64_t>(op->intAttr(x + "_swizzle"));
+  uint64_t sbo = static_cast<uint64_t>(op->intAttr(x + "_sbo")), lbo = static_cast<uint64_t>(op->intAttr(x + "_lbo"));
+  uint64_t inner = mnMajor ? static_cast<uint64_t>(mn) : static_cast<uint64_t>(k);
+  uint64_t outer = mnMajor ? static_cast<uint64_t>(k) : static_cast<uint64_t>(mn);
+  uint64_t perRow = s / eb; // elements of one swizzled row
+  uint64_t byte = start + (inner % perRow) * eb + (outer % 8) * s + (outer / 8) * sbo;
+  if (mnMajor)
+    byte += (inner / perRow) * lbo;
+  else if (inner >= perRow)
+    fail(op, "K-major operand " + x + " reaches past its " + std::to_string(s) + "-byte rows");
+  uint64_t bits = s == 128 ? 3 : s == 64 ? 2 : 1;
+  return byte ^ (((byte >> 7) & ((1u << bits) - 1)) << 4);
+}
+
+// A rows x cols operand of one warpgroup from shared memory, read by its first thread
+// (the race checks see that thread read every element).
+Words readTile(const Op *op, SharedMemory &shared, const std::string &x, unsigned allocOperand,
+               const std::vector<const Words *> &operands, unsigned first, int64_t rows, int64_t cols,
+               bool mnIsRow, uint64_t eb) {
+  const Words &base = *operands[allocOperand], &index = *operands[allocOperand + 1];
+  auto startOf = [&](unsigned t) { return base[t] + static_cast<uint64_t>(signedOf(index[t], 32)) * eb; };
+  uint64_t start = startOf(first);
+  for (unsigned t = first; t < first + 128; ++t)
+    if (startOf(t) != start)
+      fail(op, "the threads of warpgroup " + std::to_string(first / 128) + " name different starts of " + x);
+  if (start % 16)
+    fail(op, "operand " + x + " starts at shared byte " + std::to_string(start) + ", not 16-byte aligned");
+  Words tile(static_cast<size_t>(rows * cols));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      uint64_t byte = canonicalByte(op, x, start, mnIsRow ? r : c, mnIsRow ? c : r, eb);
+      checkInAllocation(op, byte, eb, allocOperand);
+      uint64_t w = 0;
+      shared.read(op, first, byte, eb, &w);
+      tile[static_cast<size_t>(r * cols + c)] = w;
+    }
+  return tile;
+}
+
+// Element of a warpgroup operand map for (reg, thread in the warpgroup).
+Element groupElement(const MatrixAtom::OperandMap &map, unsigned reg, unsigned thread, unsigned warpSize) {
+  Element e = elementOf(map, reg, thread % warpSize);
+  unsigned warp = thread / warpSize;
+  for (size_t j = 0; j < map.warpBits.size(); ++j)
+    if ((warp >> j) & 1) {
+      e.first ^= map.warpBits[j].first;
+      e.second ^= map.warpBits[j].second;
+    }
+  return e;
+}
+
+Words gatherGroup(const Op *op, const MatrixAtom::OperandMap &map, int64_t rows, int64_t cols, const char *name,
+                  const std::vector<const Words *> &operands, unsigned firstOperand, unsigned first,
+                  unsigned warpSize) {
+  Words matrix(static_cast<size_t>(rows * cols));
+  std::vector<bool> held(matrix.size(), false);
+  for (unsigned t = 0; t < 128; ++t)
+    for (unsigned reg = 0; reg < registersOf(map); ++reg) {
+      Element e = groupElement(map, reg, t, warpSize);
+      size_t i = static_cast<size_t>(e.first * cols + e.second);
+      uint64_t w = (*operands[firstOperand + reg])[first + t];
+      if (held[i] && matrix[i] != w)
+        fail(op, std::string("two registers of warpgroup ") + std::to_string(first / 128) +
+                     " hold different values of " + name + elementName(e));
+      matrix[i] = w;
+      held[i] = true;
+    }
+  for (size_t i = 0; i < held.size(); ++i)
+    if (!held[i])
+      fail(op, std::string(name) + elementName({int64_t(i) / cols, int64_t(i) % cols}) + " is in no register");
+  return matrix;
+}
+
+} // namespace
+
+std::vector<Words> runWgmma(const Op *op, const MatrixAtom &atom, SharedMemory &shared,
+                            const std::vector<const Words *> &operands, unsigned threads, unsigned warpSize) {
+  if (atom.warps != 4 || warpSize != 32)
+    fail(op, "atom '" + atom.name + "' is not a warpgroup atom of 4 warps of 32 lanes");
+  if (threads % 128)
+    fail(op, "runs on whole warpgroups; num_threads " + std::to_string(threads) + " is not a multiple of 128");
+  bool aShared = op->stringAttr("a") == "shared";
+  unsigned numA = aShared ? 0 : registersOf(atom.a), cFirst = (aShared ? 4 : 2) + numA;
+  unsigned numC = registersOf(atom.c);
+  if (op->numOperands() != cFirst + numC || op->numResults() != numC)
+    fail(op, "atom '" + atom.name + "' takes " + std::to_string(cFirst + numC) + " operands and gives " +
+                 std::to_string(numC) + " results");
+  uint64_t eb = std::max(1u, bitsOf(atom.aType) / 8);
+  std::vector<Words> results(numC, Words(threads));
+  for (unsigned first = 0; first < threads; first += 128) {
+    Words b = readTile(op, shared, "b", 0, operands, first, atom.k, atom.n, false, eb);
+    Words a = aShared ? readTile(op, shared, "a", 2, operands, first, atom.m, atom.k, true, eb)
+                      : gatherGroup(op, atom.a, atom.m, atom.k, "A", operands, 2, first, warpSize);
+    Words c = gatherGroup(op, atom.c, atom.m, atom.n, "C", operands, cFirst, first, warpSize);
+    Words d = multiply(atom, a, b, c);
+    for (unsigned t = 0; t < 128; ++t)
+      for (unsigned reg = 0; reg < numC; ++reg) {
+        Element e = groupElement(atom.c, reg, t, warpSize);
+        results[reg][first + t] = d[static_cast<size_t>(e.first * atom.n + e.second)];
+      }
+  }
+  return results;
+}
+
 } // namespace trident::simt::test::detail

@@ -42,8 +42,8 @@ void countWarpAccess(std::span<const LaneAccess> lanes, uint64_t bytes, BankCoun
     countPhase(lanes.subspan(first, std::min(perPhase, lanes.size() - first)), bytes, counts);
 }
 
-void checkInAllocation(const Op *access, uint64_t offset, uint64_t bytes) {
-  const Op *alloc = access->operand(0)->definingOp();
+void checkInAllocation(const Op *access, uint64_t offset, uint64_t bytes, unsigned allocOperand) {
+  const Op *alloc = access->operand(allocOperand)->definingOp();
   uint64_t begin = static_cast<uint64_t>(alloc->intAttr("offset"));
   uint64_t end = begin + static_cast<uint64_t>(alloc->intAttr("size"));
   if (offset < begin || offset > end || bytes > end - offset)

@@ -15,6 +15,10 @@
 //   B (K x N):           reg  = the atom's B registers, then K steps, then N repeats
 //                        lane = the atom's B lanes;  warp = M tiles replicate, N tiles
 //
+// An atom of a warpgroup (sm_90's wgmma, m64 x n x k16) places its 4 warps on M inside
+// the atom (its maps' warp bits: rows 16 and 32); warpgroups then tile M and N as warps
+// do, M first. Its B is read from shared memory, so only A and C have register layouts.
+//
 // m16n8k16 f16 on 4 warps, a 64x64 accumulator (warps 4 x 1): each warp owns 16 rows,
 //   reg [1, 512, 8, 16, 32] lane [2, 4, 64, 128, 256] warp [1024, 2048]
 // and the C registers of one atom are the first two bits. With the register order
@@ -32,7 +36,7 @@ namespace trident::simt {
 
 struct MmaPlan {
   const MatrixAtom *atom = nullptr;
-  int64_t warpsM = 1, warpsN = 1; // warps tiling M and N; any others replicate
+  int64_t warpsM = 1, warpsN = 1; // issuers (warps, or warpgroups) tiling M and N; any others replicate
 };
 
 // The atom and warp tiling for `dot` (a rank-2 tt.dot) on `target`; nothing when no

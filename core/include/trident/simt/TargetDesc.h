@@ -14,9 +14,10 @@
 namespace trident {
 
 // One matrix-unit instruction ("atom"): D[m x n] = A[m x k] * B[k x n] + C[m x n],
-// executed by a whole warp. Each operand is spread over the warp's lanes and each
-// lane's registers; the maps below give, for every (lane, register) bit, the
-// element index bit it selects, so they are linear layouts over one warp.
+// executed by a whole warp, or by `warps` consecutive warps together (a warpgroup of 4
+// for sm_90's wgmma). Each operand is spread over the lanes and registers (and warps);
+// the maps below give, for every register, lane (and warp) bit, the element index bit it
+// selects, so they are linear layouts over the warp (or warpgroup).
 struct MatrixAtom {
   std::string name;            // e.g. "mma.m16n8k16.f32.f16"
   int64_t m = 0, n = 0, k = 0; // the shape of one instruction
@@ -27,8 +28,11 @@ struct MatrixAtom {
   struct OperandMap {
     std::vector<std::pair<int64_t, int64_t>> registerBits;
     std::vector<std::pair<int64_t, int64_t>> laneBits;
+    std::vector<std::pair<int64_t, int64_t>> warpBits; // log2(warps) entries
   };
   OperandMap a, b, c;
+  unsigned warps = 1;    // warps issuing one instruction together (th.mma: 1, th.wgmma: 4)
+  bool sharedB = false;  // B is read from shared memory (th.wgmma), never from registers
 };
 
 struct TargetDesc {

@@ -98,6 +98,29 @@ public:
   }
   virtual bool asyncCommit(llvm::IRBuilder<> &) { return false; }
   virtual bool asyncWait(llvm::IRBuilder<> &, unsigned /*pending*/) { return false; }
+  // Warpgroup matrix units (th.wgmma and its fence, commit and wait; th.fence_async_shared).
+  // An operand in shared memory: its first element's address and its canonical layout.
+  struct MatrixTile {
+    llvm::Value *address = nullptr;
+    bool mnMajor = false;
+    int64_t swizzle = 0, sbo = 0, lbo = 0;
+  };
+  // One atom: A from `aTile` when it is given, else this thread's `aRegisters`; D out.
+  virtual std::vector<llvm::Value *> warpgroupMultiply(llvm::IRBuilder<> &, std::string_view /*atom*/,
+                                                       const MatrixTile * /*aTile*/,
+                                                       llvm::ArrayRef<llvm::Value *> /*aRegisters*/,
+                                                       const MatrixTile & /*bTile*/,
+                                                       llvm::ArrayRef<llvm::Value *> /*c*/) {
+    return {};
+  }
+  virtual bool warpgroupFence(llvm::IRBuilder<> &) { return false; }
+  virtual bool warpgroupCommit(llvm::IRBuilder<> &) { return false; }
+  // Waits for all but `pending` groups; `values` come back as the ones to use after it.
+  virtual std::vector<llvm::Value *> warpgroupWait(llvm::IRBuilder<> &, unsigned /*pending*/,
+                                                   llvm::ArrayRef<llvm::Value *> /*values*/) {
+    return {};
+  }
+  virtual bool fenceAsyncShared(llvm::IRBuilder<> &) { return false; }
   // Marks `f` as a kernel that runs with `numThreads` threads per program.
   virtual void markKernel(llvm::Function *f, unsigned numThreads) = 0;
 };

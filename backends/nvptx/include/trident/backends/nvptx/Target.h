@@ -21,5 +21,9 @@ std::optional<TargetDesc> targetDesc(std::string_view target);
 // The PTX ISA version feature LLVM is asked for ("+ptx80": PTX 8.0, which CUDA 12 and
 // 13 drivers accept and which covers every supported architecture).
 std::string ptxFeatures(std::string_view arch);
+// The processor the PTX targets (its .target line, and what ptxas -arch must name):
+// "sm_90a" for sm_90, whose matrix atoms (wgmma) exist only there; the architecture itself
+// otherwise.
+std::string llvmProcessor(std::string_view arch);
 
 } // namespace trident::nvptx
