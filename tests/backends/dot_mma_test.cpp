@@ -55,6 +55,7 @@ struct DotCase {
   bool epilogue = false;
   unsigned stages = 3; // num_stages: 1 is no pipelining
   bool f16Accumulator = false; // out_dtype=tl.float16
+  const char *arch = "sm_80";   // sm_90: wgmma
 };
 
 uint16_t toHalfBits(float f, bool bf16) {
@@ -89,8 +90,9 @@ std::vector<uint8_t> matrixBytes(const DotCase &c, size_t count, uint32_t seed) 
 }
 
 struct Outcome {
-  int mma = 0, ldmatrix = 0, ldmatrixTrans = 0, asyncCopies = 0;
-  std::string atom; // of the last th.mma
+  int mma = 0, ldmatrix = 0, ldmatrixTrans = 0, asyncCopies = 0, wgmma = 0;
+  std::string atom; // of the last th.mma or th.wgmma
+  std::string wgmmaASharedMajor, wgmmaBMajor; // of the last th.wgmma: "k", "mn" (A: or "registers")
   uint64_t bankConflicts = 0;
 };
 
@@ -153,7 +155,7 @@ Outcome runCase(const DotCase &c) {
   INFO(diags.str());
   REQUIRE(interpreted);
 
-  std::optional<TargetDesc> target = nvptx::targetDesc("sm_80");
+  std::optional<TargetDesc> target = nvptx::targetDesc(c.arch);
   nvptx::PTXOptions options;
   options.kernel = "dot_kernel";
   options.numWarps = c.warps;
@@ -166,6 +168,12 @@ Outcome runCase(const DotCase &c) {
     if (op->is(OpCode::ThMma)) {
       ++outcome.mma;
       outcome.atom = op->stringAttr("atom");
+    }
+    if (op->is(OpCode::ThWgmma)) {
+      ++outcome.wgmma;
+      outcome.atom = op->stringAttr("atom");
+      outcome.wgmmaASharedMajor = op->stringAttr("a") == "shared" ? op->stringAttr("a_major") : "registers";
+      outcome.wgmmaBMajor = op->stringAttr("b_major");
     }
     outcome.asyncCopies += op->is(OpCode::ThAsyncCopy);
     if (op->is(OpCode::ThLdMatrix)) {
@@ -275,4 +283,41 @@ TEST_CASE("1 to 5 pipeline stages: cp.async rings ordered by waits and barriers 
   // The last k tile is half past K (K = 80, BK = 32): its masked half is copied as zeros.
   Outcome o = runCase({"fp16", 64, 64, 80, 64, 64, 32, 4, false, false, false, 3});
   CHECK(o.asyncCopies > 0);
+}
+
+TEST_CASE("sm_90: dots run on wgmma from canonical shared tiles, both majors, 4 and 8 warps, the simulator checks") {
+  struct Wg {
+    DotCase c;
+    const char *atom;
+    int wgmma;
+    const char *aMajor, *bMajor;
+  };
+  std::vector<Wg> cases = {
+      // One warpgroup, 64 x 64 tile: 2 k steps of 16 per 32-wide k tile, one n64 atom.
+      {{"fp16", 64, 64, 96, 64, 64, 32, 4, false, false, false, 3, false, "sm_90"}, "wgmma.m64n64k16.f32.f16", 2,
+       "k", "mn"},
+      // Two warpgroups along M, one m64n256 atom each per k step, 128B-swizzled blocks.
+      {{"fp16", 128, 256, 128, 128, 256, 64, 8, false, false, false, 3, false, "sm_90"},
+       "wgmma.m64n256k16.f32.f16", 4, "k", "mn"},
+      // Transposed operands: A M-major, B K-major; masked edges; bf16.
+      {{"bf16", 100, 136, 72, 64, 128, 32, 4, true, true, false, 2, false, "sm_90"},
+       "wgmma.m64n128k16.f32.bf16", 2, "mn", "k"},
+      // Not pipelined (num_stages = 1): operands written to shared memory by the threads.
+      {{"fp16", 64, 128, 64, 64, 128, 64, 4, false, false, false, 1, false, "sm_90"},
+       "wgmma.m64n128k16.f32.f16", 4, "k", "mn"},
+      // 8 warps on a 64-row tile: the warpgroups split N.
+      {{"fp16", 64, 256, 64, 64, 256, 32, 8, false, false, true, 3, false, "sm_90"},
+       "wgmma.m64n128k16.f32.f16", 2, "k", "mn"},
+  };
+  for (const Wg &w : cases) {
+    INFO(std::string(w.atom) << " " << w.c.m << "x" << w.c.n << "x" << w.c.k);
+    Outcome o = runCase(w.c);
+    CHECK(o.atom == w.atom);
+    CHECK(o.wgmma == w.wgmma);
+    CHECK(o.mma == 0);
+    CHECK(o.wgmmaASharedMajor == w.aMajor);
+    CHECK(o.wgmmaBMajor == w.bMajor);
+  }
+  DotCase half{"fp16", 64, 64, 64, 64, 64, 32, 4, false, false, false, 3, true, "sm_90"};
+  CHECK(runCase(half).atom == "wgmma.m64n64k16.f16.f16");
 }
