@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace trident::simt {
@@ -118,6 +119,10 @@ public:
   int numStages = 3; // software pipelining depth of loops that say none (LoweringOptions)
   // Block-IR load results that live in shared memory in the loop being lowered.
   std::unordered_map<const Value *, PipelinedOperand> pipelined;
+  // Dots (th.wgmma) of pipelined loops whose accumulator only goes round the loop: each
+  // iteration leaves its group in flight (th.wgmma_wait {pending = 1}) and the loop's
+  // result waits for it (Pipeline.h).
+  std::unordered_set<const Op *> asyncDots;
   // The scf.for loops being lowered, outermost first: the block-IR loop and its
   // thread-IR counterpart (code for a loop-invariant value can go before the latter).
   std::vector<std::pair<const Op *, Op *>> loops;

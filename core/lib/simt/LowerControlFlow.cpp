@@ -144,7 +144,7 @@ bool lowerFor(Lowering &l, Op *op) {
     // (inside another loop) before the prologue overwrites them; the barrier pass leaves
     // a ring's own accesses to the pipeline.
     l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
-    for (int s = 0; s < stages - 1; ++s) {
+    for (int s = 0; s < plan->ahead; ++s) {
       Value *iv = s ? l.b.binary(OpCode::AddI, lb, l.b.binary(OpCode::MulI, l.b.constInt(s, ivType), step)) : lb;
       ahead = issueStage(l, op, *plan, buffers, iv, ahead, l.constI32(s), l.b.cmpi("slt", iv, ub));
     }
@@ -170,14 +170,14 @@ bool lowerFor(Lowering &l, Op *op) {
     l.b.setInsertionPointToEnd(newBody);
     // This iteration's stage is complete and visible, and every thread is done reading
     // the stage the copies below overwrite (the one the previous iteration read).
-    asyncWait(l, stages - 2);
+    asyncWait(l, plan->ahead - 1);
     if (std::any_of(plan->loads.begin(), plan->loads.end(), [](const PipelinedLoad &p) { return p.asyncProxy; }))
       l.b.create(OpCode::ThFenceAsyncShared, std::span<Value *const>{}, std::span<const Type>{});
     l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
     Value *slot = extraArgs.back();
     Value *S = l.constI32(stages);
-    Value *later = l.b.binary(OpCode::AddI, iv, l.b.binary(OpCode::MulI, l.b.constInt(stages - 1, ivType), step));
-    Value *writeSlot = l.b.binary(OpCode::AddI, slot, l.constI32(stages - 1));
+    Value *later = l.b.binary(OpCode::AddI, iv, l.b.binary(OpCode::MulI, l.b.constInt(plan->ahead, ivType), step));
+    Value *writeSlot = l.b.binary(OpCode::AddI, slot, l.constI32(plan->ahead));
     writeSlot = l.b.select(l.b.cmpi("sge", writeSlot, S), l.b.binary(OpCode::SubI, writeSlot, S), writeSlot);
     std::vector<Lowered> state =
         unflattenState(ahead, std::span<Value *const>(extraArgs).first(extraArgs.size() - 1));
@@ -197,17 +197,36 @@ bool lowerFor(Lowering &l, Op *op) {
   l.setScalar(body->argument(0), iv);
   bindValues(l, iterArgs, layouts, newArgs, 0);
   l.loops.push_back({op, loop});
+  if (plan)
+    l.asyncDots.insert(plan->asyncDots.begin(), plan->asyncDots.end());
   bool lowered = lowerRegion(l, body, newBody, OpCode::Yield, layouts, 0, extraYield);
   l.loops.pop_back();
   if (!lowered)
     return false;
+  std::vector<Value *> results = loop->results();
+  results.resize(inits.size());
   if (plan) {
     asyncWait(l, 0); // the copies of the stages past the end
     for (const PipelinedLoad &p : plan->loads)
       l.pipelined.erase(p.load->result());
+    for (const Op *dot : plan->asyncDots)
+      l.asyncDots.erase(dot);
+    if (!plan->asyncResults.empty()) {
+      // The last iteration's th.wgmma group: its accumulators pass through one wait.
+      std::vector<Value *> pending;
+      size_t first = 0;
+      std::vector<std::pair<size_t, size_t>> ranges; // [begin, end) in `results` per async result
+      for (unsigned k = 0, at = 0; k < layouts.size(); at += unsigned(layouts[k].numRegisters()), ++k)
+        if (std::find(plan->asyncResults.begin(), plan->asyncResults.end(), k) != plan->asyncResults.end())
+          ranges.push_back({at, at + size_t(layouts[k].numRegisters())});
+      for (auto [begin, end] : ranges)
+        pending.insert(pending.end(), results.begin() + long(begin), results.begin() + long(end));
+      Op *wait = l.b.create(OpCode::ThWgmmaWait, pending, typesOf(pending), {{"pending", Attribute::integer(0)}});
+      for (auto [begin, end] : ranges)
+        for (size_t i = begin; i < end; ++i)
+          results[i] = wait->result(unsigned(first++));
+    }
   }
-  std::vector<Value *> results = loop->results();
-  results.resize(inits.size());
   bindValues(l, op->results(), layouts, results, 0);
   return true;
 }

@@ -332,7 +332,10 @@ bool lowerDotWgmma(Lowering &l, Op *op, const MmaPlan &plan) {
   std::vector<Type> accTypes;
   for (Value *v : d.regs)
     accTypes.push_back(v->type());
-  Op *wait = l.b.create(OpCode::ThWgmmaWait, d.regs, accTypes, {{"pending", Attribute::integer(0)}});
+  // A dot whose accumulator only goes round a pipelined loop leaves this group running
+  // (waiting for the one before it) and the loop waits for the last after it.
+  int pending = l.asyncDots.count(op) ? 1 : 0;
+  Op *wait = l.b.create(OpCode::ThWgmmaWait, d.regs, accTypes, {{"pending", Attribute::integer(pending)}});
   for (size_t i = 0; i < d.regs.size(); ++i)
     d.regs[i] = wait->result(static_cast<unsigned>(i));
   l.set(op->result(), std::move(d));

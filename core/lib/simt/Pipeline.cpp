@@ -132,6 +132,24 @@ std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
     if (inSlice.count(op))
       plan.slice.push_back(op);
   plan.carried.assign(carried.begin(), carried.end());
+  plan.ahead = stages - 1;
+  if (stages >= 3)
+    for (const Op *op : *body) {
+      const MmaPlan *mma = op->is(OpCode::Dot) ? l.layouts.mmaPlan(op) : nullptr;
+      if (!mma || mma->atom->warps == 1)
+        continue;
+      // acc = tt.dot(a, b, acc) with acc the loop's argument k and only yielded as k.
+      Value *c = op->operand(2), *d = op->result();
+      if (c->ownerBlock() != body || c->index() == 0 || d->uses().size() != 1 || c->uses().size() != 1)
+        continue;
+      const Use &use = d->uses()[0];
+      if (use.user != yield || use.operandIndex != c->index() - 1)
+        continue;
+      plan.asyncDots.push_back(op);
+      plan.asyncResults.push_back(use.operandIndex);
+    }
+  if (!plan.asyncDots.empty())
+    plan.ahead = stages - 2;
   return plan;
 }
 

@@ -8,6 +8,9 @@
 // stage ahead: in a prologue for the first S - 1 iterations and in every iteration for
 // iteration i + S - 1, with the state S - 1 iterations ahead carried by the loop.
 //
+// (With asynchronous warpgroup dots, read S - 2 for S - 1 below, and the th.wgmma group of
+// iteration i is still running while iteration i + 1 waits, copies and issues its own.)
+//
 //   prologue: copies of iterations 0 .. S-2 -> stages 0 .. S-2, one commit each
 //   scf.for i (..., ahead, slot):
 //     th.async_wait {pending = S - 2}; th.barrier      (stage `slot` is complete and visible;
@@ -35,6 +38,13 @@ struct PipelinedLoad {
 
 struct PipelinePlan {
   int stages = 0;
+  int ahead = 0; // iterations the copies run ahead: S - 1, or S - 2 with asyncDots
+  // th.wgmma dots whose accumulator is carried by the loop and used nowhere else: each
+  // iteration waits only for the previous one's group, so the tensor cores run while the
+  // threads go round the loop; the stage that group reads is then still busy, so the
+  // copies run one iteration less ahead. After the loop, one wait for the last group.
+  std::vector<const Op *> asyncDots;
+  std::vector<unsigned> asyncResults; // the loop results those dots' accumulators are
   std::vector<PipelinedLoad> loads;
   std::vector<Op *> slice;       // body ops computing the loads' operands and the carried state, in order
   std::vector<unsigned> carried; // iteration arguments (0-based) the slice reads and advances
