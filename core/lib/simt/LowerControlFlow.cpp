@@ -165,6 +165,11 @@ bool lowerFor(Lowering &l, Op *op) {
     extraArgs.push_back(newBody->addArgument(t));
 
   std::vector<Value *> extraYield;
+  struct DeferredStage {
+    Value *later, *writeSlot, *inRange;
+    std::vector<Lowered> state;
+  };
+  std::optional<DeferredStage> deferred;
   if (plan) {
     InsertionGuard guard(l.b);
     l.b.setInsertionPointToEnd(newBody);
@@ -181,8 +186,14 @@ bool lowerFor(Lowering &l, Op *op) {
     writeSlot = l.b.select(l.b.cmpi("sge", writeSlot, S), l.b.binary(OpCode::SubI, writeSlot, S), writeSlot);
     std::vector<Lowered> state =
         unflattenState(ahead, std::span<Value *const>(extraArgs).first(extraArgs.size() - 1));
-    std::vector<Lowered> next =
-        issueStage(l, op, *plan, buffers, later, state, writeSlot, l.b.cmpi("slt", later, ub));
+    Value *inRange = l.b.cmpi("slt", later, ub);
+    // With asynchronous warpgroup dots the copies go after their waits (issued below,
+    // once the body is lowered; the yield takes their state then).
+    std::vector<Lowered> next = state;
+    if (plan->asyncDots.empty())
+      next = issueStage(l, op, *plan, buffers, later, state, writeSlot, inRange);
+    else
+      deferred = DeferredStage{later, writeSlot, inRange, state};
     Value *nextSlot = l.b.binary(OpCode::AddI, slot, l.constI32(1));
     nextSlot = l.b.select(l.b.cmpi("eq", nextSlot, S), l.constI32(0), nextSlot);
     extraYield = flattenState(next);
@@ -203,6 +214,25 @@ bool lowerFor(Lowering &l, Op *op) {
   l.loops.pop_back();
   if (!lowered)
     return false;
+  if (deferred) {
+    // After the last wait that leaves one group running: a barrier (every warpgroup is done
+    // with the stage of the iteration before), then the copies into that stage.
+    Op *lastWait = nullptr;
+    for (Op *o : newBody->ops())
+      if (o->is(OpCode::ThWgmmaWait) && o->intAttr("pending") > 0)
+        lastWait = o;
+    if (!lastWait || !lastWait->next())
+      return l.error(op, "internal: no th.wgmma_wait for a loop with asynchronous dots");
+    InsertionGuard guard(l.b);
+    l.b.setInsertionPoint(lastWait->next());
+    l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
+    std::vector<Value *> next = flattenState(
+        issueStage(l, op, *plan, buffers, deferred->later, deferred->state, deferred->writeSlot, deferred->inRange));
+    Op *yield = newBody->terminator();
+    unsigned first = yield->numOperands() - unsigned(extraYield.size());
+    for (size_t i = 0; i < next.size(); ++i)
+      yield->setOperand(first + unsigned(i), next[i]);
+  }
   std::vector<Value *> results = loop->results();
   results.resize(inits.size());
   if (plan) {

@@ -148,8 +148,6 @@ std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
       plan.asyncDots.push_back(op);
       plan.asyncResults.push_back(use.operandIndex);
     }
-  if (!plan.asyncDots.empty())
-    plan.ahead = stages - 2;
   return plan;
 }
 

@@ -8,8 +8,12 @@
 // stage ahead: in a prologue for the first S - 1 iterations and in every iteration for
 // iteration i + S - 1, with the state S - 1 iterations ahead carried by the loop.
 //
-// (With asynchronous warpgroup dots, read S - 2 for S - 1 below, and the th.wgmma group of
-// iteration i is still running while iteration i + 1 waits, copies and issues its own.)
+// With asynchronous warpgroup dots (asyncDots) the copies move down instead:
+//
+//   scf.for i: th.async_wait; th.fence_async_shared; th.barrier
+//              th.wgmma_fence; th.wgmma ... (stage `slot`); th.wgmma_commit
+//              th.wgmma_wait {pending = 1}; th.barrier    (every group of iteration i - 1 is done)
+//              copies of iteration i + S - 1 -> stage (slot + S - 1) % S; th.async_commit
 //
 //   prologue: copies of iterations 0 .. S-2 -> stages 0 .. S-2, one commit each
 //   scf.for i (..., ahead, slot):
@@ -38,11 +42,12 @@ struct PipelinedLoad {
 
 struct PipelinePlan {
   int stages = 0;
-  int ahead = 0; // iterations the copies run ahead: S - 1, or S - 2 with asyncDots
+  int ahead = 0; // iterations the copies run ahead: S - 1
   // th.wgmma dots whose accumulator is carried by the loop and used nowhere else: each
   // iteration waits only for the previous one's group, so the tensor cores run while the
-  // threads go round the loop; the stage that group reads is then still busy, so the
-  // copies run one iteration less ahead. After the loop, one wait for the last group.
+  // threads go round the loop. The stage that group read is free once every warpgroup has
+  // waited for it: the copies go after the last such wait and a second barrier. After the
+  // loop, one wait for the last group.
   std::vector<const Op *> asyncDots;
   std::vector<unsigned> asyncResults; // the loop results those dots' accumulators are
   std::vector<PipelinedLoad> loads;
