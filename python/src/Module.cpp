@@ -10,13 +10,31 @@ namespace {
 // trident.Error, made in C++ so the translator can raise it; subclasses RuntimeError.
 PyObject *errorType = nullptr;
 
+// ErrorCode's enumerator, as an identifier: what `e.code` holds.
+const char *codeIdentifier(ErrorCode code) {
+  switch (code) {
+  case ErrorCode::InvalidArgument: return "invalid_argument";
+  case ErrorCode::NotFound: return "not_found";
+  case ErrorCode::NotSupported: return "not_supported";
+  case ErrorCode::OutOfMemory: return "out_of_memory";
+  case ErrorCode::Compile: return "compile";
+  case ErrorCode::Launch: return "launch";
+  case ErrorCode::Device: return "device";
+  case ErrorCode::Unavailable: return "unavailable";
+  case ErrorCode::Io: return "io";
+  case ErrorCode::Internal: return "internal";
+  }
+  return "internal";
+}
+
 } // namespace
 
 void bindErrors(py::module_ &m) {
   errorType = PyErr_NewExceptionWithDoc(
       "trident.Error",
-      "A failure reported by Trident: `str(e)` is its message, `e.code` a short name of its kind "
-      "('invalid argument', 'not found', 'compile', 'launch', ...).",
+      "A failure reported by Trident: `str(e)` is its message, `e.code` its kind ('invalid_argument', "
+      "'not_found', 'not_supported', 'out_of_memory', 'compile', 'launch', 'device', 'unavailable', 'io', "
+      "'internal').",
       PyExc_RuntimeError, nullptr);
   if (!errorType)
     throw py::error_already_set();
@@ -27,7 +45,7 @@ void bindErrors(py::module_ &m) {
         std::rethrow_exception(p);
     } catch (const Error &e) {
       py::object error = py::reinterpret_borrow<py::object>(errorType)(py::str(e.what()));
-      error.attr("code") = py::str(errorCodeName(e.code()));
+      error.attr("code") = py::str(codeIdentifier(e.code()));
       PyErr_SetObject(errorType, error.ptr());
     }
   });
