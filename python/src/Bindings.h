@@ -42,6 +42,12 @@ struct PyBuffer {
 Device currentDevice();
 // The stream `with trident.stream(...)` selected for `device`, else its default stream.
 Stream currentStream(const Device &device);
+// The stream `with trident.stream(...)` selected for `device`, if any.
+std::optional<Stream> selectedStream(const Device &device);
+// The device's legacy default stream (CUDA's and HIP's null stream), imported once:
+// launches with torch tensors use it, so they are ordered after torch's own work on
+// its default stream, as Triton's launches are.
+Stream legacyStream(const Device &device);
 // A Device from a trident.Device, a name ("vulkan:0") or None (the current device).
 Device toDevice(py::handle object);
 

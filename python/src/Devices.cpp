@@ -6,6 +6,8 @@
 
 #include <pybind11/stl.h>
 
+#include <mutex>
+
 namespace trident::python {
 
 namespace {
@@ -26,11 +28,28 @@ Device currentDevice() {
   return Runtime::get().defaultDevice();
 }
 
-Stream currentStream(const Device &device) {
+std::optional<Stream> selectedStream(const Device &device) {
   for (size_t i = streamStack.size(); i-- > 0;)
     if (streamStack[i].device() == device)
       return streamStack[i];
+  return std::nullopt;
+}
+
+Stream currentStream(const Device &device) {
+  if (std::optional<Stream> s = selectedStream(device))
+    return *s;
   return device.defaultStream();
+}
+
+Stream legacyStream(const Device &device) {
+  static std::mutex mutex;
+  static auto *streams = new std::vector<Stream>(); // lives as long as the process
+  std::lock_guard lock(mutex);
+  for (const Stream &s : *streams)
+    if (s.device() == device)
+      return s;
+  streams->push_back(Stream::import(device, nullptr));
+  return streams->back();
 }
 
 Device toDevice(py::handle object) {
@@ -126,6 +145,11 @@ void bindDevices(py::module_ &m) {
 
   py::class_<Stream>(m, "Stream", "An in-order queue of copies and launches on one device")
       .def(py::init([](py::handle d) { return Stream(toDevice(d)); }), py::arg("device") = py::none())
+      .def_static("from_native", [](py::handle device, uint64_t handle) {
+        return Stream::import(toDevice(device), reinterpret_cast<void *>(handle));
+      }, py::arg("device"), py::arg("handle"),
+         "wraps a native stream the caller keeps owning (a CUstream or hipStream_t as an int, e.g. "
+         "torch.cuda.current_stream().cuda_stream; 0 is the legacy default stream)")
       .def_property_readonly("device", &Stream::device)
       .def("synchronize", [](const Stream &s) {
         py::gil_scoped_release release;

@@ -268,6 +268,7 @@ private:
       device_ = stream_.device();
       return;
     }
+    bool fromTensor = false; // the device is a DLPack tensor's
     if (!device_) {
       for (size_t i = 0; i < k_.paramNames.size() && !device_; ++i) {
         PyObject *o = slots_[i];
@@ -277,14 +278,19 @@ private:
           device_ = py::handle(o).cast<const PyBuffer &>().buffer.device();
         } else if (!PyObject_CheckBuffer(o) && PyObject_HasAttrString(o, "__dlpack_device__") == 1) {
           py::tuple d = py::handle(o).attr("__dlpack_device__")();
-          if (std::optional<Device> dev = deviceOfDLPack(d[0].cast<int32_t>(), d[1].cast<int32_t>()))
+          if (std::optional<Device> dev = deviceOfDLPack(d[0].cast<int32_t>(), d[1].cast<int32_t>())) {
             device_ = *dev;
+            fromTensor = true;
+          }
         }
       }
     }
     if (!device_)
       device_ = currentDevice();
-    stream_ = currentStream(device_);
+    if (std::optional<Stream> s = selectedStream(device_))
+      stream_ = *s;
+    else
+      stream_ = fromTensor ? legacyStream(device_) : device_.defaultStream();
   }
 
   Constexpr constexprValue(size_t i) {
@@ -376,7 +382,15 @@ private:
   }
 
   Arg dlpackArgument(size_t i, PyObject *o) {
-    DLPackView v = getDLPack(o, py::none());
+    // A CUDA producer orders its work before the consumer's stream (1: the legacy
+    // default stream, which launches with tensors use unless a stream is selected).
+    py::object consumerStream = py::none();
+    if (device_.plugin() == "cuda" && PyObject_HasAttrString(o, "__dlpack_device__") == 1) {
+      py::tuple d = py::handle(o).attr("__dlpack_device__")();
+      if (d[0].cast<int32_t>() == 2)
+        consumerStream = py::int_(1);
+    }
+    DLPackView v = getDLPack(o, consumerStream);
     std::optional<Device> owner = deviceOfDLPack(v.deviceType, v.deviceId);
     if (owner) {
       if (*owner != device_)
