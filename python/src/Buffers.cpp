@@ -236,6 +236,13 @@ PyBuffer fromDLPack(py::handle object, py::handle device) {
     throw Error(ErrorCode::InvalidArgument, "from_dlpack: the tensor is not contiguous (make it so first)");
   b.buffer = Buffer::import(d, v.address, count, v.dtype);
   b.owner = v.capsule;
+  if (!d.info().hostMemory) {
+    // The CUDA and HIP plugins free an imported pointer with cuMemFree / hipFree when
+    // the buffer goes (plugin.h says mem_free releases only their bookkeeping), which
+    // would free the producer's memory: keep such imports for the process's life.
+    static auto *imports = new std::vector<Buffer>();
+    imports->push_back(b.buffer);
+  }
   return b;
 }
 

@@ -162,6 +162,30 @@ Arg scalarArg(const HostView &v) {
   }
 }
 
+// torch.Tensor and its likes: objects with data_ptr() and get_device(), as Triton
+// takes them. On a GPU they are passed by address, with their dtype learned once per
+// dtype object through DLPack, which is several times slower than these calls.
+bool isTensorLike(PyObject *o) {
+  return PyObject_HasAttrString(o, "data_ptr") == 1 && PyObject_HasAttrString(o, "get_device") == 1;
+}
+
+// The GPU of ordinal `n` as a framework numbers it: cuda:n, else hip:n.
+Device gpuDevice(int64_t n) {
+  static std::vector<Device> *byOrdinal = new std::vector<Device>(); // guarded by the GIL
+  if (n < int64_t(byOrdinal->size()) && (*byOrdinal)[size_t(n)])
+    return (*byOrdinal)[size_t(n)];
+  Device d;
+  for (const Device &dev : Runtime::get().devices())
+    if ((dev.plugin() == "cuda" || (dev.plugin() == "hip" && !d)) && dev.ordinal() == uint64_t(n))
+      d = d && d.plugin() == "cuda" ? d : dev;
+  if (!d)
+    d = Runtime::get().device("cuda:" + std::to_string(n)); // throws, listing the devices
+  if (byOrdinal->size() <= size_t(n))
+    byOrdinal->resize(size_t(n) + 1);
+  (*byOrdinal)[size_t(n)] = d;
+  return d;
+}
+
 enum class Mode { Launch, Warmup, BlockIR };
 
 // Host memory a launch uses: in place on a host-memory device (imported for the
@@ -276,6 +300,12 @@ private:
           continue;
         if (py::isinstance<PyBuffer>(o)) {
           device_ = py::handle(o).cast<const PyBuffer &>().buffer.device();
+        } else if (!PyObject_CheckBuffer(o) && isTensorLike(o)) {
+          int64_t n = py::handle(o).attr("get_device")().cast<int64_t>();
+          if (n >= 0) {
+            device_ = gpuDevice(n);
+            fromTensor = true;
+          }
         } else if (!PyObject_CheckBuffer(o) && PyObject_HasAttrString(o, "__dlpack_device__") == 1) {
           py::tuple d = py::handle(o).attr("__dlpack_device__")();
           if (std::optional<Device> dev = deviceOfDLPack(d[0].cast<int32_t>(), d[1].cast<int32_t>())) {
@@ -345,6 +375,12 @@ private:
         return scalarArg(*view);
       return hostMemory(std::move(view));
     }
+    if (isTensorLike(o)) {
+      py::handle t(o);
+      int64_t n = t.attr("get_device")().cast<int64_t>();
+      if (n >= 0)
+        return gpuTensorArgument(i, t, n);
+    }
     if (hasDLPack(o))
       return dlpackArgument(i, o);
     if (py::isinstance<PyDType>(o))
@@ -379,6 +415,24 @@ private:
       h.device.copyFromHostAsync(stream_, v.low, v.extent);
     }
     return DevicePtr{h.device.address() + offset, v.dtype};
+  }
+
+  Arg gpuTensorArgument(size_t i, py::handle t, int64_t ordinal) {
+    static auto *dtypes = new std::vector<std::pair<py::object, DType>>(); // guarded by the GIL
+    Device owner = gpuDevice(ordinal);
+    if (owner != device_)
+      k_.badArgument(i, "the tensor is on " + owner.name() + " but the launch is on " + device_.name() +
+                            "; copy it to " + device_.name() + " first");
+    py::object dtypeObject = t.attr("dtype");
+    for (const auto &[object, dtype] : *dtypes)
+      if (object.ptr() == dtypeObject.ptr())
+        return DevicePtr{t.attr("data_ptr")().cast<uint64_t>(), dtype};
+    if (!hasDLPack(t))
+      k_.badArgument(i, std::string("a tensor of type ") + Py_TYPE(t.ptr())->tp_name + " without __dlpack__");
+    DLPackView v = getDLPack(t, device_.plugin() == "cuda" ? py::object(py::int_(1)) : py::object(py::none()));
+    dtypes->emplace_back(dtypeObject, v.dtype);
+    dlpacks_.push_back(std::move(v.capsule));
+    return DevicePtr{v.address, v.dtype};
   }
 
   Arg dlpackArgument(size_t i, PyObject *o) {
