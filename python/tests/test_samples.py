@@ -100,7 +100,9 @@ class SampleTest(DeviceTest):
             with trident.device("host:0"):
                 host = np.zeros(n, dtype=np.float32)
                 dropout._seeded_dropout[(trident.cdiv(n, 1024),)](x, host, n, p, 123, BLOCK_SIZE=1024)
-            np.testing.assert_array_equal(outs[0], host)
+            # The same numbers dropped; kept values within an ulp (x / (1 - p) rounds per device).
+            np.testing.assert_array_equal(outs[0] != 0, host != 0)
+            np.testing.assert_allclose(outs[0], host, rtol=3e-7)
 
     @per_device
     def test_attention(self, dev):
