@@ -166,7 +166,33 @@ Arg scalarArg(const HostView &v) {
 // takes them. On a GPU they are passed by address, with their dtype learned once per
 // dtype object through DLPack, which is several times slower than these calls.
 bool isTensorLike(PyObject *o) {
-  return PyObject_HasAttrString(o, "data_ptr") == 1 && PyObject_HasAttrString(o, "get_device") == 1;
+  static auto *known = new std::vector<PyTypeObject *>(); // types seen to be tensors; guarded by the GIL
+  PyTypeObject *type = Py_TYPE(o);
+  for (PyTypeObject *t : *known)
+    if (t == type)
+      return true;
+  if (PyObject_HasAttrString(o, "data_ptr") == 1 && PyObject_HasAttrString(o, "get_device") == 1 &&
+      PyObject_HasAttrString(o, "dtype") == 1) {
+    Py_INCREF(type); // kept for the process's life
+    known->push_back(type);
+    return true;
+  }
+  return false;
+}
+
+// A framework's dtype object ("torch.float16") as a DType, learned once per object.
+std::optional<DType> tensorDType(py::handle dtypeObject) {
+  static auto *dtypes = new std::vector<std::pair<py::object, DType>>(); // guarded by the GIL
+  for (const auto &[object, dtype] : *dtypes)
+    if (object.ptr() == dtypeObject.ptr())
+      return dtype;
+  std::string name = py::str(dtypeObject);
+  if (size_t dot = name.rfind('.'); dot != std::string::npos)
+    name = name.substr(dot + 1);
+  std::optional<DType> t = name == "bool" ? std::optional(DType::I1) : parseDType(name);
+  if (t)
+    dtypes->emplace_back(py::reinterpret_borrow<py::object>(dtypeObject), *t);
+  return t;
 }
 
 // The GPU of ordinal `n` as a framework numbers it: cuda:n, else hip:n.
@@ -187,6 +213,12 @@ Device gpuDevice(int64_t n) {
 }
 
 enum class Mode { Launch, Warmup, BlockIR };
+
+std::array<int64_t, 64> filled(int64_t v) {
+  std::array<int64_t, 64> a;
+  a.fill(v);
+  return a;
+}
 
 // Host memory a launch uses: in place on a host-memory device (imported for the
 // length of the launch), else through a device buffer copied in and out.
@@ -302,6 +334,7 @@ private:
           device_ = py::handle(o).cast<const PyBuffer &>().buffer.device();
         } else if (!PyObject_CheckBuffer(o) && isTensorLike(o)) {
           int64_t n = py::handle(o).attr("get_device")().cast<int64_t>();
+          ordinals_[i] = n;
           if (n >= 0) {
             device_ = gpuDevice(n);
             fromTensor = true;
@@ -377,7 +410,7 @@ private:
     }
     if (isTensorLike(o)) {
       py::handle t(o);
-      int64_t n = t.attr("get_device")().cast<int64_t>();
+      int64_t n = ordinals_[i] != kUnknownOrdinal ? ordinals_[i] : t.attr("get_device")().cast<int64_t>();
       if (n >= 0)
         return gpuTensorArgument(i, t, n);
     }
@@ -418,21 +451,14 @@ private:
   }
 
   Arg gpuTensorArgument(size_t i, py::handle t, int64_t ordinal) {
-    static auto *dtypes = new std::vector<std::pair<py::object, DType>>(); // guarded by the GIL
     Device owner = gpuDevice(ordinal);
     if (owner != device_)
       k_.badArgument(i, "the tensor is on " + owner.name() + " but the launch is on " + device_.name() +
                             "; copy it to " + device_.name() + " first");
-    py::object dtypeObject = t.attr("dtype");
-    for (const auto &[object, dtype] : *dtypes)
-      if (object.ptr() == dtypeObject.ptr())
-        return DevicePtr{t.attr("data_ptr")().cast<uint64_t>(), dtype};
-    if (!hasDLPack(t))
-      k_.badArgument(i, std::string("a tensor of type ") + Py_TYPE(t.ptr())->tp_name + " without __dlpack__");
-    DLPackView v = getDLPack(t, device_.plugin() == "cuda" ? py::object(py::int_(1)) : py::object(py::none()));
-    dtypes->emplace_back(dtypeObject, v.dtype);
-    dlpacks_.push_back(std::move(v.capsule));
-    return DevicePtr{v.address, v.dtype};
+    std::optional<DType> dtype = tensorDType(t.attr("dtype"));
+    if (!dtype)
+      k_.badArgument(i, "a tensor of dtype " + std::string(py::str(t.attr("dtype"))) + " has no Trident dtype");
+    return DevicePtr{t.attr("data_ptr")().cast<uint64_t>(), *dtype};
   }
 
   Arg dlpackArgument(size_t i, PyObject *o) {
@@ -531,6 +557,8 @@ private:
   Stream stream_;
   LaunchOptions options_;
   std::array<PyObject *, 64> slots_{};
+  static constexpr int64_t kUnknownOrdinal = -2;
+  std::array<int64_t, 64> ordinals_ = filled(kUnknownOrdinal); // tensors' get_device(), once asked
   std::array<std::optional<Constexpr>, 64> constexprs_;
   std::vector<HostArgument> host_;
   std::vector<py::object> dlpacks_;
