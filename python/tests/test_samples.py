@@ -67,6 +67,33 @@ class SampleTest(DeviceTest):
         np.testing.assert_allclose(y.numpy(), (x64 - mu[:, None]) * rs[:, None] * w + b, atol=1e-4)
 
     @per_device
+    def test_layer_norm_backward(self, dev):
+        # dx per row; dw and db through GROUP_SIZE_M partial sums guarded by spin locks.
+        M, N, G, eps = 24, 100, 4, 1e-5
+        x = rng(30).standard_normal((M, N)).astype(np.float32)
+        w = rng(31).random(N, dtype=np.float32)
+        dy = (0.1 * rng(32).standard_normal((M, N))).astype(np.float32)
+        x64 = x.astype(np.float64)
+        mean = x64.mean(axis=1)
+        rstd = 1 / np.sqrt(x64.var(axis=1) + eps)
+        locks = np.zeros(2 * G, dtype=np.int32)
+        part_dw, part_db = np.zeros((G, N), dtype=np.float32), np.zeros((G, N), dtype=np.float32)
+        dx = np.zeros_like(x)
+        layer_norm._layer_norm_bwd_dx_fused[(M,)](dx, dy, part_dw, part_db, x, w, mean.astype(np.float32),
+                                                  rstd.astype(np.float32), locks, N, N, GROUP_SIZE_M=G,
+                                                  BLOCK_SIZE_N=trident.next_power_of_2(N))
+        dw, db = np.zeros(N, dtype=np.float32), np.zeros(N, dtype=np.float32)
+        layer_norm._layer_norm_bwd_dwdb[(trident.cdiv(N, 64),)](part_dw, part_db, dw, db, G, N, BLOCK_SIZE_M=4,
+                                                                 BLOCK_SIZE_N=64)
+        xhat = (x64 - mean[:, None]) * rstd[:, None]
+        wdy = w * dy.astype(np.float64)
+        c1 = (xhat * wdy).sum(axis=1, keepdims=True) / N
+        c2 = wdy.sum(axis=1, keepdims=True) / N
+        np.testing.assert_allclose(dx, (wdy - (xhat * c1 + c2)) * rstd[:, None], atol=1e-5)
+        np.testing.assert_allclose(dw, (dy * xhat).sum(axis=0), atol=1e-4)
+        np.testing.assert_allclose(db, dy.astype(np.float64).sum(axis=0), atol=1e-4)
+
+    @per_device
     def test_matmul_autotuned(self, dev):
         M, N, K = 72, 80, 96
         a = (rng(7).standard_normal((M, K)) * 0.5).astype(np.float16)
