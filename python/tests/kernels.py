@@ -82,6 +82,19 @@ def tuned_accumulate_kernel(acc_ptr, x_ptr, n, BLOCK: tl.constexpr):
     tl.store(acc_ptr + offs, tl.load(acc_ptr + offs, mask=mask) + tl.load(x_ptr + offs, mask=mask), mask=mask)
 
 
+def _computed_configs():
+    # Host code builds these, as Triton's matmul tutorial does: the runtime cannot read them.
+    return [trident.Config({'BLOCK': b}, num_warps=w) for b, w in ((32, 1), (128, 4))]
+
+
+@trident.autotune(configs=_computed_configs(), key=['n'])
+@trident.jit
+def computed_tuned_accumulate_kernel(acc_ptr, x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(acc_ptr + offs, tl.load(acc_ptr + offs, mask=mask) + tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+
 @trident.heuristics({
     'BLOCK': lambda args: trident.next_power_of_2(args['n_cols']),
     'EVEN': lambda args: args['n_cols'] == trident.next_power_of_2(args['n_cols']),

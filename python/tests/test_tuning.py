@@ -38,6 +38,18 @@ class TuningTest(DeviceTest):
         np.testing.assert_allclose(acc.numpy(), acc0 + x, rtol=1e-6)
 
     @per_device
+    def test_computed_configs_are_tuned_in_python(self, dev):
+        self.assertIsInstance(K.computed_tuned_accumulate_kernel, trident.tuning.Autotuner)
+        self.assertIsInstance(K.tuned_add_kernel, trident.JITFunction)  # literal configs: the runtime's
+        for n, host in ((500, False), (900, True)):
+            acc0, x = rng(n).random(n, dtype=np.float32), rng(n + 2).random(n, dtype=np.float32)
+            acc = acc0.copy() if host else trident.from_numpy(acc0)
+            K.computed_tuned_accumulate_kernel[lambda m: (trident.cdiv(n, m["BLOCK"]),)](acc, x, n)
+            got = acc if host else acc.numpy()
+            np.testing.assert_allclose(got, acc0 + x, rtol=1e-6)  # restored after every trial
+            self.assertIn(K.computed_tuned_accumulate_kernel.best_config.kwargs["BLOCK"], (32, 128))
+
+    @per_device
     def test_autotuned_parameters_cannot_be_passed(self, dev):
         x = trident.zeros(16)
         with self.assertRaises(trident.Error) as e:

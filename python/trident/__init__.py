@@ -28,7 +28,7 @@ from ._C import (bfloat16, float8e4nv, float8e5, float16, float32, float64, int1
                  uint8, uint16, uint32, uint64)
 from .jit import JITFunction, jit
 from .tuning import Config, autotune, heuristics
-from . import language, testing
+from . import language, testing, tuning
 from ._compat import as_triton
 from ._load import load
 
