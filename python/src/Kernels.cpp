@@ -264,16 +264,22 @@ public:
       }
       args.push_back(argument(i));
     }
-    if (mode_ == Mode::BlockIR) {
-      py::gil_scoped_release release;
-      return py::str(k_.kernel.blockIR(device_, args, options_));
-    }
-    if (mode_ == Mode::Warmup) {
+    if (mode_ != Mode::Launch) {
+      std::string ir;
       {
         py::gil_scoped_release release;
-        k_.kernel.warmup(device_, args, options_);
+        try {
+          if (mode_ == Mode::BlockIR)
+            ir = k_.kernel.blockIR(device_, args, options_);
+          else
+            k_.kernel.warmup(device_, args, options_);
+        } catch (...) {
+          finishHostMemory(false);
+          throw;
+        }
+        finishHostMemory(false); // staging copies were enqueued: let them finish before the buffers go
       }
-      return py::none();
+      return mode_ == Mode::BlockIR ? py::object(py::str(ir)) : py::object(py::none());
     }
     launch(args);
     return py::none();

@@ -28,6 +28,20 @@ def scale_kernel(x_ptr, out_ptr, factor, n, BLOCK: tl.constexpr, EVEN: tl.conste
         tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * factor, mask=mask)
 
 
+def get_autotune_config():
+    # Computed by host code, as Triton's matmul tutorial does.
+    return [triton.Config({'BLOCK': b}, num_warps=w) for b, w in ((64, 2), (256, 4))]
+
+
+@triton.autotune(configs=get_autotune_config(), key=['n'])
+@triton.jit
+def square_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x * x, mask=mask)
+
+
 def add(x, y):
     output = np.empty_like(x)
     n_elements = output.size
@@ -47,6 +61,9 @@ if __name__ == "__main__":
         out = np.zeros(n, dtype=np.float32)
         scale_kernel[lambda meta: (triton.cdiv(n, meta['BLOCK']),)](x[:n], out, 2.5, n)
         np.testing.assert_allclose(out, x[:n] * np.float32(2.5), rtol=1e-6)
+    sq = np.zeros(3000, dtype=np.float32)
+    square_kernel[lambda meta: (triton.cdiv(3000, meta['BLOCK']),)](x[:3000], sq, 3000)
+    np.testing.assert_allclose(sq, x[:3000] * x[:3000], rtol=1e-6)
     ms = triton.testing.do_bench(lambda: add(x, y), warmup=1, rep=5)
     assert ms > 0
     where = triton.current_device().name if hasattr(triton, "current_device") else "triton"  # Trident names it
