@@ -71,12 +71,12 @@ bool getHostView(py::handle object, HostView &out, bool writable);
 
 // DLPack: the fields of an object's __dlpack__() capsule that a launch needs.
 struct DLPackView {
-  py::object capsule; // keeps the producer's tensor alive
+  py::object capsule;   // keeps the producer's tensor alive
   uint64_t address = 0; // data + byte_offset
   int32_t deviceType = 0;
   int32_t deviceId = 0;
   DType dtype = DType::U8;
-  size_t extent = 0; // bytes from the lowest to past the highest element
+  size_t extent = 0;     // bytes from the lowest to past the highest element
   int64_t lowOffset = 0; // bytes from `address` to the lowest element (<= 0)
 };
 bool hasDLPack(py::handle object);

@@ -60,10 +60,18 @@ std::optional<DType> dtypeOfFormat(const char *format, Py_ssize_t itemsize) {
   case 'e': return DType::F16;
   case 'f': return DType::F32;
   case 'd': return DType::F64;
-  case 'i': case 'l': case 'q':
-    return itemsize == 4 ? std::optional(DType::I32) : itemsize == 8 ? std::optional(DType::I64) : std::nullopt;
-  case 'I': case 'L': case 'Q':
-    return itemsize == 4 ? std::optional(DType::U32) : itemsize == 8 ? std::optional(DType::U64) : std::nullopt;
+  case 'i':
+  case 'l':
+  case 'q':
+    return itemsize == 4   ? std::optional(DType::I32)
+           : itemsize == 8 ? std::optional(DType::I64)
+                           : std::nullopt;
+  case 'I':
+  case 'L':
+  case 'Q':
+    return itemsize == 4   ? std::optional(DType::U32)
+           : itemsize == 8 ? std::optional(DType::U64)
+                           : std::nullopt;
   default: return std::nullopt;
   }
 }
@@ -73,14 +81,22 @@ std::optional<DType> dtypeOfDLPack(DLDataType t) {
     return std::nullopt;
   switch (t.code) {
   case kDLInt:
-    return t.bits == 8 ? std::optional(DType::I8) : t.bits == 16 ? std::optional(DType::I16)
-         : t.bits == 32 ? std::optional(DType::I32) : t.bits == 64 ? std::optional(DType::I64) : std::nullopt;
+    return t.bits == 8    ? std::optional(DType::I8)
+           : t.bits == 16 ? std::optional(DType::I16)
+           : t.bits == 32 ? std::optional(DType::I32)
+           : t.bits == 64 ? std::optional(DType::I64)
+                          : std::nullopt;
   case kDLUInt:
-    return t.bits == 8 ? std::optional(DType::U8) : t.bits == 16 ? std::optional(DType::U16)
-         : t.bits == 32 ? std::optional(DType::U32) : t.bits == 64 ? std::optional(DType::U64) : std::nullopt;
+    return t.bits == 8    ? std::optional(DType::U8)
+           : t.bits == 16 ? std::optional(DType::U16)
+           : t.bits == 32 ? std::optional(DType::U32)
+           : t.bits == 64 ? std::optional(DType::U64)
+                          : std::nullopt;
   case kDLFloat:
-    return t.bits == 16 ? std::optional(DType::F16) : t.bits == 32 ? std::optional(DType::F32)
-         : t.bits == 64 ? std::optional(DType::F64) : std::nullopt;
+    return t.bits == 16   ? std::optional(DType::F16)
+           : t.bits == 32 ? std::optional(DType::F32)
+           : t.bits == 64 ? std::optional(DType::F64)
+                          : std::nullopt;
   case kDLBfloat: return t.bits == 16 ? std::optional(DType::BF16) : std::nullopt;
   case kDLBool: return t.bits == 8 ? std::optional(DType::I1) : std::nullopt;
   default: return std::nullopt;
@@ -91,9 +107,16 @@ DLDataType dlpackTypeOf(DType t) {
   uint8_t bits = uint8_t(dtypeBytes(t) * 8);
   switch (t) {
   case DType::I1: return {kDLBool, 8, 1};
-  case DType::I8: case DType::I16: case DType::I32: case DType::I64: return {kDLInt, bits, 1};
-  case DType::U8: case DType::U16: case DType::U32: case DType::U64:
-  case DType::F8E4M3: case DType::F8E5M2: return {kDLUInt, bits, 1};
+  case DType::I8:
+  case DType::I16:
+  case DType::I32:
+  case DType::I64: return {kDLInt, bits, 1};
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
+  case DType::U64:
+  case DType::F8E4M3:
+  case DType::F8E5M2: return {kDLUInt, bits, 1};
   case DType::BF16: return {kDLBfloat, 16, 1};
   default: return {kDLFloat, bits, 1};
   }
@@ -121,9 +144,10 @@ void capsuleDestructor(PyObject *capsule) {
 py::object exportDLPack(const PyBuffer &b) {
   int32_t type = dlpackDeviceType(b.buffer.device());
   if (type < 0)
-    throw py::buffer_error("a buffer on " + b.buffer.device().name() +
-                           " cannot be shared through DLPack (its memory is not host memory or CUDA/HIP memory); "
-                           "copy it to the host with .numpy()");
+    throw py::buffer_error(
+        "a buffer on " + b.buffer.device().name() +
+        " cannot be shared through DLPack (its memory is not host memory or CUDA/HIP memory); "
+        "copy it to the host with .numpy()");
   auto *e = new ExportedTensor;
   e->buffer = b.buffer;
   e->shape = b.shape;
@@ -193,7 +217,8 @@ void copyFromHostObject(PyBuffer &b, py::handle src) {
   py::array arr = numpy.attr("ascontiguousarray")(src, numpyName(t));
   if (size_t(arr.size()) != b.buffer.size())
     throw Error(ErrorCode::InvalidArgument, "copy_: the source has " + std::to_string(arr.size()) +
-                                                " elements but the buffer holds " + std::to_string(b.buffer.size()));
+                                                " elements but the buffer holds " +
+                                                std::to_string(b.buffer.size()));
   if (t == DType::BF16) {
     std::vector<uint16_t> bits(b.buffer.size());
     const float *s = static_cast<const float *>(arr.data());
@@ -223,8 +248,9 @@ PyBuffer fromDLPack(py::handle object, py::handle device) {
   std::optional<Device> owner = deviceOfDLPack(v.deviceType, v.deviceId);
   Device d = owner ? *owner : toDevice(device);
   if (!owner && !d.info().hostMemory)
-    throw Error(ErrorCode::InvalidArgument, "from_dlpack: the tensor is in host memory, which " + d.name() +
-                                                " cannot use in place; use trident.from_numpy to copy it there");
+    throw Error(ErrorCode::InvalidArgument,
+                "from_dlpack: the tensor is in host memory, which " + d.name() +
+                    " cannot use in place; use trident.from_numpy to copy it there");
   if (v.lowOffset != 0)
     throw Error(ErrorCode::InvalidArgument, "from_dlpack: the tensor has negative strides");
   auto *managed = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(v.capsule.ptr(), "dltensor"));
@@ -284,16 +310,18 @@ bool hasDLPack(py::handle object) { return PyObject_HasAttrString(object.ptr(), 
 
 DLPackView getDLPack(py::handle object, py::object stream) {
   DLPackView out;
-  out.capsule = stream.is_none() ? object.attr("__dlpack__")() : object.attr("__dlpack__")(py::arg("stream") = stream);
+  out.capsule =
+      stream.is_none() ? object.attr("__dlpack__")() : object.attr("__dlpack__")(py::arg("stream") = stream);
   auto *managed = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(out.capsule.ptr(), "dltensor"));
   if (!managed)
     throw py::error_already_set();
   const DLTensor &t = managed->dl_tensor;
   std::optional<DType> dtype = dtypeOfDLPack(t.dtype);
   if (!dtype)
-    throw Error(ErrorCode::InvalidArgument, "a DLPack tensor of type code " + std::to_string(t.dtype.code) + ", " +
-                                                std::to_string(t.dtype.bits) + " bits, " +
-                                                std::to_string(t.dtype.lanes) + " lanes has no Trident dtype");
+    throw Error(ErrorCode::InvalidArgument, "a DLPack tensor of type code " + std::to_string(t.dtype.code) +
+                                                ", " + std::to_string(t.dtype.bits) + " bits, " +
+                                                std::to_string(t.dtype.lanes) +
+                                                " lanes has no Trident dtype");
   out.dtype = *dtype;
   out.deviceType = t.device.device_type;
   out.deviceId = t.device.device_id;
@@ -316,8 +344,11 @@ DLPackView getDLPack(py::handle object, py::object stream) {
 
 std::optional<Device> deviceOfDLPack(int32_t deviceType, int32_t deviceId) {
   switch (deviceType) {
-  case kDLCPU: case kDLCUDAHost: case kDLROCMHost: return std::nullopt;
-  case kDLCUDA: case kDLCUDAManaged: return Runtime::get().device("cuda:" + std::to_string(deviceId));
+  case kDLCPU:
+  case kDLCUDAHost:
+  case kDLROCMHost: return std::nullopt;
+  case kDLCUDA:
+  case kDLCUDAManaged: return Runtime::get().device("cuda:" + std::to_string(deviceId));
   case kDLROCM: return Runtime::get().device("hip:" + std::to_string(deviceId));
   default:
     throw Error(ErrorCode::NotSupported, "a DLPack tensor on device type " + std::to_string(deviceType) +
@@ -344,96 +375,125 @@ void bindBuffers(py::module_ &m) {
       .def_property_readonly("nbytes", [](const PyBuffer &b) { return b.buffer.bytes(); })
       .def("numel", [](const PyBuffer &b) { return b.buffer.size(); })
       .def("element_size", [](const PyBuffer &b) { return dtypeBytes(b.buffer.dtype()); })
-      .def("data_ptr", [](const PyBuffer &b) { return b.buffer.address(); }, "the device address kernels see")
-      .def("stride", [](const PyBuffer &b, py::handle dim) -> py::object {
-        std::vector<int64_t> s(b.shape.size(), 1);
-        for (size_t i = b.shape.size(); i-- > 1;)
-          s[i - 1] = s[i] * b.shape[i];
-        if (dim.is_none())
-          return py::tuple(py::cast(s));
-        int64_t d = dim.cast<int64_t>();
-        if (d < 0)
-          d += int64_t(s.size());
-        if (d < 0 || d >= int64_t(s.size()))
-          throw py::index_error("dimension out of range");
-        return py::int_(s[size_t(d)]);
-      }, py::arg("dim") = py::none(), "strides in elements, as torch.Tensor.stride")
-      .def("size", [](const PyBuffer &b, py::handle dim) -> py::object {
-        if (dim.is_none())
-          return py::tuple(py::cast(b.shape));
-        int64_t d = dim.cast<int64_t>();
-        if (d < 0)
-          d += int64_t(b.shape.size());
-        if (d < 0 || d >= int64_t(b.shape.size()))
-          throw py::index_error("dimension out of range");
-        return py::int_(b.shape[size_t(d)]);
-      }, py::arg("dim") = py::none())
+      .def(
+          "data_ptr", [](const PyBuffer &b) { return b.buffer.address(); }, "the device address kernels see")
+      .def(
+          "stride",
+          [](const PyBuffer &b, py::handle dim) -> py::object {
+            std::vector<int64_t> s(b.shape.size(), 1);
+            for (size_t i = b.shape.size(); i-- > 1;)
+              s[i - 1] = s[i] * b.shape[i];
+            if (dim.is_none())
+              return py::tuple(py::cast(s));
+            int64_t d = dim.cast<int64_t>();
+            if (d < 0)
+              d += int64_t(s.size());
+            if (d < 0 || d >= int64_t(s.size()))
+              throw py::index_error("dimension out of range");
+            return py::int_(s[size_t(d)]);
+          },
+          py::arg("dim") = py::none(), "strides in elements, as torch.Tensor.stride")
+      .def(
+          "size",
+          [](const PyBuffer &b, py::handle dim) -> py::object {
+            if (dim.is_none())
+              return py::tuple(py::cast(b.shape));
+            int64_t d = dim.cast<int64_t>();
+            if (d < 0)
+              d += int64_t(b.shape.size());
+            if (d < 0 || d >= int64_t(b.shape.size()))
+              throw py::index_error("dimension out of range");
+            return py::int_(b.shape[size_t(d)]);
+          },
+          py::arg("dim") = py::none())
       .def("__len__", [](const PyBuffer &b) { return b.shape.empty() ? size_t(0) : size_t(b.shape[0]); })
       .def("numpy", &toNumpy, "a host copy as a numpy array (bfloat16 comes back as float32)")
-      .def("copy_", [](PyBuffer &b, py::handle src) -> PyBuffer & {
-        if (py::isinstance<PyBuffer>(src)) {
-          const PyBuffer &s = src.cast<const PyBuffer &>();
-          if (s.buffer.bytes() != b.buffer.bytes())
-            throw Error(ErrorCode::InvalidArgument, "copy_: the source holds " + std::to_string(s.buffer.bytes()) +
-                                                        " bytes but the buffer " + std::to_string(b.buffer.bytes()));
-          py::gil_scoped_release release;
-          b.buffer.copyFrom(s.buffer);
-        } else {
-          copyFromHostObject(b, src);
-        }
-        return b;
-      }, py::arg("src"), py::return_value_policy::reference_internal,
-           "copies a buffer (any device) or host data (numpy arrays, lists) into this buffer")
-      .def("fill_bytes_", [](PyBuffer &b, uint8_t byte) -> PyBuffer & {
-        py::gil_scoped_release release;
-        b.buffer.fillBytes(byte);
-        return b;
-      }, py::return_value_policy::reference_internal)
-      .def("to", [](const PyBuffer &b, py::handle device) {
-        Device d = toDevice(device);
-        if (d == b.buffer.device())
-          return b;
-        PyBuffer out;
-        out.shape = b.shape;
-        {
-          py::gil_scoped_release release;
-          out.buffer = Buffer(d, b.buffer.size(), b.buffer.dtype());
-          out.buffer.copyFrom(b.buffer);
-        }
-        return out;
-      }, py::arg("device"), "this buffer on `device` (a copy unless it is there already)")
-      .def("view", [](const PyBuffer &b, py::handle shape) {
-        PyBuffer out = b;
-        out.shape = toShape(shape);
-        if (elementCount(out.shape) != b.buffer.size())
-          throw Error(ErrorCode::InvalidArgument, "view: shape " + shapeText(out.shape) + " does not hold " +
-                                                      std::to_string(b.buffer.size()) + " elements");
-        return out;
-      }, py::arg("shape"), "the same memory with another shape")
-      .def("__dlpack__", [](const PyBuffer &b, py::handle) { return exportDLPack(b); }, py::arg("stream") = py::none())
-      .def("__dlpack_device__", [](const PyBuffer &b) {
-        int32_t type = dlpackDeviceType(b.buffer.device());
-        if (type < 0)
-          throw py::buffer_error("a buffer on " + b.buffer.device().name() + " cannot be shared through DLPack");
-        return py::make_tuple(type, b.buffer.device().ordinal());
-      })
+      .def(
+          "copy_",
+          [](PyBuffer &b, py::handle src) -> PyBuffer & {
+            if (py::isinstance<PyBuffer>(src)) {
+              const PyBuffer &s = src.cast<const PyBuffer &>();
+              if (s.buffer.bytes() != b.buffer.bytes())
+                throw Error(ErrorCode::InvalidArgument,
+                            "copy_: the source holds " + std::to_string(s.buffer.bytes()) +
+                                " bytes but the buffer " + std::to_string(b.buffer.bytes()));
+              py::gil_scoped_release release;
+              b.buffer.copyFrom(s.buffer);
+            } else {
+              copyFromHostObject(b, src);
+            }
+            return b;
+          },
+          py::arg("src"), py::return_value_policy::reference_internal,
+          "copies a buffer (any device) or host data (numpy arrays, lists) into this buffer")
+      .def(
+          "fill_bytes_",
+          [](PyBuffer &b, uint8_t byte) -> PyBuffer & {
+            py::gil_scoped_release release;
+            b.buffer.fillBytes(byte);
+            return b;
+          },
+          py::return_value_policy::reference_internal)
+      .def(
+          "to",
+          [](const PyBuffer &b, py::handle device) {
+            Device d = toDevice(device);
+            if (d == b.buffer.device())
+              return b;
+            PyBuffer out;
+            out.shape = b.shape;
+            {
+              py::gil_scoped_release release;
+              out.buffer = Buffer(d, b.buffer.size(), b.buffer.dtype());
+              out.buffer.copyFrom(b.buffer);
+            }
+            return out;
+          },
+          py::arg("device"), "this buffer on `device` (a copy unless it is there already)")
+      .def(
+          "view",
+          [](const PyBuffer &b, py::handle shape) {
+            PyBuffer out = b;
+            out.shape = toShape(shape);
+            if (elementCount(out.shape) != b.buffer.size())
+              throw Error(ErrorCode::InvalidArgument, "view: shape " + shapeText(out.shape) +
+                                                          " does not hold " +
+                                                          std::to_string(b.buffer.size()) + " elements");
+            return out;
+          },
+          py::arg("shape"), "the same memory with another shape")
+      .def(
+          "__dlpack__", [](const PyBuffer &b, py::handle) { return exportDLPack(b); },
+          py::arg("stream") = py::none())
+      .def("__dlpack_device__",
+           [](const PyBuffer &b) {
+             int32_t type = dlpackDeviceType(b.buffer.device());
+             if (type < 0)
+               throw py::buffer_error("a buffer on " + b.buffer.device().name() +
+                                      " cannot be shared through DLPack");
+             return py::make_tuple(type, b.buffer.device().ordinal());
+           })
       .def("__repr__", [](const PyBuffer &b) {
-        return "trident.Buffer(shape=" + shapeText(b.shape) + ", dtype=trident." + languageName(b.buffer.dtype()) +
-               ", device='" + b.buffer.device().name() + "')";
+        return "trident.Buffer(shape=" + shapeText(b.shape) + ", dtype=trident." +
+               languageName(b.buffer.dtype()) + ", device='" + b.buffer.device().name() + "')";
       });
 
   m.def("empty", &emptyBuffer, py::arg("shape"), py::arg("dtype") = dtypeObject(DType::F32),
         py::arg("device") = py::none(), "a buffer of `shape` (an int or a tuple), contents undefined");
-  m.def("zeros", [](py::handle shape, py::handle dtype, py::handle device) {
-    PyBuffer b = emptyBuffer(shape, dtype, device);
-    {
-      py::gil_scoped_release release;
-      b.buffer.fillBytes(0);
-    }
-    return b;
-  }, py::arg("shape"), py::arg("dtype") = dtypeObject(DType::F32), py::arg("device") = py::none());
+  m.def(
+      "zeros",
+      [](py::handle shape, py::handle dtype, py::handle device) {
+        PyBuffer b = emptyBuffer(shape, dtype, device);
+        {
+          py::gil_scoped_release release;
+          b.buffer.fillBytes(0);
+        }
+        return b;
+      },
+      py::arg("shape"), py::arg("dtype") = dtypeObject(DType::F32), py::arg("device") = py::none());
   m.def("from_numpy", &fromHostObject, py::arg("array"), py::arg("dtype") = py::none(),
-        py::arg("device") = py::none(), "a buffer on `device` holding a copy of host data (of its dtype, or `dtype`)");
+        py::arg("device") = py::none(),
+        "a buffer on `device` holding a copy of host data (of its dtype, or `dtype`)");
   m.def("from_dlpack", &fromDLPack, py::arg("tensor"), py::arg("device") = py::none(),
         "a buffer over a DLPack tensor's memory, without a copy: CUDA/ROCm memory on its device, host "
         "memory on a host-memory device (the current one by default)");

@@ -8,8 +8,8 @@ namespace trident::python {
 
 namespace {
 
-constexpr DType allDTypes[] = {DType::I1,  DType::I8,  DType::I16, DType::I32,  DType::I64,
-                               DType::U8,  DType::U16, DType::U32, DType::U64,  DType::F16,
+constexpr DType allDTypes[] = {DType::I1,   DType::I8,  DType::I16, DType::I32,    DType::I64,
+                               DType::U8,   DType::U16, DType::U32, DType::U64,    DType::F16,
                                DType::BF16, DType::F32, DType::F64, DType::F8E4M3, DType::F8E5M2};
 constexpr size_t kDTypeCount = std::size(allDTypes);
 
@@ -51,7 +51,8 @@ const char *numpyName(DType type) {
   switch (type) {
   case DType::I1: return "bool";
   case DType::BF16: return "float32";
-  case DType::F8E4M3: case DType::F8E5M2: return "uint8";
+  case DType::F8E4M3:
+  case DType::F8E5M2: return "uint8";
   default: return languageName(type);
   }
 }
@@ -86,17 +87,19 @@ DType toDType(py::handle object) {
 }
 
 void bindDTypes(py::module_ &m) {
-  py::class_<PyDType> cls(m, "dtype", "An element type; the instances are trident.float32, trident.int8, ...");
+  py::class_<PyDType> cls(m, "dtype",
+                          "An element type; the instances are trident.float32, trident.int8, ...");
   cls.def_property_readonly("name", [](const PyDType &d) { return languageName(d.type); })
       .def_property_readonly("itemsize", [](const PyDType &d) { return dtypeBytes(d.type); })
-      .def_property_readonly("primitive_bitwidth", [](const PyDType &d) {
-        return d.type == DType::I1 ? size_t(1) : dtypeBytes(d.type) * 8;
-      })
+      .def_property_readonly(
+          "primitive_bitwidth",
+          [](const PyDType &d) { return d.type == DType::I1 ? size_t(1) : dtypeBytes(d.type) * 8; })
       .def_property_readonly("short_name", [](const PyDType &d) { return std::string(dtypeName(d.type)); })
       .def("is_floating", [](const PyDType &d) { return isFloat(d.type); })
       .def("is_unsigned", [](const PyDType &d) { return isUnsigned(d.type); })
-      .def("numpy_name", [](const PyDType &d) { return numpyName(d.type); },
-           "the numpy dtype name of host copies of this dtype's data")
+      .def(
+          "numpy_name", [](const PyDType &d) { return numpyName(d.type); },
+          "the numpy dtype name of host copies of this dtype's data")
       .def("__repr__", [](const PyDType &d) { return std::string("trident.") + languageName(d.type); })
       .def("__str__", [](const PyDType &d) { return languageName(d.type); })
       .def("__hash__", [](const PyDType &d) { return size_t(d.type); })
@@ -112,8 +115,9 @@ void bindDTypes(py::module_ &m) {
     m.attr(languageName(t)) = instances()[size_t(t)];
   }
   m.attr("bool") = dtypeObject(DType::I1);
-  m.def("to_dtype", [](py::handle o) { return dtypeObject(toDType(o)); },
-        "a trident dtype from a trident dtype, a numpy dtype or a name");
+  m.def(
+      "to_dtype", [](py::handle o) { return dtypeObject(toDType(o)); },
+      "a trident dtype from a trident dtype, a numpy dtype or a name");
 }
 
 } // namespace trident::python

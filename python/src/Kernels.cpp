@@ -134,7 +134,8 @@ Arg intArg(PyObject *o) {
       return Arg(uint64_t(u));
     PyErr_Clear();
   }
-  throw Error(ErrorCode::InvalidArgument, "the integer " + std::string(py::str(o)) + " does not fit in 64 bits");
+  throw Error(ErrorCode::InvalidArgument,
+              "the integer " + std::string(py::str(o)) + " does not fit in 64 bits");
 }
 
 // A numpy scalar (a 0-d buffer) as a scalar argument of its own dtype.
@@ -234,9 +235,9 @@ public:
       : k_(k), grid_(grid), mode_(mode), args_(std::move(args)), kwargs_(std::move(kwargs)) {
     size_t n = k.paramNames.size();
     if (args_.size() > n)
-      throw Error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' takes " + std::to_string(n) + " parameters (" +
-                                                  k.paramList() + ") but the launch passes " +
-                                                  std::to_string(args_.size()) + " arguments");
+      throw Error(ErrorCode::InvalidArgument,
+                  "kernel '" + k.name + "' takes " + std::to_string(n) + " parameters (" + k.paramList() +
+                      ") but the launch passes " + std::to_string(args_.size()) + " arguments");
     for (size_t i = 0; i < args_.size(); ++i)
       slots_[i] = args_[i].ptr();
     options_.debug = k.debug;
@@ -309,7 +310,8 @@ private:
         device_ = toDevice(value);
     } else if (name == "num_ctas") {
       if (!value.is_none() && value.cast<int>() != 1)
-        throw Error(ErrorCode::NotSupported, "kernel '" + k_.name + "': Trident launches one CTA per program (num_ctas=1)");
+        throw Error(ErrorCode::NotSupported,
+                    "kernel '" + k_.name + "': Trident launches one CTA per program (num_ctas=1)");
     } else if (name == "enable_fp_fusion" || name == "maxnreg" || name == "num_buffers_warp_spec" ||
                name == "num_consumer_groups" || name == "reg_dec_producer" || name == "reg_inc_consumer") {
       // Triton's backend tuning knobs: accepted, without effect here.
@@ -326,7 +328,8 @@ private:
     if (stream_) {
       if (device_ && device_ != stream_.device())
         throw Error(ErrorCode::InvalidArgument, "kernel '" + k_.name + "': the stream is on " +
-                                                    stream_.device().name() + " but device= names " + device_.name());
+                                                    stream_.device().name() + " but device= names " +
+                                                    device_.name());
       device_ = stream_.device();
       return;
     }
@@ -376,7 +379,8 @@ private:
       return Constexpr::string(o.cast<std::string>());
     if (py::isinstance<PyDType>(o))
       return Constexpr::source(std::string("tl.") + languageName(o.cast<const PyDType &>().type));
-    if (PyObject_HasAttrString(o.ptr(), "value") == 1 && std::string(Py_TYPE(o.ptr())->tp_name) == "constexpr") {
+    if (PyObject_HasAttrString(o.ptr(), "value") == 1 &&
+        std::string(Py_TYPE(o.ptr())->tp_name) == "constexpr") {
       slots_[i] = o.attr("value").ptr(); // trident.language.constexpr(v); the object keeps v alive
       return constexprValue(i);
     }
@@ -424,8 +428,9 @@ private:
       return dlpackArgument(i, o);
     if (py::isinstance<PyDType>(o))
       k_.badArgument(i, "a dtype is a tl.constexpr value, and this parameter is not tl.constexpr");
-    k_.badArgument(i, std::string("cannot pass an object of type ") + Py_TYPE(o)->tp_name +
-                          " (pass a trident.Buffer, a numpy array, a DLPack tensor, a number, a bool or None)");
+    k_.badArgument(i,
+                   std::string("cannot pass an object of type ") + Py_TYPE(o)->tp_name +
+                       " (pass a trident.Buffer, a numpy array, a DLPack tensor, a number, a bool or None)");
   }
 
   Arg hostMemory(std::unique_ptr<HostView> view) {
@@ -463,7 +468,8 @@ private:
                             "; copy it to " + device_.name() + " first");
     std::optional<DType> dtype = tensorDType(t.attr("dtype"));
     if (!dtype)
-      k_.badArgument(i, "a tensor of dtype " + std::string(py::str(t.attr("dtype"))) + " has no Trident dtype");
+      k_.badArgument(i,
+                     "a tensor of dtype " + std::string(py::str(t.attr("dtype"))) + " has no Trident dtype");
     return DevicePtr{t.attr("data_ptr")().cast<uint64_t>(), *dtype};
   }
 
@@ -587,50 +593,71 @@ py::object call(py::handle self, py::handle grid, py::args args, py::kwargs kwar
 } // namespace
 
 void bindKernels(py::module_ &m) {
-  py::class_<MetaView>(m, "Meta", "A launch's values by parameter name, for grid functions (as Triton's meta)")
+  py::class_<MetaView>(m, "Meta",
+                       "A launch's values by parameter name, for grid functions (as Triton's meta)")
       .def("__getitem__", [](const MetaView &v, const py::str &key) { return v.get(key, true); })
-      .def("get", [](const MetaView &v, const py::str &key, py::object fallback) {
-        py::object r = v.get(key, false);
-        return r.is_none() ? fallback : r;
-      }, py::arg("key"), py::arg("default") = py::none())
-      .def("__contains__", [](const MetaView &v, const py::str &key) { return !v.get(key, false).is_none(); });
+      .def(
+          "get",
+          [](const MetaView &v, const py::str &key, py::object fallback) {
+            py::object r = v.get(key, false);
+            return r.is_none() ? fallback : r;
+          },
+          py::arg("key"), py::arg("default") = py::none())
+      .def("__contains__",
+           [](const MetaView &v, const py::str &key) { return !v.get(key, false).is_none(); });
 
   py::class_<JitKernel>(m, "JitKernel", py::dynamic_attr(),
                         "The native base of trident.JITFunction: a @jit function of a source file")
       .def(py::init([](std::string name, std::string fileName, bool debug) {
-        JitKernel k;
-        k.name = std::move(name);
-        k.fileName = std::move(fileName);
-        k.debug = debug;
-        return k;
-      }), py::arg("name"), py::arg("file_name"), py::arg("debug") = false)
+             JitKernel k;
+             k.name = std::move(name);
+             k.fileName = std::move(fileName);
+             k.debug = debug;
+             return k;
+           }),
+           py::arg("name"), py::arg("file_name"), py::arg("debug") = false)
       .def_readonly("name", &JitKernel::name)
       .def_readonly("file_name", &JitKernel::fileName)
-      .def_property_readonly("params", [](py::object self) {
-        JitKernel &k = self.cast<JitKernel &>();
-        k.ensureLoaded(self);
-        py::list out;
-        for (size_t i = 0; i < k.paramNames.size(); ++i)
-          out.append(py::make_tuple(k.paramNames[i], bool(k.isConstexpr[i])));
-        return out;
-      }, "(name, is_constexpr) of each parameter")
-      .def("__getitem__", [](py::object self, py::object grid) { return Launcher{std::move(self), std::move(grid)}; })
-      .def("run", [](py::object self, py::args args, py::kwargs kwargs) {
-        if (!kwargs.contains("grid"))
-          throw Error(ErrorCode::InvalidArgument, "run() needs grid=");
-        py::object grid = kwargs["grid"];
-        PyDict_DelItemString(kwargs.ptr(), "grid");
-        return call(self, grid, std::move(args), std::move(kwargs), Mode::Launch);
-      })
-      .def("warmup", [](py::object self, py::args args, py::kwargs kwargs) {
-        if (kwargs.contains("grid"))
-          PyDict_DelItemString(kwargs.ptr(), "grid");
-        return call(self, py::none(), std::move(args), std::move(kwargs), Mode::Warmup);
-      }, "compiles the specialization these arguments select, without launching")
-      .def("block_ir", [](py::object self, py::args args, py::kwargs kwargs) {
-        return call(self, py::none(), std::move(args), std::move(kwargs), Mode::BlockIR);
-      }, "the block IR (after the core passes) of the specialization these arguments select")
-      .def("_reload", [](JitKernel &k) { k.kernel = Kernel(); }, "forgets the kernel; the next use reads the source again");
+      .def_property_readonly(
+          "params",
+          [](py::object self) {
+            JitKernel &k = self.cast<JitKernel &>();
+            k.ensureLoaded(self);
+            py::list out;
+            for (size_t i = 0; i < k.paramNames.size(); ++i)
+              out.append(py::make_tuple(k.paramNames[i], bool(k.isConstexpr[i])));
+            return out;
+          },
+          "(name, is_constexpr) of each parameter")
+      .def("__getitem__",
+           [](py::object self, py::object grid) {
+             return Launcher{std::move(self), std::move(grid)};
+           })
+      .def("run",
+           [](py::object self, py::args args, py::kwargs kwargs) {
+             if (!kwargs.contains("grid"))
+               throw Error(ErrorCode::InvalidArgument, "run() needs grid=");
+             py::object grid = kwargs["grid"];
+             PyDict_DelItemString(kwargs.ptr(), "grid");
+             return call(self, grid, std::move(args), std::move(kwargs), Mode::Launch);
+           })
+      .def(
+          "warmup",
+          [](py::object self, py::args args, py::kwargs kwargs) {
+            if (kwargs.contains("grid"))
+              PyDict_DelItemString(kwargs.ptr(), "grid");
+            return call(self, py::none(), std::move(args), std::move(kwargs), Mode::Warmup);
+          },
+          "compiles the specialization these arguments select, without launching")
+      .def(
+          "block_ir",
+          [](py::object self, py::args args, py::kwargs kwargs) {
+            return call(self, py::none(), std::move(args), std::move(kwargs), Mode::BlockIR);
+          },
+          "the block IR (after the core passes) of the specialization these arguments select")
+      .def(
+          "_reload", [](JitKernel &k) { k.kernel = Kernel(); },
+          "forgets the kernel; the next use reads the source again");
 
   py::class_<Launcher>(m, "Launcher")
       .def("__call__", [](const Launcher &l, py::args args, py::kwargs kwargs) {
