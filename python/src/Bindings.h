@@ -87,6 +87,22 @@ std::optional<Device> deviceOfDLPack(int32_t deviceType, int32_t deviceId);
 // DLPack's device type for memory of `device`, or -1 when it cannot be exported.
 int32_t dlpackDeviceType(const Device &device);
 
+// Launch values (Arguments.cpp).
+// A grid: an int, or a tuple or list of 1 to 3 ints; throws Error(InvalidArgument).
+Dim3 toDim3(py::handle grid, const std::string &kernelName);
+// Triton's typing of a Python int passed to a runtime parameter: i32, else u64 from
+// 2^63, else i64.
+Arg intArg(PyObject *integer);
+// A numpy scalar (a 0-d buffer) as a scalar of its own dtype.
+Arg scalarArg(const HostView &view);
+// torch.Tensor and its likes, as Triton takes them: objects with data_ptr(), get_device()
+// and dtype (each type is checked once). On a GPU they pass by address.
+bool isTensorLike(PyObject *object);
+// A framework's dtype object ("torch.float16") as a DType, learned once per object.
+std::optional<DType> tensorDType(py::handle dtypeObject);
+// The GPU a framework numbers `ordinal`: cuda:ordinal, else hip:ordinal.
+Device gpuDevice(int64_t ordinal);
+
 void bindErrors(py::module_ &m);
 void bindDTypes(py::module_ &m);
 void bindDevices(py::module_ &m);
