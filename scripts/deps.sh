@@ -9,6 +9,7 @@ packages=(
   llvm-19-dev llvm-19-tools lld-19 liblld-19-dev
   spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
   rocm-device-libs
+  python3-dev pybind11-dev python3-numpy
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -68,6 +68,12 @@ void bindConstexpr(const KernelImpl &k, size_t i, const Constexpr &c, Resolved &
     r.bits = std::bit_cast<uint32_t>(float(c.floatValue()));
     return;
   case Constexpr::Kind::Source:
+    // None is a constant for any parameter, as in Triton (optional pointers: `if B is not None`).
+    if (c.text() == "None") {
+      r.tag = Resolved::Tag::ConstSource;
+      r.text = &c.text();
+      return;
+    }
     badArgument(k, i, "the parameter is not tl.constexpr, so it needs a value, not source text '" + c.text() + "'");
   }
 }

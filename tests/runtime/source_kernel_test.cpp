@@ -225,3 +225,34 @@ def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
   CHECK_THROWS_WITH_AS(k.launch(dev, Grid(1), {Buffer(dev, 4, DType::F32), Buffer(dev, 4, DType::F32), 4, 4}),
                        doctest::Contains("@triton.heuristics computes it"), Error);
 }
+
+TEST_CASE("None binds to a runtime parameter as a constant, as Triton's optional pointers") {
+  Runtime rt(test::testOptions());
+  Device dev = rt.device("host:0");
+  Kernel k = Kernel::fromSource(R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def axpy(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    r = 2.0 * tl.load(x_ptr + offs, mask=mask)
+    if y_ptr is not None:
+        r += tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, r, mask=mask)
+)", "axpy", "axpy.py");
+  std::vector<float> xs = {1, 2, 3}, ys = {10, 20, 30};
+  Buffer x = Buffer::fromHost(dev, std::span<const float>(xs)), y = Buffer::fromHost(dev, std::span<const float>(ys));
+  Buffer out(dev, 3, DType::F32);
+  Constexpr none = Constexpr::source("None");
+  LaunchOptions opts{.constexprs = {{"BLOCK", 4}}};
+  k.launch(dev, Grid(1), {x, none, out, 3}, opts);
+  CHECK(out.toHost<float>() == std::vector<float>{2, 4, 6});
+  k.launch(dev, Grid(1), {x, y, out, 3}, opts);
+  CHECK(out.toHost<float>() == std::vector<float>{12, 24, 36});
+  // Other source text is still refused for a runtime parameter.
+  Constexpr text = Constexpr::source("tl.float16");
+  CHECK_THROWS_WITH_AS(k.launch(dev, Grid(1), {x, text, out, 3}, opts), doctest::Contains("not source text"),
+                       Error);
+}
