@@ -207,9 +207,9 @@ llvm::Value *AMDGPUHooks::cachedLoad(llvm::IRBuilder<> &b, llvm::Type *type, llv
 }
 
 bool AMDGPUHooks::cachedStore(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *ptr, llvm::Align align,
-                              const llvmgen::CacheHints &hints) {
-  if (!isStreaming(hints, false))
-    return false;
+                              const llvmgen::CacheHints &hints, llvm::Value *pred) {
+  if (pred || !isStreaming(hints, false))
+    return false; // masked: the translation's branch, with this hook inside it
   markNontemporal(b.CreateAlignedStore(value, ptr, align));
   return true;
 }

@@ -26,7 +26,7 @@ public:
   llvm::Value *cachedLoad(llvm::IRBuilder<> &b, llvm::Type *type, llvm::Value *ptr, llvm::Align align,
                           const llvmgen::CacheHints &hints) override;
   bool cachedStore(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *ptr, llvm::Align align,
-                   const llvmgen::CacheHints &hints) override;
+                   const llvmgen::CacheHints &hints, llvm::Value *pred) override;
   // A failed assertion traps (s_trap): without the device libraries' hostcall buffer the
   // message cannot be printed; printf is refused (the default hook) for the same reason.
   bool assertFail(llvm::IRBuilder<> &b, std::string_view message, std::string_view file, unsigned line,

@@ -96,10 +96,14 @@ bool Translator::translateMemory(Op *op) {
     llvm::Value *ptr = x(0);
     CacheHints hints = cacheHints(op);
     llvm::Align align(accessBytes(t));
+    // A masked store as one predicated instruction where the target has it: no branch
+    // for LLVM to sink the stored value's computation into.
+    if (llvm::Value *pred = optional(2); pred && hooks.cachedStore(b, v, ptr, align, hints, pred))
+      return true;
     predicated(
         optional(2),
         [&]() -> llvm::Value * {
-          if (hints.empty() || !hooks.cachedStore(b, v, ptr, align, hints))
+          if (hints.empty() || !hooks.cachedStore(b, v, ptr, align, hints, nullptr))
             b.CreateAlignedStore(v, ptr, align);
           return nullptr;
         },

@@ -6,7 +6,8 @@
 // ->
 //   ld.global.cg.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1];
 //
-// The predicate stays the translation's branch around the access. PTX takes either a
+// A masked store is one predicated instruction (@p st.global ...), hinted or not; a
+// masked load stays the translation's branch around the access. PTX takes either a
 // cache operator or an L1 eviction priority on one instruction, not both: the cache
 // operator wins (it decides whether L1 is used at all); evict_normal is the default
 // and adds nothing.
@@ -97,13 +98,13 @@ llvm::Value *NVPTXHooks::cachedLoad(llvm::IRBuilder<> &b, llvm::Type *type, llvm
 }
 
 bool NVPTXHooks::cachedStore(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *ptr, llvm::Align,
-                             const llvmgen::CacheHints &hints) {
+                             const llvmgen::CacheHints &hints, llvm::Value *pred) {
   llvm::Type *type = value->getType();
-  std::optional<std::string> q = qualifier(hints, false);
+  std::optional<std::string> q = hints.empty() ? std::optional<std::string>("") : qualifier(hints, false);
   const llvm::DataLayout &dl = b.GetInsertBlock()->getModule()->getDataLayout();
   uint64_t bytes = dl.getTypeStoreSize(type);
   std::optional<Words> w = wordsFor(bytes);
-  if (!q || !w || holdsPointers(type))
+  if (!q || !w || holdsPointers(type) || (q->empty() && !pred))
     return false;
   llvm::Type *word = b.getIntNTy(w->bits);
   std::vector<llvm::Value *> operands = {ptr};
@@ -121,9 +122,17 @@ bool NVPTXHooks::cachedStore(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Val
     operandTypes.push_back(word);
     constraints += std::string(",") + w->constraint;
   }
-  constraints += ",~{memory}";
   std::string text =
       "st.global" + *q + w->vector + "." + w->ptxType + " [$0], " + registerList(1, w->count) + ";";
+  if (pred) {
+    // "@p st.global ...": the predicate from an i1 operand, inside a scope of its own.
+    std::string p = "$" + std::to_string(w->count + 1);
+    text = "{\n.reg .pred p;\nsetp.ne.b16 p, " + p + ", 0;\n@p " + text + "\n}";
+    operands.push_back(b.CreateZExt(pred, b.getInt16Ty()));
+    operandTypes.push_back(b.getInt16Ty());
+    constraints += ",h";
+  }
+  constraints += ",~{memory}";
   auto *fnType = llvm::FunctionType::get(b.getVoidTy(), operandTypes, false);
   b.CreateCall(llvm::InlineAsm::get(fnType, text, constraints, /*hasSideEffects=*/true), operands);
   return true;

@@ -27,7 +27,7 @@ public:
   llvm::Value *cachedLoad(llvm::IRBuilder<> &b, llvm::Type *type, llvm::Value *ptr, llvm::Align align,
                           const llvmgen::CacheHints &hints) override;
   bool cachedStore(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *ptr, llvm::Align align,
-                   const llvmgen::CacheHints &hints) override;
+                   const llvmgen::CacheHints &hints, llvm::Value *pred) override;
   // vprintf and __assertfail, the CUDA driver's device functions (NVPTXDebug.cpp).
   bool printf(llvm::IRBuilder<> &b, std::string_view format, llvm::ArrayRef<llvm::Value *> args) override;
   bool assertFail(llvm::IRBuilder<> &b, std::string_view message, std::string_view file, unsigned line,

@@ -59,8 +59,11 @@ public:
                                   const CacheHints &) {
     return nullptr;
   }
-  // The same for a store of `value`; false: the translation emits a plain store.
-  virtual bool cachedStore(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *, llvm::Align, const CacheHints &) {
+  // The same for a store of `value` (`hints` may be empty), done only where `pred` (when
+  // given) is true, as one instruction; false: the translation emits a plain store
+  // (behind a branch on `pred`).
+  virtual bool cachedStore(llvm::IRBuilder<> &, llvm::Value * /*value*/, llvm::Value * /*ptr*/, llvm::Align,
+                           const CacheHints &, llvm::Value * /*pred*/) {
     return false;
   }
   // Prints `format` (C printf syntax) with `args` (i32, i64 or double) from this thread;
