@@ -43,8 +43,8 @@ std::string plural(size_t n, const char *noun) {
 
 } // namespace
 
-CodeGen::CodeGen(Module &module, const ModuleEnv &mainModule, const ModuleEnv &prelude, bool debug)
-    : module_(module), main_(mainModule), prelude_(prelude), debug_(debug) {
+CodeGen::CodeGen(Module &module, ModuleSet &modules, const ModuleEnv &mainModule, bool debug)
+    : module_(module), modules_(modules), main_(mainModule), prelude_(modules.prelude()), debug_(debug) {
   registerCoreBuiltins(builtins_);
   registerMemoryBuiltins(builtins_);
   registerMathBuiltins(builtins_);
@@ -53,6 +53,7 @@ CodeGen::CodeGen(Module &module, const ModuleEnv &mainModule, const ModuleEnv &p
   registerDebugBuiltins(builtins_);
   registerDotBuiltins(builtins_);
   registerPreludeBuiltins(builtins_);
+  registerPythonBuiltins(builtins_);
 }
 
 FrameGuard::FrameGuard(CodeGen &cg, const FunctionDef &fn, const ModuleEnv &module)
@@ -242,9 +243,11 @@ Object CodeGen::lookupName(const std::string &name, const Span &span) {
     return it->second;
   if (const GlobalEntry *g = f.module->lookup(name))
     return evalGlobal(*f.module, name, *g, span);
+  if (name == "__name__")
+    return Object::string(f.module->name);
   static const char *pyBuiltins[] = {"range",   "min",   "max",   "abs",        "len", "int",
                                      "float",   "bool",  "print", "isinstance", "str", "getattr",
-                                     "hasattr", "tuple", "list",  "round"};
+                                     "hasattr", "tuple", "list",  "round", "map"};
   for (const char *b : pyBuiltins)
     if (name == b)
       return Object::named(Object::Kind::Builtin, std::string("py.") + b);
@@ -261,10 +264,28 @@ Object CodeGen::evalGlobal(const ModuleEnv &env, const std::string &name, const 
     o.functionModule = &env;
     return o;
   }
-  case GlobalEntry::Kind::Module: return Object::named(Object::Kind::Module, g.path);
-  case GlobalEntry::Kind::ImportFrom: return moduleMember(g.path, g.member, span);
+  case GlobalEntry::Kind::Module: {
+    Object o = Object::named(Object::Kind::Module, g.path);
+    o.functionModule = g.module;
+    return o;
+  }
+  case GlobalEntry::Kind::ImportFrom: {
+    if (!g.module)
+      return moduleMember(g.path, g.member, span);
+    auto key = std::make_pair(&env, name);
+    if (evaluatingGlobals_.count(key))
+      error(span, "'" + name + "' is imported in a cycle of modules that never defines it");
+    evaluatingGlobals_.insert(key);
+    struct Exit {
+      std::set<std::pair<const ModuleEnv *, std::string>> &set;
+      std::pair<const ModuleEnv *, std::string> key;
+      ~Exit() { set.erase(key); }
+    } exit{evaluatingGlobals_, key};
+    return fileModuleMember(*g.module, g.member, span, true);
+  }
   case GlobalEntry::Kind::Opaque:
-    error(span, "global '" + name + "' cannot be used in a kernel: it is not a compile-time constant");
+    error(span, "global '" + name + "' cannot be used in a kernel: " +
+                    (g.reason.empty() ? std::string("it is not a compile-time constant") : g.reason));
   case GlobalEntry::Kind::Constant: break;
   }
   auto key = std::make_pair(&env, name);
@@ -292,6 +313,63 @@ Object CodeGen::evalGlobal(const ModuleEnv &env, const std::string &name, const 
 
 Object CodeGen::moduleMember(const std::string &path, const std::string &member, const Span &span) {
   return getAttribute(Object::named(Object::Kind::Module, path), member, span);
+}
+
+Object CodeGen::fileModuleMember(const ModuleEnv &env, const std::string &member, const Span &span,
+                                 bool fromImport) {
+  const ModuleEnv &m = modules_.load(env);
+  if (const GlobalEntry *g = m.lookup(member)) {
+    try {
+      return evalGlobal(m, member, *g, span);
+    } catch (CompileError &e) {
+      // Errors about the module's own names point into it; say which use led there.
+      if (e.pos.buffer == m.source.get() && e.pos.buffer != source_)
+        e.message += " (used as '" + member + "' from " + source_->name() + ":" + std::to_string(span.line) +
+                     ")";
+      throw;
+    }
+  }
+  if (member == "__name__")
+    return Object::string(m.name);
+  if (const ModuleEnv *sub = modules_.submodule(m, member)) {
+    Object o = Object::named(Object::Kind::Module, sub->name);
+    o.functionModule = sub;
+    return o;
+  }
+  if (fromImport)
+    error(span, "cannot import name '" + member + "' from '" + m.name + "' (" + m.source->name() + ")");
+  error(span, "module '" + m.name + "' has no attribute '" + member + "'");
+}
+
+std::optional<bool> CodeGen::moduleCondition(const ModuleEnv &env, const Expr &test, std::string &why) {
+  static const FunctionDef moduleScope;
+  try {
+    FrameGuard guard(*this, moduleScope, env);
+    Object v = eval(test);
+    if (!v.isConstexpr()) {
+      why = "its value is a tensor";
+      return std::nullopt;
+    }
+    return truthy(v, test.span);
+  } catch (CompileError &e) {
+    why = e.message;
+    return std::nullopt;
+  }
+}
+
+bool CodeGen::languageHas(const std::string &path, const std::string &member) {
+  try {
+    getAttribute(Object::named(Object::Kind::Module, path), member, Span{});
+    return true;
+  } catch (CompileError &) {
+    return false;
+  }
+}
+
+void CodeGen::enterScratchFunction() {
+  b_.setInsertionPointToEnd(module_.body());
+  Op *f = b_.func("module_scope", {}, {});
+  b_.setInsertionPointToEnd(f->region());
 }
 
 // ---- calls -------------------------------------------------------------------

@@ -14,17 +14,19 @@ using namespace frontend;
 
 std::optional<Module> compileKernel(std::string_view source, std::string_view fileName,
                                     const CompileRequest &request, Diagnostics &diags) {
-  // Declared outside the try: errors point into their sources.
-  auto env = std::make_unique<ModuleEnv>(), prelude = std::make_unique<ModuleEnv>();
+  // Declared outside the try: errors point into the sources of its modules.
+  ModuleSet modules(request.imports);
   try {
-    loadModule(*env, std::string(fileName), std::string(source));
-    loadModule(*prelude, "<triton.language>", preludeSource());
-    const GlobalEntry *g = env->lookup(request.kernel);
+    const ModuleEnv &env = modules.addMain(std::string(fileName), std::string(source));
+    const GlobalEntry *g = env.lookup(request.kernel);
+    if (g && g->kind == GlobalEntry::Kind::Opaque && !g->reason.empty())
+      fail(SourcePos{env.source.get(), g->span.line, g->span.col},
+           "'" + request.kernel + "' cannot be compiled: " + g->reason);
     if (!g || g->kind != GlobalEntry::Kind::Function || !g->function->parsed)
-      fail(SourcePos{env->source.get(), 1, 1},
+      fail(SourcePos{env.source.get(), 1, 1},
            "no @triton.jit function named '" + request.kernel + "' in " + std::string(fileName));
     Module module;
-    CodeGen cg(module, *env, *prelude, request.debug);
+    CodeGen cg(module, modules, env, request.debug);
     if (request.staticPrint)
       cg.setStaticPrint(request.staticPrint);
     cg.compileKernel(*g->function, request.args);
@@ -43,13 +45,13 @@ std::optional<Module> compileKernel(std::string_view source, std::string_view fi
 }
 
 std::optional<std::vector<KernelInfo>> listKernels(std::string_view source, std::string_view fileName,
-                                                   Diagnostics &diags) {
-  auto env = std::make_unique<ModuleEnv>();
+                                                   Diagnostics &diags, const ImportOptions &imports) {
+  ModuleSet modules(imports);
   try {
-    loadModule(*env, std::string(fileName), std::string(source));
+    const ModuleEnv &env = modules.addMain(std::string(fileName), std::string(source));
     std::vector<KernelInfo> result;
-    for (const FunctionDef *fn : env->jitFunctions())
-      result.push_back(kernelInfo(*fn, *env));
+    for (const FunctionDef *fn : env.jitFunctions())
+      result.push_back(kernelInfo(*fn, env));
     return result;
   } catch (const CompileError &e) {
     report(diags, e);

@@ -259,6 +259,8 @@ Object CodeGen::call(const Object &callee, const CallArgs &args) {
 }
 
 Object CodeGen::tensorMethod(const Object &self, const std::string &method, const CallArgs &args) {
+  if (self.is(Object::Kind::String))
+    return stringMethod(*this, self.name, method, args);
   if (self.is(Object::Kind::DType)) {
     if (!args.positional.empty() || !args.keywords.empty())
       error(args.span, "dtype." + method + "() takes no arguments");
@@ -308,9 +310,13 @@ Object CodeGen::tensorMethod(const Object &self, const std::string &method, cons
 Object CodeGen::getAttribute(const Object &obj, const std::string &name, const Span &span) {
   switch (obj.kind) {
   case Object::Kind::Module: {
+    if (obj.functionModule)
+      return fileModuleMember(*obj.functionModule, name, span, false);
     const std::string &path = obj.name;
     auto builtin = [&](const std::string &full) { return Object::named(Object::Kind::Builtin, full); };
     if (path == "triton") {
+      if (name == "__version__")
+        return Object::string(kTritonVersion);
       if (name == "language")
         return Object::named(Object::Kind::Module, "triton.language");
       if (name == "cdiv" || name == "next_power_of_2" || name == "jit" || name == "autotune" ||
@@ -365,6 +371,12 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
         return builtin("math." + name);
       error(span, "math." + name + " is not supported inside a @triton.jit function");
     }
+    if (path == "typing" && name == "TYPE_CHECKING")
+      return Object::boolean(false);
+    if (path == "packaging" && name == "version")
+      return Object::named(Object::Kind::Module, "packaging.version");
+    if (path == "packaging.version" && (name == "parse" || name == "Version"))
+      return builtin("packaging.version.parse");
     error(span, "module '" + path + "' cannot be used inside a @triton.jit function");
   }
   case Object::Kind::Tensor: {
@@ -425,6 +437,23 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
     }
     error(span, "dtype has no attribute '" + name + "'");
   }
+  case Object::Kind::String:
+    if (isStringMethod(name)) {
+      Object bound = Object::named(Object::Kind::BoundMethod, name);
+      bound.items.push_back(obj);
+      return bound;
+    }
+    error(span, "'str' object has no attribute '" + name + "'");
+  case Object::Kind::Tuple:
+    if (obj.name == "Version") { // packaging.version.parse(...): its release numbers
+      if (name == "release")
+        return Object::tuple(obj.items);
+      static const char *parts[] = {"major", "minor", "micro"};
+      for (size_t i = 0; i < 3; ++i)
+        if (name == parts[i])
+          return i < obj.items.size() ? obj.items[i] : Object::integer(0);
+    }
+    error(span, "'" + obj.describe() + "' has no attribute '" + name + "'");
   default: error(span, "'" + obj.describe() + "' has no attribute '" + name + "'");
   }
 }

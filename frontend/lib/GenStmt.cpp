@@ -135,6 +135,7 @@ bool CodeGen::execSequence(const StmtList &stmts, size_t start, const Continuati
     case StmtKind::Break: error(s.span, "unsupported Python construct 'break'");
     case StmtKind::Continue: error(s.span, "unsupported Python construct 'continue'");
     case StmtKind::Unsupported: error(s.span, "unsupported Python construct '" + s.module + "'");
+    case StmtKind::Try: error(s.span, "unsupported Python construct 'try'");
     case StmtKind::Import:
     case StmtKind::ImportFrom:
       error(s.span, "unsupported Python construct 'import' inside a @triton.jit function");
