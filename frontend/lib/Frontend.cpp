@@ -59,4 +59,16 @@ std::optional<std::vector<KernelInfo>> listKernels(std::string_view source, std:
   }
 }
 
+std::vector<std::pair<std::string, std::string>> importedFiles(std::string_view source, std::string_view fileName,
+                                                               const ImportOptions &imports) {
+  ModuleSet modules(imports);
+  try {
+    modules.addMain(std::string(fileName), std::string(source));
+  } catch (const CompileError &) {
+    return {};
+  }
+  modules.loadAll();
+  return modules.files();
+}
+
 } // namespace trident

@@ -164,6 +164,7 @@ const ModuleEnv &ModuleSet::addMain(const std::string &fileName, std::string tex
   env->folder = folder;
   env->isPackage = file.filename() == "__init__.py";
   ModuleEnv &main = *env;
+  main_ = &main;
   modules_[file.string()] = std::move(env);
   load(main);
   return main;
@@ -276,6 +277,32 @@ const ModuleEnv *ModuleSet::submodule(const ModuleEnv &package, const std::strin
   if (!package.isPackage)
     return nullptr;
   return lookIn(package.folder, name, package.name + "." + name);
+}
+
+void ModuleSet::loadAll() {
+  std::set<const ModuleEnv *> tried;
+  for (bool progress = true; progress;) {
+    progress = false;
+    std::vector<const ModuleEnv *> pending;
+    for (const auto &[key, m] : modules_)
+      if (m->state == ModuleEnv::State::Found && tried.insert(m.get()).second)
+        pending.push_back(m.get());
+    for (const ModuleEnv *m : pending) {
+      progress = true;
+      try {
+        load(*m);
+      } catch (CompileError &) {
+      }
+    }
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> ModuleSet::files() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto &entry : modules_)
+    if (const ModuleEnv *m = entry.second.get(); m != main_ && m->state == ModuleEnv::State::Loaded)
+      out.emplace_back(m->source->name(), m->source->text());
+  return out;
 }
 
 std::string ModuleSet::searchedFolders() const {

@@ -284,6 +284,7 @@ void ModuleSet::bindImportFrom(ModuleEnv &env, const Stmt &s, bool inTry, std::s
           bindFrom(Alias{name, "", a.span}, m, name);
       continue;
     }
+    submodule(*m, a.name); // found now (a file lookup), so that importedFiles lists it
     if (inTry) {
       const ModuleEnv &loaded = load(*m);
       if (loaded.state == ModuleEnv::State::Loaded && !loaded.lookup(a.name) && !submodule(loaded, a.name))

@@ -94,6 +94,11 @@ public:
   const ModuleEnv *findRelative(const ModuleEnv &from, int level, const std::string &dotted);
   // The submodule `name` of a package, or null.
   const ModuleEnv *submodule(const ModuleEnv &package, const std::string &name);
+  // Reads every module found so far, and those they import, until none is left.
+  // Modules that fail to read are skipped.
+  void loadAll();
+  // Every module read from a file, but the kernel file: (path, text), sorted by path.
+  std::vector<std::pair<std::string, std::string>> files() const;
   // The folders absolute imports search, for messages.
   std::string searchedFolders() const;
 
@@ -117,6 +122,7 @@ private:
   ImportOptions options_;
   std::vector<std::string> roots_; // where absolute imports look, in order
   std::map<std::string, std::unique_ptr<ModuleEnv>> modules_; // by file (or package folder)
+  const ModuleEnv *main_ = nullptr;
   std::unique_ptr<ModuleEnv> prelude_;
   int loadDepth_ = 0;
   // Module-level tests are evaluated by a code generator of their own, building

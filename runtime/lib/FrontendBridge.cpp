@@ -69,6 +69,19 @@ std::vector<SourceKernel> listKernelsInSource(const std::string &source, const s
 #endif
 }
 
+std::string importedSourcesKey(const std::string &source, const std::string &fileName) {
+#if TRIDENT_RUNTIME_HAS_FRONTEND
+  std::string key;
+  for (const auto &[path, text] : trident::importedFiles(source, fileName))
+    key += path + '\0' + std::to_string(text.size()) + '\0' + text;
+  return key;
+#else
+  (void)source;
+  (void)fileName;
+  return "";
+#endif
+}
+
 std::string sourceToBlockIR(const std::string &source, const std::string &fileName, const std::string &kernel,
                             const std::string &signature, bool debug) {
 #if TRIDENT_RUNTIME_HAS_FRONTEND

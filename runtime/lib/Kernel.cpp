@@ -164,8 +164,9 @@ Kernel Kernel::fromSource(std::string source, const std::string &name, std::stri
     impl->heuristics.emplace_back(param, lambda, names);
     impl->heuristicParams.push_back(j);
   }
-  // The whole file: it holds the kernel and every jit function it can call.
-  impl->sourceHash = hashOf({"source", fileName, source});
+  // The whole file and the modules it imports: they hold every jit function and
+  // constant the kernel can use.
+  impl->sourceHash = hashOf({"source", fileName, source, importedSourcesKey(source, fileName)});
   impl->source = std::move(source);
   indexParams(*impl);
   Kernel k;

@@ -373,3 +373,19 @@ TEST_CASE("module-level if and try: statements that do not parse are skipped, th
   REQUIRE(c.module);
   CHECK(runOut(*c.module, 1)[0] == 10.0f);
 }
+
+TEST_CASE("importedFiles lists every module file a kernel file reaches, for cache keys") {
+  Files fs;
+  fs.files["/q/pkg/__init__.py"] = "from .a import f\n";
+  fs.files["/q/pkg/a.py"] = "from .b import g\nimport torch\n";
+  fs.files["/q/pkg/b.py"] = "X = 1\n";
+  fs.files["/q/pkg/unused.py"] = "Y = 2\n";
+  fs.files["/q/k.py"] = std::string(kHeader) + "import pkg\nfrom pkg import b as bb\n";
+  auto files = importedFiles(fs.files.at("/q/k.py"), "/q/k.py", fs.options());
+  std::vector<std::string> paths;
+  for (const auto &[path, text] : files) {
+    paths.push_back(path);
+    CHECK(text == fs.files.at(path));
+  }
+  CHECK(paths == std::vector<std::string>{"/q/pkg/__init__.py", "/q/pkg/a.py", "/q/pkg/b.py"});
+}

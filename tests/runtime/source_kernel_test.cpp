@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <random>
 
 using namespace trident;
@@ -224,4 +225,27 @@ def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
   }
   CHECK_THROWS_WITH_AS(k.launch(dev, Grid(1), {Buffer(dev, 4, DType::F32), Buffer(dev, 4, DType::F32), 4, 4}),
                        doctest::Contains("@triton.heuristics computes it"), Error);
+}
+
+TEST_CASE("a kernel file's imported helper modules are part of its cache key") {
+  test::TempDir dir, cache;
+  auto write = [](const std::string &path, const std::string &text) { std::ofstream(path) << text; };
+  std::string kernelFile = dir.path() + "/k.py";
+  write(kernelFile, "import triton\nimport triton.language as tl\nfrom .helpers import bump\n"
+                    "@triton.jit\ndef k(x_ptr):\n    i = tl.arange(0, 16)\n"
+                    "    tl.store(x_ptr + i, bump(tl.load(x_ptr + i)))\n");
+  auto runWith = [&](const std::string &helper, size_t expectedCompiles) {
+    write(dir.path() + "/helpers.py", "import triton\n@triton.jit\ndef bump(x):\n    return " + helper + "\n");
+    Runtime rt(test::testOptions(cache.path()));
+    Device dev = rt.device("host:0");
+    Kernel k = Kernel::fromFile(kernelFile, "k");
+    std::vector<float> x(16, 1.0f);
+    Buffer b = Buffer::fromHost(dev, std::span<const float>(x));
+    k.launch(dev, Grid(1), {b});
+    CHECK(rt.cacheStats().frontendCompiles == expectedCompiles);
+    return b.toHost<float>()[3];
+  };
+  CHECK(runWith("x + 1.0", 1) == 2.0f);
+  CHECK(runWith("x + 1.0", 0) == 2.0f); // from the disk cache
+  CHECK(runWith("x * 10.0", 1) == 10.0f); // the helper changed: compiled again
 }
