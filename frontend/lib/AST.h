@@ -146,6 +146,10 @@ struct FunctionDef {
   StmtList body;
   const SourceBuffer *source = nullptr;
   bool parsed = true;                     // false: the body was skipped (not a jit function)
+  bool constexprFunction = false;         // @triton.constexpr_function: evaluated at compile time
+  // Decorators applied by calls (`k = triton.autotune(...)(triton.jit(fn))`), outermost
+  // first, before `decorators`; they belong to the module-level assignment.
+  std::vector<const Expr *> appliedDecorators;
   std::optional<CompileError> parseError; // a jit function whose body does not parse
 };
 

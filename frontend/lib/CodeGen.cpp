@@ -419,6 +419,8 @@ Object CodeGen::callJit(const FunctionDef &fn, const ModuleEnv &module, const Ca
   if (frames_.size() > kMaxCallDepth)
     error(args.span, "calls nest more than " + std::to_string(kMaxCallDepth) +
                          " deep (recursive @triton.jit functions are not supported)");
+  if (fn.constexprFunction)
+    return callConstexprFunction(fn, module, args);
   KernelInfo info = kernelInfo(fn, module, false);
   if (info.noinline)
     return callNoinline(fn, module, args);
@@ -427,6 +429,26 @@ Object CodeGen::callJit(const FunctionDef &fn, const ModuleEnv &module, const Ca
   bindParameters(fn, module, args);
   execSequence(fn.body, 0, nullptr);
   return frame().returned ? *frame().returned : Object::none();
+}
+
+Object CodeGen::callConstexprFunction(const FunctionDef &fn, const ModuleEnv &module, const CallArgs &args) {
+  for (const Arg &a : args.positional)
+    if (!a.value.isConstexpr())
+      error(a.span, "@triton.constexpr_function '" + fn.name + "' takes compile-time values, got " +
+                        a.value.describe());
+  for (const auto &[name, a] : args.keywords)
+    if (!a.value.isConstexpr())
+      error(a.span, "@triton.constexpr_function '" + fn.name + "' takes compile-time values, got " +
+                        a.value.describe());
+  FrameGuard guard(*this, fn, module);
+  frame().constexprFunction = true;
+  bindParameters(fn, module, args);
+  execSequence(fn.body, 0, nullptr);
+  Object result = frame().returned ? *frame().returned : Object::none();
+  if (!result.isConstexpr())
+    error(args.span, "@triton.constexpr_function '" + fn.name + "' must return a compile-time value, got " +
+                         result.describe());
+  return result;
 }
 
 Object CodeGen::callPrelude(const std::string &name, const CallArgs &args) {

@@ -207,6 +207,7 @@ public:
     int loopDepth = 0;
     std::optional<Object> returned;
     bool isKernel = false;
+    bool constexprFunction = false; // a @triton.constexpr_function: Python semantics throughout
   };
   Frame &frame() { return *frames_.back(); }
   const BuiltinTable &builtins() const { return builtins_; }
@@ -232,6 +233,7 @@ private:
   void genFor(const Stmt &s);
   void genWhile(const Stmt &s);
   Object callNoinline(const FunctionDef &fn, const ModuleEnv &module, const CallArgs &args);
+  Object callConstexprFunction(const FunctionDef &fn, const ModuleEnv &module, const CallArgs &args);
   void bindParameters(const FunctionDef &fn, const ModuleEnv &module, const CallArgs &args);
 
   Module &module_;

@@ -22,6 +22,9 @@ std::optional<Module> compileKernel(std::string_view source, std::string_view fi
     if (g && g->kind == GlobalEntry::Kind::Opaque && !g->reason.empty())
       fail(SourcePos{env.source.get(), g->span.line, g->span.col},
            "'" + request.kernel + "' cannot be compiled: " + g->reason);
+    if (g && g->kind == GlobalEntry::Kind::Function && g->function->constexprFunction)
+      fail(SourcePos{env.source.get(), g->span.line, g->span.col},
+           "'" + request.kernel + "' is a @triton.constexpr_function, not a kernel");
     if (!g || g->kind != GlobalEntry::Kind::Function || !g->function->parsed)
       fail(SourcePos{env.source.get(), 1, 1},
            "no @triton.jit function named '" + request.kernel + "' in " + std::string(fileName));
@@ -50,8 +53,23 @@ std::optional<std::vector<KernelInfo>> listKernels(std::string_view source, std:
   try {
     const ModuleEnv &env = modules.addMain(std::string(fileName), std::string(source));
     std::vector<KernelInfo> result;
-    for (const FunctionDef *fn : env.jitFunctions())
-      result.push_back(kernelInfo(*fn, env));
+    for (const FunctionDef *fn : env.jitFunctions()) {
+      try {
+        result.push_back(kernelInfo(*fn, env));
+      } catch (const CompileError &e) {
+        KernelInfo broken;
+        broken.name = fn->name;
+        for (const Param &p : fn->params) {
+          broken.params.push_back(p.name);
+          broken.isConstexpr.push_back(isConstexprAnnotation(p.annotation.get()));
+          broken.defaults.emplace_back();
+        }
+        Diagnostics d;
+        report(d, e);
+        broken.error = d.str();
+        result.push_back(std::move(broken));
+      }
+    }
     return result;
   } catch (const CompileError &e) {
     report(diags, e);

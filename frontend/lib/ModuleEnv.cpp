@@ -70,6 +70,45 @@ bool languageMemberExists(CodeGen &evaluator, const std::string &module, const s
   return evaluator.languageHas(module, member);
 }
 
+bool namedCallee(const Expr &callee, std::initializer_list<const char *> names) {
+  if (callee.kind != ExprKind::Name && callee.kind != ExprKind::Attribute)
+    return false;
+  for (const char *n : names)
+    if (callee.name == n)
+      return true;
+  return false;
+}
+
+// `k = triton.jit(f, ...)`, `k = triton.autotune(...)(f)`, `k = triton.jit()(f)` and
+// chains of them: the def they wrap, with the decorator calls (outermost first), or
+// null when `value` is not such a call.
+const FunctionDef *decoratorCall(const ModuleEnv &env, const Expr &value, std::vector<const Expr *> &decorators) {
+  const Expr *e = &value;
+  bool jit = false;
+  while (e->kind == ExprKind::Call) {
+    const Expr &callee = *e->value;
+    if (callee.kind == ExprKind::Call &&
+        namedCallee(*callee.value, {"jit", "autotune", "heuristics", "constexpr_function"})) {
+      decorators.push_back(&callee);
+      jit = jit || namedCallee(*callee.value, {"jit", "constexpr_function"});
+    } else if (namedCallee(callee, {"jit", "constexpr_function"})) {
+      decorators.push_back(e);
+      jit = true;
+    } else {
+      return nullptr;
+    }
+    if (e->items.empty() || e->items[0]->kind == ExprKind::Starred)
+      return nullptr;
+    e = e->items[0].get();
+  }
+  if (decorators.empty() || e->kind != ExprKind::Name)
+    return nullptr;
+  const GlobalEntry *g = env.lookup(e->name);
+  if (!g || g->kind != GlobalEntry::Kind::Function || (!jit && !g->function->parsed))
+    return nullptr;
+  return g->function;
+}
+
 } // namespace
 
 std::vector<const FunctionDef *> ModuleEnv::jitFunctions() const {
@@ -77,7 +116,7 @@ std::vector<const FunctionDef *> ModuleEnv::jitFunctions() const {
   for (const FunctionDef *fn : definitions) {
     const GlobalEntry *g = lookup(fn->name);
     // A def that a later statement rebound is not one of the module's functions.
-    if (fn->parsed && g && g->kind == GlobalEntry::Kind::Function && g->function == fn)
+    if (fn->parsed && !fn->constexprFunction && g && g->kind == GlobalEntry::Kind::Function && g->function == fn)
       result.push_back(fn);
   }
   return result;
@@ -130,10 +169,19 @@ bool ModuleSet::run(ModuleEnv &env, const StmtList &stmts, bool inTry, std::stri
       env.definitions.push_back(s.function.get());
       break;
     }
-    case StmtKind::Assign:
+    case StmtKind::Assign: {
+      std::vector<const Expr *> decorators;
+      const FunctionDef *base = nullptr;
+      if (s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Name)
+        base = decoratorCall(env, *s.value, decorators);
+      if (base) {
+        bindDecorated(env, *s.targets[0], *base, std::move(decorators));
+        break;
+      }
       for (const ExprPtr &t : s.targets)
         bindTarget(env, *t, s.value.get());
       break;
+    }
     case StmtKind::AnnAssign: bindTarget(env, *s.targets[0], s.value.get()); break;
     case StmtKind::Import: bindImport(env, s, inTry, why, failed); break;
     case StmtKind::ImportFrom: bindImportFrom(env, s, inTry, why, failed); break;
@@ -179,6 +227,32 @@ bool ModuleSet::run(ModuleEnv &env, const StmtList &stmts, bool inTry, std::stri
       return false;
   }
   return true;
+}
+
+void ModuleSet::bindDecorated(ModuleEnv &env, const Expr &target, const FunctionDef &base,
+                              std::vector<const Expr *> decorators) {
+  std::unique_ptr<FunctionDef> fn = parseFunctionAt(*env.source, base.span.begin);
+  if (!fn) {
+    bindTarget(env, target, nullptr);
+    return;
+  }
+  // Named after the variable the kernel is launched through.
+  fn->name = target.name;
+  fn->constexprFunction = base.constexprFunction;
+  for (const Expr *d : decorators) // each a call: jit(f), jit(...), autotune(...)
+    fn->constexprFunction = fn->constexprFunction || d->value->name == "constexpr_function";
+  fn->appliedDecorators = std::move(decorators);
+  fn->appliedDecorators.insert(fn->appliedDecorators.end(), base.appliedDecorators.begin(),
+                               base.appliedDecorators.end());
+  for (const ExprPtr &d : base.decorators)
+    fn->appliedDecorators.push_back(d.get());
+  GlobalEntry g;
+  g.kind = GlobalEntry::Kind::Function;
+  g.function = fn.get();
+  g.span = target.span;
+  bindName(env, target.name, g);
+  env.definitions.push_back(fn.get());
+  env.derived.push_back(std::move(fn));
 }
 
 void ModuleSet::bindImport(ModuleEnv &env, const Stmt &s, bool inTry, std::string &why, bool &failed) {

@@ -60,6 +60,8 @@ struct ModuleEnv {
   enum class State : uint8_t { Found, Loading, Loaded } state = State::Found;
   std::map<std::string, GlobalEntry, std::less<>> globals;
   std::vector<const FunctionDef *> definitions; // functions bound, in the order they were
+  // Functions made jit by a call (`k = triton.jit(f)`), parsed again with their bodies.
+  std::vector<std::unique_ptr<FunctionDef>> derived;
 
   const GlobalEntry *lookup(std::string_view name) const {
     auto it = globals.find(name);
@@ -108,6 +110,9 @@ private:
   bool run(ModuleEnv &env, const StmtList &stmts, bool inTry, std::string &why);
   void bindImport(ModuleEnv &env, const Stmt &s, bool inTry, std::string &why, bool &failed);
   void bindImportFrom(ModuleEnv &env, const Stmt &s, bool inTry, std::string &why, bool &failed);
+  // `k = triton.jit(f)`: binds k to f parsed again, with the decorator calls.
+  void bindDecorated(ModuleEnv &env, const Expr &target, const FunctionDef &base,
+                     std::vector<const Expr *> decorators);
   void bindOpaque(ModuleEnv &env, const StmtList &stmts, const std::string &reason);
   // A module file or package folder `name` in `folder`; null when absent.
   const ModuleEnv *lookIn(const std::string &folder, const std::string &name, const std::string &dotted);

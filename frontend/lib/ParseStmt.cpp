@@ -26,13 +26,18 @@ bool isAugOp(const Token &t, BinOpKind &op) {
 }
 
 // True for a decorator that makes a Triton jit function: jit, triton.jit, triton.jit(...).
+// @triton.constexpr_function helpers are parsed like jit functions too.
 bool isJitDecorator(const Expr &e) {
   const Expr *callee = e.kind == ExprKind::Call ? e.value.get() : &e;
-  if (callee->kind == ExprKind::Name)
-    return callee->name == "jit";
-  if (callee->kind == ExprKind::Attribute)
-    return callee->name == "jit";
+  if (callee->kind == ExprKind::Name || callee->kind == ExprKind::Attribute)
+    return callee->name == "jit" || callee->name == "constexpr_function";
   return false;
+}
+
+bool isConstexprFunctionDecorator(const Expr &e) {
+  const Expr *callee = e.kind == ExprKind::Call ? e.value.get() : &e;
+  return (callee->kind == ExprKind::Name || callee->kind == ExprKind::Attribute) &&
+         callee->name == "constexpr_function";
 }
 
 bool isClauseKeyword(const Token &t) {
@@ -403,11 +408,14 @@ StmtList ParserImpl::parseModuleStatements(bool nested) {
           skipped();
           continue;
         }
-        bool jit = false;
-        for (const ExprPtr &d : decorators)
+        bool jit = false, constexprFunction = false;
+        for (const ExprPtr &d : decorators) {
           jit = jit || isJitDecorator(*d);
+          constexprFunction = constexprFunction || isConstexprFunctionDecorator(*d);
+        }
         auto st = std::make_unique<Stmt>(StmtKind::FunctionDef, s);
         st->function = parseFunctionDef(std::move(decorators), jit);
+        st->function->constexprFunction = constexprFunction;
         body.push_back(std::move(st));
       } catch (CompileError &) {
         elifDepth_ = savedElif;
@@ -532,6 +540,15 @@ StmtPtr ParserImpl::parseModuleTry() {
 ModuleAST parseModule(const SourceBuffer &source) {
   ParserImpl p(source, tokenize(source));
   return p.parseModule();
+}
+
+std::unique_ptr<FunctionDef> parseFunctionAt(const SourceBuffer &source, uint32_t offset) {
+  ParserImpl p(source, tokenize(source));
+  while (p.tok().kind != Tok::End && !(p.atName("def") && p.tok().begin == offset))
+    p.next();
+  if (p.tok().kind == Tok::End)
+    return nullptr;
+  return p.parseFunctionDef({}, true);
 }
 
 ExprPtr parseExpression(const SourceBuffer &source) {

@@ -59,6 +59,7 @@ std::vector<SourceKernel> listKernelsInSource(const std::string &source, const s
     }
     k.tuneKeys = info.autotuneKeys;
     k.heuristics = info.heuristics;
+    k.error = info.error;
     out.push_back(std::move(k));
   }
   return out;

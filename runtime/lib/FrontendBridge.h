@@ -16,6 +16,7 @@ struct SourceKernel {
   std::vector<TuneConfig> configs; // @triton.autotune
   std::vector<std::string> tuneKeys;
   std::vector<std::pair<std::string, std::string>> heuristics; // @triton.heuristics: parameter -> lambda
+  std::string error; // its decorators cannot be read: the diagnostic (the file's other kernels load)
 };
 
 // The @triton.jit functions of a source file; throws Error(Compile).

@@ -137,6 +137,8 @@ Kernel Kernel::fromSource(std::string source, const std::string &name, std::stri
     throw Error(ErrorCode::NotFound, "no @triton.jit function named '" + name + "' in " + fileName +
                                          " (it defines: " + (names.empty() ? "none" : names) + ")");
   }
+  if (!found->error.empty())
+    throw Error(ErrorCode::Compile, "cannot read kernel '" + name + "' in " + fileName + ":\n" + found->error);
   auto impl = std::make_shared<KernelImpl>();
   impl->name = name;
   impl->fileName = fileName;

@@ -249,3 +249,29 @@ TEST_CASE("a kernel file's imported helper modules are part of its cache key") {
   CHECK(runWith("x + 1.0", 0) == 2.0f); // from the disk cache
   CHECK(runWith("x * 10.0", 1) == 10.0f); // the helper changed: compiled again
 }
+
+TEST_CASE("a kernel whose decorator cannot be read fails alone; the file's other kernels load") {
+  const char *source = R"(
+import triton
+import triton.language as tl
+
+@triton.heuristics(values=make_heuristics())
+@triton.jit
+def broken(x_ptr, EVEN: tl.constexpr):
+    pass
+
+def inc(x_ptr):
+    tl.store(x_ptr, tl.load(x_ptr) + 1.0)
+
+inc_kernel = triton.jit(inc)
+)";
+  Runtime rt(test::testOptions());
+  Device dev = rt.device("host:0");
+  CHECK_THROWS_WITH_AS(Kernel::fromSource(source, "broken", "two.py"),
+                       doctest::Contains("two.py:5:2: error: @triton.heuristics needs a dict literal"), Error);
+  Kernel k = Kernel::fromSource(source, "inc_kernel", "two.py");
+  std::vector<float> x = {41.0f};
+  Buffer b = Buffer::fromHost(dev, std::span<const float>(x));
+  k.launch(dev, Grid(1), {b});
+  CHECK(b.toHost<float>()[0] == 42.0f);
+}

@@ -93,11 +93,17 @@ struct KernelInfo {
   std::vector<std::string> autotuneKeys;
   // @triton.heuristics: parameter name -> lambda source text.
   std::vector<std::pair<std::string, std::string>> heuristics;
+  // Not empty when this kernel's decorators cannot be read: the diagnostic (file:line:col,
+  // message, snippet). The file's other kernels are still listed and usable.
+  std::string error;
 };
 
 // Lists the @triton.jit functions of a source file with their decorator facts.
 // The jit functions are those the module defines after its module-level `if` and
-// `try` blocks are evaluated (see ImportOptions for the modules it imports).
+// `try` blocks are evaluated (see ImportOptions for the modules it imports), and
+// those made jit by calls (`k = triton.jit(f)`, `k = triton.autotune(...)(f)`).
+// Fails only when the file itself cannot be read; a kernel whose decorators cannot
+// be read carries KernelInfo::error.
 std::optional<std::vector<KernelInfo>> listKernels(std::string_view source, std::string_view fileName,
                                                    Diagnostics &diags, const ImportOptions &imports = {});
 
