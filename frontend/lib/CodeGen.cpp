@@ -54,6 +54,7 @@ CodeGen::CodeGen(Module &module, ModuleSet &modules, const ModuleEnv &mainModule
   registerDotBuiltins(builtins_);
   registerPreludeBuiltins(builtins_);
   registerPythonBuiltins(builtins_);
+  registerLibdeviceBuiltins(builtins_);
 }
 
 FrameGuard::FrameGuard(CodeGen &cg, const FunctionDef &fn, const ModuleEnv &module)

@@ -62,6 +62,7 @@ void registerDebugBuiltins(BuiltinTable &t);
 void registerDotBuiltins(BuiltinTable &t);
 void registerPreludeBuiltins(BuiltinTable &t);
 void registerPythonBuiltins(BuiltinTable &t);
+void registerLibdeviceBuiltins(BuiltinTable &t); // "libdevice.rint" ... (PreludeLibdevice.cpp)
 
 // Python's str methods on compile-time strings (BuiltinsPython.cpp).
 bool isStringMethod(const std::string &name);
@@ -69,7 +70,8 @@ Object stringMethod(CodeGen &cg, const std::string &self, const std::string &met
 
 // The Triton-language source of the language functions the frontend implements
 // in the language itself (random numbers...), and the names it defines.
-const char *preludeSource();
+std::string preludeSource();
+const char *libdevicePreludeSource(); // appended to the prelude
 
 class CodeGen {
 public:

@@ -349,7 +349,11 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
     if (path.rfind("triton.language.extra", 0) == 0) {
       if (name == "cuda" || name == "hip" || name == "libdevice" || name == "intel")
         return Object::named(Object::Kind::Module, path + "." + name);
-      error(span, "libdevice function '" + name + "' is not supported by Trident");
+      if (builtins_.count("libdevice." + name) && path.size() >= 9 &&
+          path.compare(path.size() - 9, 9, "libdevice") == 0)
+        return builtin("libdevice." + name);
+      error(span, "libdevice function '" + name +
+                      "' is not supported by Trident yet (it needs a math function the block IR lacks)");
     }
     if (path == "triton.language.PropagateNan") {
       if (name == "ALL" || name == "NONE")

@@ -8,8 +8,8 @@
 
 namespace trident::frontend {
 
-const char *preludeSource() {
-  return R"PRELUDE(
+std::string preludeSource() {
+  return std::string(R"PRELUDE(
 import triton
 import triton.language as tl
 
@@ -118,7 +118,7 @@ def randn4x(seed, offset, n_rounds: tl.constexpr = 10):
     n1, n2 = pair_uniform_to_normal(u1, u2)
     n3, n4 = pair_uniform_to_normal(u3, u4)
     return n1, n2, n3, n4
-)PRELUDE";
+)PRELUDE") + libdevicePreludeSource();
 }
 
 void registerPreludeBuiltins(BuiltinTable &t) {
