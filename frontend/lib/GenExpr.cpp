@@ -337,8 +337,10 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
       if (builtins_.count("tl." + name))
         return builtin("tl." + name);
       if (name == "tensor" || name == "dtype" || name == "block_type" || name == "pointer_type" ||
-          name == "constexpr")
+          name == "constexpr" || name == "const" || name == "constexpr_type")
         return builtin("tl." + name);
+      if (name == "TRITON_MAX_TENSOR_NUMEL")
+        return Object::integer(1048576);
       error(span, "tl." + name + " is not supported by Trident (or does not exist in triton.language)");
     }
     if (path == "triton.language.math" || path == "triton.language.random") {
