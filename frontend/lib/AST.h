@@ -170,7 +170,7 @@ struct Stmt {
                                 // Assert test
   ExprPtr annotation;           // AnnAssign; Assert: message
   BinOpKind augOp = BinOpKind::Add;
-  StmtList body, orelse; // If/For/While; Try: body and else
+  StmtList body, orelse;               // If/For/While; Try: body and else
   std::vector<ExceptHandler> handlers; // Try
   StmtList finalbody;                  // Try
   std::unique_ptr<FunctionDef> function;

@@ -71,8 +71,8 @@ std::string strip(const std::string &s, const std::string *chars, bool left, boo
 } // namespace
 
 bool isStringMethod(const std::string &name) {
-  static const char *methods[] = {"split", "startswith", "endswith", "strip", "lstrip", "rstrip",
-                                  "replace", "lower", "upper", "isdigit"};
+  static const char *methods[] = {"split",  "startswith", "endswith", "strip", "lstrip",
+                                  "rstrip", "replace",    "lower",    "upper", "isdigit"};
   for (const char *m : methods)
     if (name == m)
       return true;

@@ -248,7 +248,7 @@ Object CodeGen::lookupName(const std::string &name, const Span &span) {
     return Object::string(f.module->name);
   static const char *pyBuiltins[] = {"range",   "min",   "max",   "abs",        "len", "int",
                                      "float",   "bool",  "print", "isinstance", "str", "getattr",
-                                     "hasattr", "tuple", "list",  "round", "map"};
+                                     "hasattr", "tuple", "list",  "round",      "map"};
   for (const char *b : pyBuiltins)
     if (name == b)
       return Object::named(Object::Kind::Builtin, std::string("py.") + b);
@@ -325,8 +325,8 @@ Object CodeGen::fileModuleMember(const ModuleEnv &env, const std::string &member
     } catch (CompileError &e) {
       // Errors about the module's own names point into it; say which use led there.
       if (e.pos.buffer == m.source.get() && e.pos.buffer != source_)
-        e.message += " (used as '" + member + "' from " + source_->name() + ":" + std::to_string(span.line) +
-                     ")";
+        e.message +=
+            " (used as '" + member + "' from " + source_->name() + ":" + std::to_string(span.line) + ")";
       throw;
     }
   }

@@ -77,8 +77,8 @@ std::optional<std::vector<KernelInfo>> listKernels(std::string_view source, std:
   }
 }
 
-std::vector<std::pair<std::string, std::string>> importedFiles(std::string_view source, std::string_view fileName,
-                                                               const ImportOptions &imports) {
+std::vector<std::pair<std::string, std::string>>
+importedFiles(std::string_view source, std::string_view fileName, const ImportOptions &imports) {
   ModuleSet modules(imports);
   try {
     modules.addMain(std::string(fileName), std::string(source));

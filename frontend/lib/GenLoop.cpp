@@ -74,8 +74,8 @@ void CodeGen::genFor(const Stmt &s) {
     kind = "tl.static_range";
   std::vector<std::optional<Arg>> a =
       rangeKeywords ? args.bind(*this, {"arg1", "arg2=", "step=", "num_stages=", "loop_unroll_factor=",
-                                             "disallow_acc_multi_buffer=", "flatten=", "warp_specialize="})
-                         : args.bind(*this, {"arg1", "arg2=", "step="});
+                                        "disallow_acc_multi_buffer=", "flatten=", "warp_specialize="})
+                    : args.bind(*this, {"arg1", "arg2=", "step="});
   // range(stop) or range(start, stop[, step])
   Arg start = a[1] ? *a[0] : Arg{Object::integer(0), a[0]->span, nullptr};
   Arg stop = a[1] ? *a[1] : *a[0];

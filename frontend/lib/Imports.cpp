@@ -43,7 +43,9 @@ std::vector<std::string> splitDots(const std::string &dotted) {
   }
 }
 
-std::string join(const std::string &folder, const std::string &name) { return (fs::path(folder) / name).string(); }
+std::string join(const std::string &folder, const std::string &name) {
+  return (fs::path(folder) / name).string();
+}
 
 std::string parentOf(const std::string &folder) {
   fs::path p = fs::path(folder).parent_path();
@@ -189,7 +191,8 @@ CodeGen &ModuleSet::evaluator() {
   return *evaluator_;
 }
 
-const ModuleEnv *ModuleSet::lookIn(const std::string &folder, const std::string &name, const std::string &dotted) {
+const ModuleEnv *ModuleSet::lookIn(const std::string &folder, const std::string &name,
+                                   const std::string &dotted) {
   if (!isIdentifier(name))
     return nullptr;
   std::string base = fs::path(join(folder, name)).lexically_normal().string();
@@ -197,8 +200,8 @@ const ModuleEnv *ModuleSet::lookIn(const std::string &folder, const std::string 
     std::string file;
     bool isPackage;
   };
-  for (const Candidate &c : {Candidate{join(base, "__init__.py"), true}, Candidate{base + ".py", false},
-                             Candidate{base, true}}) {
+  for (const Candidate &c :
+       {Candidate{join(base, "__init__.py"), true}, Candidate{base + ".py", false}, Candidate{base, true}}) {
     if (auto it = modules_.find(c.file); it != modules_.end())
       return it->second.get();
     if (modules_.size() >= kMaxModules)

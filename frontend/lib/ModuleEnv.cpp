@@ -82,7 +82,8 @@ bool namedCallee(const Expr &callee, std::initializer_list<const char *> names) 
 // `k = triton.jit(f, ...)`, `k = triton.autotune(...)(f)`, `k = triton.jit()(f)` and
 // chains of them: the def they wrap, with the decorator calls (outermost first), or
 // null when `value` is not such a call.
-const FunctionDef *decoratorCall(const ModuleEnv &env, const Expr &value, std::vector<const Expr *> &decorators) {
+const FunctionDef *decoratorCall(const ModuleEnv &env, const Expr &value,
+                                 std::vector<const Expr *> &decorators) {
   const Expr *e = &value;
   bool jit = false;
   while (e->kind == ExprKind::Call) {
@@ -116,7 +117,8 @@ std::vector<const FunctionDef *> ModuleEnv::jitFunctions() const {
   for (const FunctionDef *fn : definitions) {
     const GlobalEntry *g = lookup(fn->name);
     // A def that a later statement rebound is not one of the module's functions.
-    if (fn->parsed && !fn->constexprFunction && g && g->kind == GlobalEntry::Kind::Function && g->function == fn)
+    if (fn->parsed && !fn->constexprFunction && g && g->kind == GlobalEntry::Kind::Function &&
+        g->function == fn)
       result.push_back(fn);
   }
   return result;
@@ -189,7 +191,8 @@ bool ModuleSet::run(ModuleEnv &env, const StmtList &stmts, bool inTry, std::stri
       std::string reason;
       std::optional<bool> taken = evaluator().moduleCondition(env, *s.value, reason);
       if (!taken) {
-        std::string message = "it is assigned under a module-level condition (line " + std::to_string(s.span.line) +
+        std::string message = "it is assigned under a module-level condition (line " +
+                              std::to_string(s.span.line) +
                               ") that Trident cannot evaluate at compile time: " + reason;
         bindOpaque(env, s.body, message);
         bindOpaque(env, s.orelse, message);
@@ -335,7 +338,8 @@ void ModuleSet::bindImportFrom(ModuleEnv &env, const Stmt &s, bool inTry, std::s
     }
     return;
   }
-  const ModuleEnv *m = s.importLevel > 0 ? findRelative(env, s.importLevel, s.module) : findAbsolute(s.module);
+  const ModuleEnv *m =
+      s.importLevel > 0 ? findRelative(env, s.importLevel, s.module) : findAbsolute(s.module);
   if (!m) {
     std::string first = s.module.substr(0, s.module.find('.'));
     if (s.importLevel == 0 && !findAbsolute(first)) {

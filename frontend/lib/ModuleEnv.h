@@ -125,7 +125,7 @@ private:
   CodeGen &evaluator();
 
   ImportOptions options_;
-  std::vector<std::string> roots_; // where absolute imports look, in order
+  std::vector<std::string> roots_;                            // where absolute imports look, in order
   std::map<std::string, std::unique_ptr<ModuleEnv>> modules_; // by file (or package folder)
   const ModuleEnv *main_ = nullptr;
   std::unique_ptr<ModuleEnv> prelude_;

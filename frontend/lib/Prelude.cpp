@@ -146,12 +146,14 @@ def randn4x(seed, offset, n_rounds: tl.constexpr = 10):
     n1, n2 = pair_uniform_to_normal(u1, u2)
     n3, n4 = pair_uniform_to_normal(u3, u4)
     return n1, n2, n3, n4
-)PRELUDE") + libdevicePreludeSource();
+)PRELUDE") +
+         libdevicePreludeSource();
 }
 
 void registerPreludeBuiltins(BuiltinTable &t) {
-  for (const char *name : {"philox", "philox_impl", "reduce_or", "swizzle2d", "randint4x", "randint", "uint_to_uniform_float", "rand", "rand4x",
-                           "pair_uniform_to_normal", "randn", "randn4x"}) {
+  for (const char *name :
+       {"philox", "philox_impl", "reduce_or", "swizzle2d", "randint4x", "randint", "uint_to_uniform_float",
+        "rand", "rand4x", "pair_uniform_to_normal", "randn", "randn4x"}) {
     std::string n = name;
     t["tl." + n] = [n](CodeGen &cg, const CallArgs &args) { return cg.callPrelude(n, args); };
   }

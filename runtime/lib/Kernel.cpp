@@ -138,7 +138,8 @@ Kernel Kernel::fromSource(std::string source, const std::string &name, std::stri
                                          " (it defines: " + (names.empty() ? "none" : names) + ")");
   }
   if (!found->error.empty())
-    throw Error(ErrorCode::Compile, "cannot read kernel '" + name + "' in " + fileName + ":\n" + found->error);
+    throw Error(ErrorCode::Compile,
+                "cannot read kernel '" + name + "' in " + fileName + ":\n" + found->error);
   auto impl = std::make_shared<KernelImpl>();
   impl->name = name;
   impl->fileName = fileName;

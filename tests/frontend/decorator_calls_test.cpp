@@ -107,7 +107,8 @@ TEST_CASE("decorators as calls: triton.jit(fn), with options, autotune(...)(fn),
   for (int i = 0; i < 8; ++i)
     CHECK(out[i] == 2.0f * i);
   // do_not_specialize given as a call keyword: n is not specialized on its :16.
-  CHECK(ir(kCalls, "scaled_kernel", "*fp32:16, i32:16, 32").find("arg_divisibility = [16, 1]") != std::string::npos);
+  CHECK(ir(kCalls, "scaled_kernel", "*fp32:16, i32:16, 32").find("arg_divisibility = [16, 1]") !=
+        std::string::npos);
   CHECK(ir(kCalls, "tuned", "*fp32:16, i32:16, 32").find("arg_divisibility = [16, 16]") != std::string::npos);
   CHECK(firstError(kCalls, "empty_options", "*fp32") == "no error");
   CHECK(firstError(kCalls, "other_options", "*fp32") == "no error");
@@ -155,7 +156,8 @@ def bad(out_ptr, n):
     CHECK(out[i] == 6.0f); // next_pow2(5) = 8 elements, triangle(log2(8)) = 6
   CHECK(firstError(src, "bad", "*fp32, i32") ==
         "33:33: @triton.constexpr_function 'next_pow2' takes compile-time values, got int32");
-  CHECK(firstError(src, "next_pow2", "4") == "8:1: 'next_pow2' is a @triton.constexpr_function, not a kernel");
+  CHECK(firstError(src, "next_pow2", "4") ==
+        "8:1: 'next_pow2' is a @triton.constexpr_function, not a kernel");
   std::vector<std::string> names;
   for (const KernelInfo &info : kernelsOf(src))
     names.push_back(info.name);
@@ -186,11 +188,12 @@ def fine(x_ptr):
 }
 
 TEST_CASE("range() inside a kernel takes tl.range's keywords") {
-  std::string src = std::string(kHeader) + "@triton.jit\ndef k(x_ptr, n):\n"
-                                           "    acc = 0.0\n"
-                                           "    for i in range(0, n, 1, num_stages=2, loop_unroll_factor=4, flatten=True):\n"
-                                           "        acc += tl.load(x_ptr + i)\n"
-                                           "    tl.store(x_ptr, acc)\n";
+  std::string src = std::string(kHeader) +
+                    "@triton.jit\ndef k(x_ptr, n):\n"
+                    "    acc = 0.0\n"
+                    "    for i in range(0, n, 1, num_stages=2, loop_unroll_factor=4, flatten=True):\n"
+                    "        acc += tl.load(x_ptr + i)\n"
+                    "    tl.store(x_ptr, acc)\n";
   std::string text = ir(src, "k", "*fp32, i32");
   CHECK(text.find("num_stages = 2") != std::string::npos);
   CHECK(text.find("loop_unroll_factor = 4") != std::string::npos);

@@ -43,7 +43,8 @@ struct Files {
     return o;
   }
 
-  Compiled compile(const std::string &mainPath, const std::string &kernel, const std::string &signature) const {
+  Compiled compile(const std::string &mainPath, const std::string &kernel,
+                   const std::string &signature) const {
     Compiled c;
     auto sig = parseSignature(signature, c.diags);
     REQUIRE(sig);
@@ -59,7 +60,8 @@ struct Files {
   }
 
   // "file:line:col: message" of the first diagnostic, without the snippet.
-  std::string error(const std::string &mainPath, const std::string &kernel, const std::string &signature) const {
+  std::string error(const std::string &mainPath, const std::string &kernel,
+                    const std::string &signature) const {
     Compiled c = compile(mainPath, kernel, signature);
     if (c.module)
       return "no error";
@@ -107,21 +109,22 @@ TEST_CASE("imports: helpers and constants from sibling modules, packages and pac
   fs.files["/r/pkg/ops/__init__.py"] = "from .utils import plus_one as exported_plus_one\n";
   fs.files["/r/pkg/ops/utils.py"] = "import triton\nimport triton.language as tl\nOFFSET: tl.constexpr = 1\n"
                                     "@triton.jit\ndef plus_one(x):\n    return x + OFFSET\n";
-  fs.files["/r/pkg/ops/k.py"] = std::string(kHeader) +
-                                "from .utils import plus_one\n"             // relative, sibling
-                                "from pkg.common import scale, SCALE as S\n" // absolute, via the package's parent
-                                "from .. import common as c\n"              // relative, a package up
-                                "import pkg.ops.utils as u\n"               // module alias
-                                "import pkg.common\n"                       // binds pkg
-                                "from . import exported_plus_one\n"         // a name of the package's __init__
-                                "@triton.jit\ndef k(out_ptr):\n" +
-                                kStore4 +
-                                "    x = i.to(tl.float32)\n"
-                                "    tl.store(out_ptr + i, plus_one(x))\n"
-                                "    tl.store(out_ptr + 4 + i, scale(x) + S)\n"
-                                "    tl.store(out_ptr + 8 + i, c.scale(x) + u.OFFSET)\n"
-                                "    tl.store(out_ptr + 12 + i, pkg.common.scale(x) * pkg.ops.utils.OFFSET)\n"
-                                "    tl.store(out_ptr + 16 + i, exported_plus_one(x) + c.SCALE)\n";
+  fs.files["/r/pkg/ops/k.py"] =
+      std::string(kHeader) +
+      "from .utils import plus_one\n"              // relative, sibling
+      "from pkg.common import scale, SCALE as S\n" // absolute, via the package's parent
+      "from .. import common as c\n"               // relative, a package up
+      "import pkg.ops.utils as u\n"                // module alias
+      "import pkg.common\n"                        // binds pkg
+      "from . import exported_plus_one\n"          // a name of the package's __init__
+      "@triton.jit\ndef k(out_ptr):\n" +
+      kStore4 +
+      "    x = i.to(tl.float32)\n"
+      "    tl.store(out_ptr + i, plus_one(x))\n"
+      "    tl.store(out_ptr + 4 + i, scale(x) + S)\n"
+      "    tl.store(out_ptr + 8 + i, c.scale(x) + u.OFFSET)\n"
+      "    tl.store(out_ptr + 12 + i, pkg.common.scale(x) * pkg.ops.utils.OFFSET)\n"
+      "    tl.store(out_ptr + 16 + i, exported_plus_one(x) + c.SCALE)\n";
   Compiled c = fs.compile("/r/pkg/ops/k.py", "k", "*fp32");
   INFO(c.diags.str());
   REQUIRE(c.module);
@@ -142,12 +145,14 @@ TEST_CASE("imports: names are per module (two modules both define _helper)") {
                                                "@triton.jit\ndef f(x):\n    return _helper(x)\n";
   fs.files["/p/b.py"] = std::string(kHeader) + "K = 100\n@triton.jit\ndef _helper(x):\n    return x + K\n"
                                                "@triton.jit\ndef f(x):\n    return _helper(x)\n";
-  fs.files["/p/k.py"] = std::string(kHeader) + "import a\nfrom b import f as bf\nK = -1\n"
-                                               "@triton.jit\ndef _helper(x):\n    return x - 1000\n"
-                                               "@triton.jit\ndef k(out_ptr):\n" +
-                        kStore4 +
-                        "    x = i.to(tl.float32)\n    tl.store(out_ptr + i, a.f(x))\n"
-                        "    tl.store(out_ptr + 4 + i, bf(x))\n    tl.store(out_ptr + 8 + i, _helper(x) + K)\n";
+  fs.files["/p/k.py"] =
+      std::string(kHeader) +
+      "import a\nfrom b import f as bf\nK = -1\n"
+      "@triton.jit\ndef _helper(x):\n    return x - 1000\n"
+      "@triton.jit\ndef k(out_ptr):\n" +
+      kStore4 +
+      "    x = i.to(tl.float32)\n    tl.store(out_ptr + i, a.f(x))\n"
+      "    tl.store(out_ptr + 4 + i, bf(x))\n    tl.store(out_ptr + 8 + i, _helper(x) + K)\n";
   Compiled c = fs.compile("/p/k.py", "k", "*fp32");
   INFO(c.diags.str());
   REQUIRE(c.module);
@@ -185,8 +190,9 @@ TEST_CASE("imports: the search path, star imports and import cycles") {
 
 TEST_CASE("imports: errors name the missing module or name, and point into the imported file") {
   Files fs;
-  fs.files["/p/util.py"] = std::string(kHeader) + "@triton.jit\ndef broken(x):\n    return x + undefined_name\n"
-                                                  "X = torch.float32\n";
+  fs.files["/p/util.py"] = std::string(kHeader) +
+                           "@triton.jit\ndef broken(x):\n    return x + undefined_name\n"
+                           "X = torch.float32\n";
   fs.files["/p/k.py"] = std::string(kHeader) + "import torch\nfrom .missing import helper\n"
                                                "from .util import broken, nothere, X\n"
                                                "import util\n"
@@ -198,13 +204,15 @@ TEST_CASE("imports: errors name the missing module or name, and point into the i
                                                "@triton.jit\ndef k6(p):\n    torch.ones(p)\n";
   CHECK(fs.error("/p/k.py", "k1", "*fp32") ==
         "k.py:10:5: global 'helper' cannot be used in a kernel: no module named '.missing' next to /p/k.py");
-  CHECK(fs.error("/p/k.py", "k2", "*fp32") == "k.py:13:5: cannot import name 'nothere' from 'util' (/p/util.py)");
+  CHECK(fs.error("/p/k.py", "k2", "*fp32") ==
+        "k.py:13:5: cannot import name 'nothere' from 'util' (/p/util.py)");
   CHECK(fs.error("/p/k.py", "k3", "*fp32") == "util.py:6:16: name 'undefined_name' is not defined");
   CHECK(fs.error("/p/k.py", "k4", "*fp32") == "k.py:19:5: module 'util' has no attribute 'nope'");
   CHECK(fs.error("/p/k.py", "k5", "*fp32") ==
         "util.py:7:5: global 'X' cannot be used in a kernel: name 'torch' is not defined (used as 'X' from "
         "/p/k.py:22)");
-  CHECK(fs.error("/p/k.py", "k6", "*fp32") == "k.py:25:5: module 'torch' cannot be used inside a @triton.jit function");
+  CHECK(fs.error("/p/k.py", "k6", "*fp32") ==
+        "k.py:25:5: module 'torch' cannot be used inside a @triton.jit function");
 }
 
 TEST_CASE("imports: files on disk, found through TRIDENT_PYTHONPATH and the kernel's folder") {
@@ -298,10 +306,11 @@ TEST_CASE("module-level if: a test that cannot be evaluated makes its names unus
                                                "    def fast(p):\n"
                                                "        pass\n"
                                                "@triton.jit\ndef k(p):\n    tl.store(p, BLOCK)\n";
-  CHECK(fs.error("/m/k.py", "k", "*i32") ==
-        "k.py:13:17: global 'BLOCK' cannot be used in a kernel: it is assigned under a module-level condition "
-        "(line 6) that Trident cannot evaluate at compile time: module 'torch' cannot be used inside a "
-        "@triton.jit function");
+  CHECK(
+      fs.error("/m/k.py", "k", "*i32") ==
+      "k.py:13:17: global 'BLOCK' cannot be used in a kernel: it is assigned under a module-level condition "
+      "(line 6) that Trident cannot evaluate at compile time: module 'torch' cannot be used inside a "
+      "@triton.jit function");
   std::string fast = fs.error("/m/k.py", "fast", "*i32");
   CAPTURE(fast);
   CHECK(fast.find("k.py:9:5: 'fast' cannot be compiled: it is assigned under") == 0);

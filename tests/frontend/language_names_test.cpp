@@ -27,7 +27,8 @@ Module build(const std::string &src, const std::string &kernel, const std::strin
   return std::move(*c.module);
 }
 
-void run(Interpreter &interp, const Module &m, const std::string &kernel, const std::vector<KernelArg> &args) {
+void run(Interpreter &interp, const Module &m, const std::string &kernel,
+         const std::vector<KernelArg> &args) {
   Diagnostics diags;
   bool ok = interp.run(m, kernel, args, {1, 1, 1}, diags);
   INFO(diags.str());
@@ -169,7 +170,8 @@ def k(x_ptr, out_ptr, wide_ptr, bits_ptr: tl.pointer_type):
   }
 }
 
-TEST_CASE("language names: the random functions agree with each other (philox, philox_impl, randint, rand4x...)") {
+TEST_CASE(
+    "language names: the random functions agree with each other (philox, philox_impl, randint, rand4x...)") {
   std::string src = std::string(kHeader) + R"PY(
 @triton.jit
 def k(out_ptr, seed):
@@ -222,8 +224,8 @@ TEST_CASE("the conformance list of triton.language names matches the frontend an
     REQUIRE((status == "yes" || status == "no"));
     CHECK(seen.insert(name).second);
     ++total;
-    asserts += "    tl.static_assert(hasattr(tl, \"" + name + "\") == " + (status == "yes" ? "True" : "False") +
-               ", \"" + name + "\")\n";
+    asserts += "    tl.static_assert(hasattr(tl, \"" + name +
+               "\") == " + (status == "yes" ? "True" : "False") + ", \"" + name + "\")\n";
     if (status == "yes") {
       ++understood;
       REQUIRE(!file.empty());

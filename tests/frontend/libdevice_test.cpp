@@ -34,38 +34,40 @@ template <class T> bool same(T a, T b) { return (std::isnan(a) && std::isnan(b))
 template <class T> std::vector<T> edgeValues() {
   const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
   const T big = sizeof(T) == 8 ? T(4503599627370497.0) : T(8388609.0); // odd, beyond the fraction bits
-  std::vector<T> v = {T(0),    T(-0.0), T(0.5),   T(-0.5),  T(1.5),  T(-1.5), T(2.5),     T(-2.5),
-                      T(0.49999997), T(-0.49999997), T(3.7), T(-3.7), T(1e30), T(-1e-30), inf, -inf,
-                      nan,     big,     -big,     T(7),     T(-8),   T(1e-45), T(123456.5), T(-0.75),
-                      T(5.5),  T(-6.5), T(0.25),  T(2),     T(1),    T(-1),   T(10.5),    T(-11.5)};
+  std::vector<T> v = {
+      T(0),           T(-0.0), T(0.5),  T(-0.5),  T(1.5),      T(-1.5),  T(2.5), T(-2.5), T(0.49999997),
+      T(-0.49999997), T(3.7),  T(-3.7), T(1e30),  T(-1e-30),   inf,      -inf,   nan,     big,
+      -big,           T(7),    T(-8),   T(1e-45), T(123456.5), T(-0.75), T(5.5), T(-6.5), T(0.25),
+      T(2),           T(1),    T(-1),   T(10.5),  T(-11.5)};
   return v;
 }
 
 std::string kernelSource() {
-  return std::string(kHeader) + "from triton.language.extra import libdevice\n"
-                                "import triton.language.extra.cuda.libdevice as cuda_ld\n"
-                                "from triton.language.extra.libdevice import rint, copysign\n"
-                                "@triton.jit\ndef k(x_ptr, y_ptr, out_ptr, bits_ptr):\n"
-                                "    i = tl.arange(0, 32)\n"
-                                "    x = tl.load(x_ptr + i)\n    y = tl.load(y_ptr + i)\n"
-                                "    tl.store(out_ptr + 0 * 32 + i, rint(x))\n"
-                                "    tl.store(out_ptr + 1 * 32 + i, libdevice.round(x))\n"
-                                "    tl.store(out_ptr + 2 * 32 + i, cuda_ld.trunc(x))\n"
-                                "    tl.store(out_ptr + 3 * 32 + i, tl.extra.cuda.libdevice.nearbyint(x))\n"
-                                "    tl.store(out_ptr + 4 * 32 + i, copysign(x, y))\n"
-                                "    tl.store(out_ptr + 5 * 32 + i, libdevice.fdim(x, y))\n"
-                                "    tl.store(out_ptr + 6 * 32 + i, libdevice.saturatef(x))\n"
-                                "    tl.store(out_ptr + 7 * 32 + i, libdevice.fmax(x, y))\n"
-                                "    tl.store(out_ptr + 8 * 32 + i, libdevice.fmin(x, y))\n"
-                                "    tl.store(out_ptr + 9 * 32 + i, libdevice.floor(x))\n"
-                                "    tl.store(out_ptr + 10 * 32 + i, libdevice.fabs(x))\n"
-                                "    tl.store(bits_ptr + 0 * 32 + i, libdevice.isnan(x).to(tl.int64))\n"
-                                "    tl.store(bits_ptr + 1 * 32 + i, libdevice.isinf(x).to(tl.int64))\n"
-                                "    tl.store(bits_ptr + 2 * 32 + i, libdevice.isfinited(x).to(tl.int64))\n"
-                                "    tl.store(bits_ptr + 3 * 32 + i, libdevice.signbit(x).to(tl.int64))\n"
-                                "    ok = (x == x) & (tl.abs(x) < 1e15)\n"
-                                "    tl.store(bits_ptr + 4 * 32 + i, tl.where(ok, libdevice.llrint(tl.where(ok, x, 0.0)), 0))\n"
-                                "    tl.store(bits_ptr + 5 * 32 + i, tl.where(ok, libdevice.llround(tl.where(ok, x, 0.0)), 0))\n";
+  return std::string(kHeader) +
+         "from triton.language.extra import libdevice\n"
+         "import triton.language.extra.cuda.libdevice as cuda_ld\n"
+         "from triton.language.extra.libdevice import rint, copysign\n"
+         "@triton.jit\ndef k(x_ptr, y_ptr, out_ptr, bits_ptr):\n"
+         "    i = tl.arange(0, 32)\n"
+         "    x = tl.load(x_ptr + i)\n    y = tl.load(y_ptr + i)\n"
+         "    tl.store(out_ptr + 0 * 32 + i, rint(x))\n"
+         "    tl.store(out_ptr + 1 * 32 + i, libdevice.round(x))\n"
+         "    tl.store(out_ptr + 2 * 32 + i, cuda_ld.trunc(x))\n"
+         "    tl.store(out_ptr + 3 * 32 + i, tl.extra.cuda.libdevice.nearbyint(x))\n"
+         "    tl.store(out_ptr + 4 * 32 + i, copysign(x, y))\n"
+         "    tl.store(out_ptr + 5 * 32 + i, libdevice.fdim(x, y))\n"
+         "    tl.store(out_ptr + 6 * 32 + i, libdevice.saturatef(x))\n"
+         "    tl.store(out_ptr + 7 * 32 + i, libdevice.fmax(x, y))\n"
+         "    tl.store(out_ptr + 8 * 32 + i, libdevice.fmin(x, y))\n"
+         "    tl.store(out_ptr + 9 * 32 + i, libdevice.floor(x))\n"
+         "    tl.store(out_ptr + 10 * 32 + i, libdevice.fabs(x))\n"
+         "    tl.store(bits_ptr + 0 * 32 + i, libdevice.isnan(x).to(tl.int64))\n"
+         "    tl.store(bits_ptr + 1 * 32 + i, libdevice.isinf(x).to(tl.int64))\n"
+         "    tl.store(bits_ptr + 2 * 32 + i, libdevice.isfinited(x).to(tl.int64))\n"
+         "    tl.store(bits_ptr + 3 * 32 + i, libdevice.signbit(x).to(tl.int64))\n"
+         "    ok = (x == x) & (tl.abs(x) < 1e15)\n"
+         "    tl.store(bits_ptr + 4 * 32 + i, tl.where(ok, libdevice.llrint(tl.where(ok, x, 0.0)), 0))\n"
+         "    tl.store(bits_ptr + 5 * 32 + i, tl.where(ok, libdevice.llround(tl.where(ok, x, 0.0)), 0))\n";
 }
 
 template <class T> void checkFloatFunctions(const char *dtype, Type type) {
@@ -84,7 +86,8 @@ template <class T> void checkFloatFunctions(const char *dtype, Type type) {
   interp.addBuffer(out.data(), out.size() * sizeof(T));
   interp.addBuffer(bits.data(), bits.size() * 8);
   std::vector<KernelArg> args = {KernelArg::pointer(x.data(), type), KernelArg::pointer(y.data(), type),
-                                 KernelArg::pointer(out.data(), type), KernelArg::pointer(bits.data(), Type::i64())};
+                                 KernelArg::pointer(out.data(), type),
+                                 KernelArg::pointer(bits.data(), Type::i64())};
   Diagnostics diags;
   bool ok = interp.run(*c.module, "k", args, {1, 1, 1}, diags);
   INFO(diags.str());
@@ -118,24 +121,26 @@ template <class T> void checkFloatFunctions(const char *dtype, Type type) {
 
 } // namespace
 
-TEST_CASE("libdevice: rounding, classification, copysign, fdim, fmax... match C on fp32 and fp64 edge values") {
+TEST_CASE(
+    "libdevice: rounding, classification, copysign, fdim, fmax... match C on fp32 and fp64 edge values") {
   checkFloatFunctions<float>("fp32", Type::f32());
   checkFloatFunctions<double>("fp64", Type::f64());
 }
 
 TEST_CASE("libdevice: integer functions (mulhi, popc, clz, ffs, brev, min/max) match C on 32 and 64 bits") {
-  std::string src = std::string(kHeader) + "from triton.language.extra import libdevice\n"
-                                           "@triton.jit\ndef k(a_ptr, b_ptr, out_ptr, N: tl.constexpr):\n"
-                                           "    i = tl.arange(0, N)\n"
-                                           "    a = tl.load(a_ptr + i)\n    b = tl.load(b_ptr + i)\n"
-                                           "    tl.store(out_ptr + 0 * N + i, libdevice.mulhi(a, b).to(tl.int64))\n"
-                                           "    tl.store(out_ptr + 1 * N + i, libdevice.popc(a).to(tl.int64))\n"
-                                           "    tl.store(out_ptr + 2 * N + i, libdevice.clz(a).to(tl.int64))\n"
-                                           "    tl.store(out_ptr + 3 * N + i, libdevice.ffs(a).to(tl.int64))\n"
-                                           "    tl.store(out_ptr + 4 * N + i, libdevice.brev(a).to(tl.int64))\n"
-                                           "    tl.store(out_ptr + 5 * N + i, libdevice.max(a, b).to(tl.int64))\n"
-                                           "    tl.store(out_ptr + 6 * N + i, libdevice.min(a, b).to(tl.int64))\n"
-                                           "    tl.store(out_ptr + 7 * N + i, libdevice.abs(a).to(tl.int64))\n";
+  std::string src = std::string(kHeader) +
+                    "from triton.language.extra import libdevice\n"
+                    "@triton.jit\ndef k(a_ptr, b_ptr, out_ptr, N: tl.constexpr):\n"
+                    "    i = tl.arange(0, N)\n"
+                    "    a = tl.load(a_ptr + i)\n    b = tl.load(b_ptr + i)\n"
+                    "    tl.store(out_ptr + 0 * N + i, libdevice.mulhi(a, b).to(tl.int64))\n"
+                    "    tl.store(out_ptr + 1 * N + i, libdevice.popc(a).to(tl.int64))\n"
+                    "    tl.store(out_ptr + 2 * N + i, libdevice.clz(a).to(tl.int64))\n"
+                    "    tl.store(out_ptr + 3 * N + i, libdevice.ffs(a).to(tl.int64))\n"
+                    "    tl.store(out_ptr + 4 * N + i, libdevice.brev(a).to(tl.int64))\n"
+                    "    tl.store(out_ptr + 5 * N + i, libdevice.max(a, b).to(tl.int64))\n"
+                    "    tl.store(out_ptr + 6 * N + i, libdevice.min(a, b).to(tl.int64))\n"
+                    "    tl.store(out_ptr + 7 * N + i, libdevice.abs(a).to(tl.int64))\n";
   auto popc = [](uint64_t u) { return int64_t(__builtin_popcountll(u)); };
   auto brev = [](uint64_t u, int w) {
     uint64_t r = 0;
@@ -145,10 +150,10 @@ TEST_CASE("libdevice: integer functions (mulhi, popc, clz, ffs, brev, min/max) m
   };
   const int n = 16;
   SUBCASE("32 bits") {
-    std::vector<int32_t> a = {0, 1, -1, 7, -8, INT32_MIN, INT32_MAX, 0x12345678, -0x12345678, 256, 3, -3, 1 << 30,
-                              0x0F0F0F0F, 5, -100000};
-    std::vector<int32_t> b = {5, -1, -1, INT32_MIN, 3, INT32_MIN, INT32_MAX, 0x7654321, 99, -256, 3, 3, 4,
-                              -0x0F0F0F0F, 0, 100000};
+    std::vector<int32_t> a = {0,           1,   -1, 7,  -8,      INT32_MIN,  INT32_MAX, 0x12345678,
+                              -0x12345678, 256, 3,  -3, 1 << 30, 0x0F0F0F0F, 5,         -100000};
+    std::vector<int32_t> b = {5,  -1,   -1, INT32_MIN, 3, INT32_MIN,   INT32_MAX, 0x7654321,
+                              99, -256, 3,  3,         4, -0x0F0F0F0F, 0,         100000};
     std::vector<int64_t> out(8 * n, -99);
     Compiled c = compileSource(src, "k", "*i32, *i32, *i64, 16");
     INFO(c.diags.str());
@@ -157,7 +162,8 @@ TEST_CASE("libdevice: integer functions (mulhi, popc, clz, ffs, brev, min/max) m
     interp.addBuffer(a.data(), a.size() * 4);
     interp.addBuffer(b.data(), b.size() * 4);
     interp.addBuffer(out.data(), out.size() * 8);
-    std::vector<KernelArg> args = {KernelArg::pointer(a.data(), Type::i32()), KernelArg::pointer(b.data(), Type::i32()),
+    std::vector<KernelArg> args = {KernelArg::pointer(a.data(), Type::i32()),
+                                   KernelArg::pointer(b.data(), Type::i32()),
                                    KernelArg::pointer(out.data(), Type::i64())};
     Diagnostics diags;
     REQUIRE(interp.run(*c.module, "k", args, {1, 1, 1}, diags));
@@ -175,10 +181,30 @@ TEST_CASE("libdevice: integer functions (mulhi, popc, clz, ffs, brev, min/max) m
     }
   }
   SUBCASE("64 bits") {
-    std::vector<int64_t> a = {0, 1, -1, 7, -8, INT64_MIN, INT64_MAX, 0x123456789abcdefLL, -0x123456789abcdefLL,
-                              1LL << 40, 3, -3, 1LL << 62, 0x0F0F0F0F0F0F0F0FLL, 5, -10000000000LL};
-    std::vector<int64_t> b = {5, -1, -1, INT64_MIN, 3, INT64_MIN, INT64_MAX, 0x7654321fedcbaLL, 99, -256, 3, 3, 4,
-                              -0x0F0F0F0F0F0F0F0FLL, 0, 10000000000LL};
+    std::vector<int64_t> a = {0,
+                              1,
+                              -1,
+                              7,
+                              -8,
+                              INT64_MIN,
+                              INT64_MAX,
+                              0x123456789abcdefLL,
+                              -0x123456789abcdefLL,
+                              1LL << 40,
+                              3,
+                              -3,
+                              1LL << 62,
+                              0x0F0F0F0F0F0F0F0FLL,
+                              5,
+                              -10000000000LL};
+    std::vector<int64_t> b = {5,         -1,
+                              -1,        INT64_MIN,
+                              3,         INT64_MIN,
+                              INT64_MAX, 0x7654321fedcbaLL,
+                              99,        -256,
+                              3,         3,
+                              4,         -0x0F0F0F0F0F0F0F0FLL,
+                              0,         10000000000LL};
     std::vector<int64_t> out(8 * n, -99);
     Compiled c = compileSource(src, "k", "*i64, *i64, *i64, 16");
     INFO(c.diags.str());
@@ -187,7 +213,8 @@ TEST_CASE("libdevice: integer functions (mulhi, popc, clz, ffs, brev, min/max) m
     interp.addBuffer(a.data(), a.size() * 8);
     interp.addBuffer(b.data(), b.size() * 8);
     interp.addBuffer(out.data(), out.size() * 8);
-    std::vector<KernelArg> args = {KernelArg::pointer(a.data(), Type::i64()), KernelArg::pointer(b.data(), Type::i64()),
+    std::vector<KernelArg> args = {KernelArg::pointer(a.data(), Type::i64()),
+                                   KernelArg::pointer(b.data(), Type::i64()),
                                    KernelArg::pointer(out.data(), Type::i64())};
     Diagnostics diags;
     REQUIRE(interp.run(*c.module, "k", args, {1, 1, 1}, diags));
@@ -207,19 +234,21 @@ TEST_CASE("libdevice: integer functions (mulhi, popc, clz, ffs, brev, min/max) m
 }
 
 TEST_CASE("libdevice: block-IR math functions map to their ops; missing ones are refused by name") {
-  std::string src = std::string(kHeader) + "from triton.language.extra import libdevice\n"
-                                           "from triton.language.extra.cuda.libdevice import tanh\n"
-                                           "@triton.jit\ndef k(x_ptr):\n    x = tl.load(x_ptr)\n"
-                                           "    y = libdevice.exp(x) + libdevice.rsqrt(x) + libdevice.erf(x)\n"
-                                           "    tl.store(x_ptr, libdevice.fma(y, x, libdevice.sqrt_rn(x)))\n"
-                                           "@triton.jit\ndef t(x_ptr):\n    tl.store(x_ptr, tanh(tl.load(x_ptr)))\n"
-                                           "@triton.jit\ndef r(x_ptr):\n    tl.store(x_ptr, libdevice.rint(tl.load(x_ptr).to(tl.int32)))\n";
+  std::string src =
+      std::string(kHeader) +
+      "from triton.language.extra import libdevice\n"
+      "from triton.language.extra.cuda.libdevice import tanh\n"
+      "@triton.jit\ndef k(x_ptr):\n    x = tl.load(x_ptr)\n"
+      "    y = libdevice.exp(x) + libdevice.rsqrt(x) + libdevice.erf(x)\n"
+      "    tl.store(x_ptr, libdevice.fma(y, x, libdevice.sqrt_rn(x)))\n"
+      "@triton.jit\ndef t(x_ptr):\n    tl.store(x_ptr, tanh(tl.load(x_ptr)))\n"
+      "@triton.jit\ndef r(x_ptr):\n    tl.store(x_ptr, libdevice.rint(tl.load(x_ptr).to(tl.int32)))\n";
   std::string text = ir(src, "k", "*fp32");
   for (const char *op : {"math.exp", "math.rsqrt", "math.erf", "tt.precise_sqrt", "math.fma"})
     CHECK_MESSAGE(text.find(op) != std::string::npos, op);
-  CHECK(firstError(src, "t", "*fp32") ==
-        "13:21: libdevice function 'tanh' is not supported by Trident yet (it needs a math function the block IR "
-        "lacks)");
+  CHECK(firstError(src, "t", "*fp32") == "13:21: libdevice function 'tanh' is not supported by Trident yet "
+                                         "(it needs a math function the block IR "
+                                         "lacks)");
   CHECK(firstError(src, "r", "*fp32") ==
         "16:21: libdevice.rint: static_assert failed: this libdevice function takes floating-point values");
   // try/except picks the fallback for a name Trident does not provide.

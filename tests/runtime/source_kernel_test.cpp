@@ -235,7 +235,8 @@ TEST_CASE("a kernel file's imported helper modules are part of its cache key") {
                     "@triton.jit\ndef k(x_ptr):\n    i = tl.arange(0, 16)\n"
                     "    tl.store(x_ptr + i, bump(tl.load(x_ptr + i)))\n");
   auto runWith = [&](const std::string &helper, size_t expectedCompiles) {
-    write(dir.path() + "/helpers.py", "import triton\n@triton.jit\ndef bump(x):\n    return " + helper + "\n");
+    write(dir.path() + "/helpers.py",
+          "import triton\n@triton.jit\ndef bump(x):\n    return " + helper + "\n");
     Runtime rt(test::testOptions(cache.path()));
     Device dev = rt.device("host:0");
     Kernel k = Kernel::fromFile(kernelFile, "k");
@@ -246,7 +247,7 @@ TEST_CASE("a kernel file's imported helper modules are part of its cache key") {
     return b.toHost<float>()[3];
   };
   CHECK(runWith("x + 1.0", 1) == 2.0f);
-  CHECK(runWith("x + 1.0", 0) == 2.0f); // from the disk cache
+  CHECK(runWith("x + 1.0", 0) == 2.0f);   // from the disk cache
   CHECK(runWith("x * 10.0", 1) == 10.0f); // the helper changed: compiled again
 }
 
@@ -268,7 +269,8 @@ inc_kernel = triton.jit(inc)
   Runtime rt(test::testOptions());
   Device dev = rt.device("host:0");
   CHECK_THROWS_WITH_AS(Kernel::fromSource(source, "broken", "two.py"),
-                       doctest::Contains("two.py:5:2: error: @triton.heuristics needs a dict literal"), Error);
+                       doctest::Contains("two.py:5:2: error: @triton.heuristics needs a dict literal"),
+                       Error);
   Kernel k = Kernel::fromSource(source, "inc_kernel", "two.py");
   std::vector<float> x = {41.0f};
   Buffer b = Buffer::fromHost(dev, std::span<const float>(x));

@@ -111,7 +111,7 @@ std::optional<std::vector<KernelInfo>> listKernels(std::string_view source, std:
 // imports, as compileKernel resolves them: (path, text) pairs sorted by path. A
 // cache of compiled kernels must key on these besides the source itself. Files
 // that do not read or tokenize are left out (compiling reports them).
-std::vector<std::pair<std::string, std::string>> importedFiles(std::string_view source, std::string_view fileName,
-                                                               const ImportOptions &imports = {});
+std::vector<std::pair<std::string, std::string>>
+importedFiles(std::string_view source, std::string_view fileName, const ImportOptions &imports = {});
 
 } // namespace trident
