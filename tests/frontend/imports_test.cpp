@@ -398,3 +398,24 @@ TEST_CASE("importedFiles lists every module file a kernel file reaches, for cach
   }
   CHECK(paths == std::vector<std::string>{"/q/pkg/__init__.py", "/q/pkg/a.py", "/q/pkg/b.py"});
 }
+
+TEST_CASE("imports: hostile inputs stay bounded (deep chains, self imports, star cycles)") {
+  Files fs;
+  // m0 star-imports m1 ... m99: reading more than 64 modules deep is an error, not a stack overflow.
+  for (int i = 0; i < 100; ++i)
+    fs.files["/h/m" + std::to_string(i) + ".py"] =
+        i < 99 ? "from .m" + std::to_string(i + 1) + " import *\nV" + std::to_string(i) + " = " + std::to_string(i) + "\n"
+               : "V99 = 99\n";
+  fs.files["/h/k.py"] = std::string(kHeader) + "from . import k\nfrom .k import x\nfrom .m0 import V99\n"
+                                               "@triton.jit\ndef far(p):\n    tl.store(p, V99)\n"
+                                               "@triton.jit\ndef me(p):\n    tl.store(p, x)\n";
+  std::string far = fs.error("/h/k.py", "far", "*i32");
+  CAPTURE(far);
+  CHECK(far.find("modules import each other more than 64 levels deep") != std::string::npos);
+  CHECK(fs.error("/h/k.py", "me", "*i32") == "k.py:12:17: 'x' is imported in a cycle of modules that never defines it");
+  Files cyc;
+  cyc.files["/c/a.py"] = "from .b import *\nA = 1\n";
+  cyc.files["/c/b.py"] = "from .a import *\nB = 2\n";
+  cyc.files["/c/k.py"] = std::string(kHeader) + "from .a import *\n@triton.jit\ndef k(p):\n    tl.store(p, B)\n";
+  CHECK(cyc.error("/c/k.py", "k", "*i32") == "no error");
+}
