@@ -7,6 +7,7 @@
 //
 // The work is split by concern:
 //   CodeGen.cpp          entry, frames, names, calls, the work budget
+//   GenModule.cpp        module members, module-level tests, constexpr_function calls
 //   GenExpr.cpp          expressions, attributes, subscripts
 //   GenStmt.cpp          statements: assignment, if, for, while, return
 //   Constexpr.cpp        Python semantics of compile-time values
