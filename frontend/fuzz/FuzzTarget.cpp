@@ -37,7 +37,11 @@ void runFrontendOnInput(const uint8_t *data, size_t size) {
   std::string_view source(reinterpret_cast<const char *>(data), size);
   uint8_t flavor = size ? data[size - 1] : 0;
   Diagnostics diags;
-  auto kernels = listKernels(source, "fuzz.py", diags);
+  // Imports find no files: an input reads nothing but itself.
+  ImportOptions imports;
+  imports.useEnvironment = false;
+  imports.readFile = [](const std::string &) -> std::optional<std::string> { return std::nullopt; };
+  auto kernels = listKernels(source, "fuzz.py", diags, imports);
   if (!kernels)
     return;
   size_t compiled = 0;
@@ -53,6 +57,7 @@ void runFrontendOnInput(const uint8_t *data, size_t size) {
     request.args = *sig;
     request.debug = (flavor & 16) != 0;
     request.staticPrint = [](const std::string &) {};
+    request.imports = imports;
     Diagnostics compileDiags;
     auto module = compileKernel(source, "fuzz.py", request, compileDiags);
     // An internal error (IR that does not verify) is a frontend bug: make it a crash.

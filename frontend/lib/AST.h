@@ -119,6 +119,7 @@ enum class StmtKind : uint8_t {
   FunctionDef,
   Import,
   ImportFrom,
+  Try,         // module level only: try/except/else/finally (inside kernels it is Unsupported)
   Unsupported, // with, try, class, del, global, raise, ... : `construct` names it
   Skipped,     // module level: a statement the frontend does not need (host code)
 };
@@ -145,7 +146,20 @@ struct FunctionDef {
   StmtList body;
   const SourceBuffer *source = nullptr;
   bool parsed = true;                     // false: the body was skipped (not a jit function)
+  bool constexprFunction = false;         // @triton.constexpr_function: evaluated at compile time
+  // Decorators applied by calls (`k = triton.autotune(...)(triton.jit(fn))`), outermost
+  // first, before `decorators`; they belong to the module-level assignment.
+  std::vector<const Expr *> appliedDecorators;
   std::optional<CompileError> parseError; // a jit function whose body does not parse
+};
+
+struct Stmt;
+
+// One `except` clause of a module-level try.
+struct ExceptHandler {
+  Span span;
+  std::unique_ptr<Expr> type; // null for a bare `except:`
+  StmtList body;
 };
 
 struct Stmt {
@@ -156,7 +170,9 @@ struct Stmt {
                                 // Assert test
   ExprPtr annotation;           // AnnAssign; Assert: message
   BinOpKind augOp = BinOpKind::Add;
-  StmtList body, orelse; // If/For/While
+  StmtList body, orelse;               // If/For/While; Try: body and else
+  std::vector<ExceptHandler> handlers; // Try
+  StmtList finalbody;                  // Try
   std::unique_ptr<FunctionDef> function;
   std::vector<Alias> aliases; // Import/ImportFrom
   std::string module;         // ImportFrom; Unsupported: the construct

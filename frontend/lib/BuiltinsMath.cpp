@@ -76,6 +76,17 @@ void registerMathBuiltins(BuiltinTable &t) {
     t["tl." + n] = [n, c](CodeGen &cg, const CallArgs &args) { return unaryFloat(cg, args, c, n); };
   }
   t["tl.abs"] = absolute;
+  // tl.add/sub/mul: the operators (sanitize_overflow only matters in Triton's
+  // sanitizer mode, which checks for overflow without changing results).
+  const std::pair<const char *, BinOpKind> ops[] = {
+      {"tl.add", BinOpKind::Add}, {"tl.sub", BinOpKind::Sub}, {"tl.mul", BinOpKind::Mul}};
+  for (auto [name, op] : ops) {
+    BinOpKind k = op;
+    t[name] = [k](CodeGen &cg, const CallArgs &args) {
+      auto a = args.bind(cg, {"x", "y", "sanitize_overflow="});
+      return cg.binary(k, a[0]->value, a[1]->value, args.span);
+    };
+  }
   t["tl.fma"] = [](CodeGen &cg, const CallArgs &args) {
     auto a = args.bind(cg, {"x", "y", "z"});
     auto [x, y] = cg.binaryOperands(a[0]->value, a[1]->value, args.span);

@@ -43,8 +43,8 @@ std::string plural(size_t n, const char *noun) {
 
 } // namespace
 
-CodeGen::CodeGen(Module &module, const ModuleEnv &mainModule, const ModuleEnv &prelude, bool debug)
-    : module_(module), main_(mainModule), prelude_(prelude), debug_(debug) {
+CodeGen::CodeGen(Module &module, ModuleSet &modules, const ModuleEnv &mainModule, bool debug)
+    : module_(module), modules_(modules), main_(mainModule), prelude_(modules.prelude()), debug_(debug) {
   registerCoreBuiltins(builtins_);
   registerMemoryBuiltins(builtins_);
   registerMathBuiltins(builtins_);
@@ -53,6 +53,8 @@ CodeGen::CodeGen(Module &module, const ModuleEnv &mainModule, const ModuleEnv &p
   registerDebugBuiltins(builtins_);
   registerDotBuiltins(builtins_);
   registerPreludeBuiltins(builtins_);
+  registerPythonBuiltins(builtins_);
+  registerLibdeviceBuiltins(builtins_);
 }
 
 FrameGuard::FrameGuard(CodeGen &cg, const FunctionDef &fn, const ModuleEnv &module)
@@ -242,9 +244,11 @@ Object CodeGen::lookupName(const std::string &name, const Span &span) {
     return it->second;
   if (const GlobalEntry *g = f.module->lookup(name))
     return evalGlobal(*f.module, name, *g, span);
+  if (name == "__name__")
+    return Object::string(f.module->name);
   static const char *pyBuiltins[] = {"range",   "min",   "max",   "abs",        "len", "int",
                                      "float",   "bool",  "print", "isinstance", "str", "getattr",
-                                     "hasattr", "tuple", "list",  "round"};
+                                     "hasattr", "tuple", "list",  "round",      "map"};
   for (const char *b : pyBuiltins)
     if (name == b)
       return Object::named(Object::Kind::Builtin, std::string("py.") + b);
@@ -261,10 +265,28 @@ Object CodeGen::evalGlobal(const ModuleEnv &env, const std::string &name, const 
     o.functionModule = &env;
     return o;
   }
-  case GlobalEntry::Kind::Module: return Object::named(Object::Kind::Module, g.path);
-  case GlobalEntry::Kind::ImportFrom: return moduleMember(g.path, g.member, span);
+  case GlobalEntry::Kind::Module: {
+    Object o = Object::named(Object::Kind::Module, g.path);
+    o.functionModule = g.module;
+    return o;
+  }
+  case GlobalEntry::Kind::ImportFrom: {
+    if (!g.module)
+      return moduleMember(g.path, g.member, span);
+    auto key = std::make_pair(&env, name);
+    if (evaluatingGlobals_.count(key))
+      error(span, "'" + name + "' is imported in a cycle of modules that never defines it");
+    evaluatingGlobals_.insert(key);
+    struct Exit {
+      std::set<std::pair<const ModuleEnv *, std::string>> &set;
+      std::pair<const ModuleEnv *, std::string> key;
+      ~Exit() { set.erase(key); }
+    } exit{evaluatingGlobals_, key};
+    return fileModuleMember(*g.module, g.member, span, true);
+  }
   case GlobalEntry::Kind::Opaque:
-    error(span, "global '" + name + "' cannot be used in a kernel: it is not a compile-time constant");
+    error(span, "global '" + name + "' cannot be used in a kernel: " +
+                    (g.reason.empty() ? std::string("it is not a compile-time constant") : g.reason));
   case GlobalEntry::Kind::Constant: break;
   }
   auto key = std::make_pair(&env, name);
@@ -341,6 +363,8 @@ Object CodeGen::callJit(const FunctionDef &fn, const ModuleEnv &module, const Ca
   if (frames_.size() > kMaxCallDepth)
     error(args.span, "calls nest more than " + std::to_string(kMaxCallDepth) +
                          " deep (recursive @triton.jit functions are not supported)");
+  if (fn.constexprFunction)
+    return callConstexprFunction(fn, module, args);
   KernelInfo info = kernelInfo(fn, module, false);
   if (info.noinline)
     return callNoinline(fn, module, args);

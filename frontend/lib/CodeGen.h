@@ -7,6 +7,7 @@
 //
 // The work is split by concern:
 //   CodeGen.cpp          entry, frames, names, calls, the work budget
+//   GenModule.cpp        module members, module-level tests, constexpr_function calls
 //   GenExpr.cpp          expressions, attributes, subscripts
 //   GenStmt.cpp          statements: assignment, if, for, while, return
 //   Constexpr.cpp        Python semantics of compile-time values
@@ -61,17 +62,34 @@ void registerShapeBuiltins(BuiltinTable &t);
 void registerDebugBuiltins(BuiltinTable &t);
 void registerDotBuiltins(BuiltinTable &t);
 void registerPreludeBuiltins(BuiltinTable &t);
+void registerPythonBuiltins(BuiltinTable &t);
+void registerLibdeviceBuiltins(BuiltinTable &t); // "libdevice.rint" ... (PreludeLibdevice.cpp)
+
+// Python's str methods on compile-time strings (BuiltinsPython.cpp).
+bool isStringMethod(const std::string &name);
+Object stringMethod(CodeGen &cg, const std::string &self, const std::string &method, const CallArgs &args);
 
 // The Triton-language source of the language functions the frontend implements
 // in the language itself (random numbers...), and the names it defines.
-const char *preludeSource();
+std::string preludeSource();
+const char *libdevicePreludeSource(); // appended to the prelude
 
 class CodeGen {
 public:
-  CodeGen(Module &module, const ModuleEnv &mainModule, const ModuleEnv &prelude, bool debug);
+  CodeGen(Module &module, ModuleSet &modules, const ModuleEnv &mainModule, bool debug);
 
   // Emits the kernel's tt.func, specialized for `args`. Throws CompileError.
   void compileKernel(const FunctionDef &kernel, const std::vector<ArgSpec> &args);
+
+  // ---- module level (ModuleEnv) ----
+  // The value of a module-level `if` test in `env`; nullopt (and why) when it is not
+  // a compile-time value.
+  std::optional<bool> moduleCondition(const ModuleEnv &env, const Expr &test, std::string &why);
+  // True when the language module `path` (triton.language...) has `member` for Trident.
+  bool languageHas(const std::string &path, const std::string &member);
+  // Points the builder into a scratch function (for a code generator that only evaluates).
+  void enterScratchFunction();
+  ModuleSet &modules() { return modules_; }
 
   // ---- positions and errors ----
   SourcePos pos(const Span &s) const { return SourcePos{source_, s.line, s.col}; }
@@ -192,6 +210,7 @@ public:
     int loopDepth = 0;
     std::optional<Object> returned;
     bool isKernel = false;
+    bool constexprFunction = false; // a @triton.constexpr_function: Python semantics throughout
   };
   Frame &frame() { return *frames_.back(); }
   const BuiltinTable &builtins() const { return builtins_; }
@@ -205,6 +224,8 @@ private:
   friend class FrameGuard;
   Object evalGlobal(const ModuleEnv &env, const std::string &name, const GlobalEntry &g, const Span &span);
   Object moduleMember(const std::string &path, const std::string &member, const Span &span);
+  // `member` of a module read from a file: a global of it, else a submodule.
+  Object fileModuleMember(const ModuleEnv &env, const std::string &member, const Span &span, bool fromImport);
   Object evalCall(const Expr &e);
   Object evalIfExp(const Expr &e);
   Object tensorMethod(const Object &self, const std::string &method, const CallArgs &args);
@@ -215,9 +236,11 @@ private:
   void genFor(const Stmt &s);
   void genWhile(const Stmt &s);
   Object callNoinline(const FunctionDef &fn, const ModuleEnv &module, const CallArgs &args);
+  Object callConstexprFunction(const FunctionDef &fn, const ModuleEnv &module, const CallArgs &args);
   void bindParameters(const FunctionDef &fn, const ModuleEnv &module, const CallArgs &args);
 
   Module &module_;
+  ModuleSet &modules_;
   const ModuleEnv &main_, &prelude_;
   bool debug_;
   Builder b_;

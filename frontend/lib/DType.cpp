@@ -65,6 +65,8 @@ std::optional<DType> dtypeFromTritonAttribute(std::string_view n) {
     return DType{Type::f8e4m3(), false};
   if (n == "float8e5")
     return DType{Type::f8e5m2(), false};
+  if (n == "pi32_t")
+    return DType::i32().pointerTo();
   return std::nullopt;
 }
 

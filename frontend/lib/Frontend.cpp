@@ -14,17 +14,22 @@ using namespace frontend;
 
 std::optional<Module> compileKernel(std::string_view source, std::string_view fileName,
                                     const CompileRequest &request, Diagnostics &diags) {
-  // Declared outside the try: errors point into their sources.
-  auto env = std::make_unique<ModuleEnv>(), prelude = std::make_unique<ModuleEnv>();
+  // Declared outside the try: errors point into the sources of its modules.
+  ModuleSet modules(request.imports);
   try {
-    loadModule(*env, std::string(fileName), std::string(source));
-    loadModule(*prelude, "<triton.language>", preludeSource());
-    const GlobalEntry *g = env->lookup(request.kernel);
+    const ModuleEnv &env = modules.addMain(std::string(fileName), std::string(source));
+    const GlobalEntry *g = env.lookup(request.kernel);
+    if (g && g->kind == GlobalEntry::Kind::Opaque && !g->reason.empty())
+      fail(SourcePos{env.source.get(), g->span.line, g->span.col},
+           "'" + request.kernel + "' cannot be compiled: " + g->reason);
+    if (g && g->kind == GlobalEntry::Kind::Function && g->function->constexprFunction)
+      fail(SourcePos{env.source.get(), g->span.line, g->span.col},
+           "'" + request.kernel + "' is a @triton.constexpr_function, not a kernel");
     if (!g || g->kind != GlobalEntry::Kind::Function || !g->function->parsed)
-      fail(SourcePos{env->source.get(), 1, 1},
+      fail(SourcePos{env.source.get(), 1, 1},
            "no @triton.jit function named '" + request.kernel + "' in " + std::string(fileName));
     Module module;
-    CodeGen cg(module, *env, *prelude, request.debug);
+    CodeGen cg(module, modules, env, request.debug);
     if (request.staticPrint)
       cg.setStaticPrint(request.staticPrint);
     cg.compileKernel(*g->function, request.args);
@@ -43,18 +48,45 @@ std::optional<Module> compileKernel(std::string_view source, std::string_view fi
 }
 
 std::optional<std::vector<KernelInfo>> listKernels(std::string_view source, std::string_view fileName,
-                                                   Diagnostics &diags) {
-  auto env = std::make_unique<ModuleEnv>();
+                                                   Diagnostics &diags, const ImportOptions &imports) {
+  ModuleSet modules(imports);
   try {
-    loadModule(*env, std::string(fileName), std::string(source));
+    const ModuleEnv &env = modules.addMain(std::string(fileName), std::string(source));
     std::vector<KernelInfo> result;
-    for (const FunctionDef *fn : env->jitFunctions())
-      result.push_back(kernelInfo(*fn, *env));
+    for (const FunctionDef *fn : env.jitFunctions()) {
+      try {
+        result.push_back(kernelInfo(*fn, env));
+      } catch (const CompileError &e) {
+        KernelInfo broken;
+        broken.name = fn->name;
+        for (const Param &p : fn->params) {
+          broken.params.push_back(p.name);
+          broken.isConstexpr.push_back(isConstexprAnnotation(p.annotation.get()));
+          broken.defaults.emplace_back();
+        }
+        Diagnostics d;
+        report(d, e);
+        broken.error = d.str();
+        result.push_back(std::move(broken));
+      }
+    }
     return result;
   } catch (const CompileError &e) {
     report(diags, e);
     return std::nullopt;
   }
+}
+
+std::vector<std::pair<std::string, std::string>>
+importedFiles(std::string_view source, std::string_view fileName, const ImportOptions &imports) {
+  ModuleSet modules(imports);
+  try {
+    modules.addMain(std::string(fileName), std::string(source));
+  } catch (const CompileError &) {
+    return {};
+  }
+  modules.loadAll();
+  return modules.files();
 }
 
 } // namespace trident

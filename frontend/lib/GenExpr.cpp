@@ -259,6 +259,8 @@ Object CodeGen::call(const Object &callee, const CallArgs &args) {
 }
 
 Object CodeGen::tensorMethod(const Object &self, const std::string &method, const CallArgs &args) {
+  if (self.is(Object::Kind::String))
+    return stringMethod(*this, self.name, method, args);
   if (self.is(Object::Kind::DType)) {
     if (!args.positional.empty() || !args.keywords.empty())
       error(args.span, "dtype." + method + "() takes no arguments");
@@ -308,9 +310,13 @@ Object CodeGen::tensorMethod(const Object &self, const std::string &method, cons
 Object CodeGen::getAttribute(const Object &obj, const std::string &name, const Span &span) {
   switch (obj.kind) {
   case Object::Kind::Module: {
+    if (obj.functionModule)
+      return fileModuleMember(*obj.functionModule, name, span, false);
     const std::string &path = obj.name;
     auto builtin = [&](const std::string &full) { return Object::named(Object::Kind::Builtin, full); };
     if (path == "triton") {
+      if (name == "__version__")
+        return Object::string(kTritonVersion);
       if (name == "language")
         return Object::named(Object::Kind::Module, "triton.language");
       if (name == "cdiv" || name == "next_power_of_2" || name == "jit" || name == "autotune" ||
@@ -331,8 +337,10 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
       if (builtins_.count("tl." + name))
         return builtin("tl." + name);
       if (name == "tensor" || name == "dtype" || name == "block_type" || name == "pointer_type" ||
-          name == "constexpr")
+          name == "constexpr" || name == "const" || name == "constexpr_type")
         return builtin("tl." + name);
+      if (name == "TRITON_MAX_TENSOR_NUMEL")
+        return Object::integer(1048576);
       error(span, "tl." + name + " is not supported by Trident (or does not exist in triton.language)");
     }
     if (path == "triton.language.math" || path == "triton.language.random") {
@@ -343,7 +351,11 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
     if (path.rfind("triton.language.extra", 0) == 0) {
       if (name == "cuda" || name == "hip" || name == "libdevice" || name == "intel")
         return Object::named(Object::Kind::Module, path + "." + name);
-      error(span, "libdevice function '" + name + "' is not supported by Trident");
+      if (builtins_.count("libdevice." + name) && path.size() >= 9 &&
+          path.compare(path.size() - 9, 9, "libdevice") == 0)
+        return builtin("libdevice." + name);
+      error(span, "libdevice function '" + name +
+                      "' is not supported by Trident yet (it needs a math function the block IR lacks)");
     }
     if (path == "triton.language.PropagateNan") {
       if (name == "ALL" || name == "NONE")
@@ -365,6 +377,12 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
         return builtin("math." + name);
       error(span, "math." + name + " is not supported inside a @triton.jit function");
     }
+    if (path == "typing" && name == "TYPE_CHECKING")
+      return Object::boolean(false);
+    if (path == "packaging" && name == "version")
+      return Object::named(Object::Kind::Module, "packaging.version");
+    if (path == "packaging.version" && (name == "parse" || name == "Version"))
+      return builtin("packaging.version.parse");
     error(span, "module '" + path + "' cannot be used inside a @triton.jit function");
   }
   case Object::Kind::Tensor: {
@@ -425,6 +443,23 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
     }
     error(span, "dtype has no attribute '" + name + "'");
   }
+  case Object::Kind::String:
+    if (isStringMethod(name)) {
+      Object bound = Object::named(Object::Kind::BoundMethod, name);
+      bound.items.push_back(obj);
+      return bound;
+    }
+    error(span, "'str' object has no attribute '" + name + "'");
+  case Object::Kind::Tuple:
+    if (obj.name == "Version") { // packaging.version.parse(...): its release numbers
+      if (name == "release")
+        return Object::tuple(obj.items);
+      static const char *parts[] = {"major", "minor", "micro"};
+      for (size_t i = 0; i < 3; ++i)
+        if (name == parts[i])
+          return i < obj.items.size() ? obj.items[i] : Object::integer(0);
+    }
+    error(span, "'" + obj.describe() + "' has no attribute '" + name + "'");
   default: error(span, "'" + obj.describe() + "' has no attribute '" + name + "'");
   }
 }

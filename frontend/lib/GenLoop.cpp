@@ -67,10 +67,15 @@ void CodeGen::genFor(const Stmt &s) {
   }
   if (!s.orelse.empty())
     error(s.span, "unsupported Python construct 'for ... else'");
+  // Triton's range() takes tl.range's keywords; in a @triton.constexpr_function, ranges
+  // run as Python loops (unrolled).
+  bool rangeKeywords = kind == "tl.range" || kind == "py.range";
+  if (f.constexprFunction)
+    kind = "tl.static_range";
   std::vector<std::optional<Arg>> a =
-      kind == "tl.range" ? args.bind(*this, {"arg1", "arg2=", "step=", "num_stages=", "loop_unroll_factor=",
-                                             "disallow_acc_multi_buffer=", "flatten=", "warp_specialize="})
-                         : args.bind(*this, {"arg1", "arg2=", "step="});
+      rangeKeywords ? args.bind(*this, {"arg1", "arg2=", "step=", "num_stages=", "loop_unroll_factor=",
+                                        "disallow_acc_multi_buffer=", "flatten=", "warp_specialize="})
+                    : args.bind(*this, {"arg1", "arg2=", "step="});
   // range(stop) or range(start, stop[, step])
   Arg start = a[1] ? *a[0] : Arg{Object::integer(0), a[0]->span, nullptr};
   Arg stop = a[1] ? *a[1] : *a[0];
@@ -147,7 +152,7 @@ void CodeGen::genFor(const Stmt &s) {
   }
   setLoc(s.span);
   Op *loop = b_.forOp(lb.value, ub.value, st.value, inits);
-  if (kind == "tl.range") {
+  if (rangeKeywords) {
     const char *attrNames[] = {"num_stages", "loop_unroll_factor"};
     for (int k = 0; k < 2; ++k)
       if (a[3 + k] && !a[3 + k]->value.is(Object::Kind::None))
@@ -233,6 +238,20 @@ void CodeGen::genWhile(const Stmt &s) {
   if (!s.orelse.empty())
     error(s.span, "unsupported Python construct 'while ... else'");
   Frame &f = frame();
+  if (f.constexprFunction) { // a Python loop, run now
+    ++f.loopDepth;
+    while (true) {
+      Object test = eval(*s.value);
+      if (!test.isConstexpr())
+        error(s.value->span, "a @triton.constexpr_function's while condition must be a compile-time value");
+      if (!truthy(test, s.value->span))
+        break;
+      tick(s.span);
+      execSequence(s.body, 0, nullptr);
+    }
+    --f.loopDepth;
+    return;
+  }
   auto snapshot = f.locals;
   std::vector<Carried> carried;
   std::vector<Value *> inits;

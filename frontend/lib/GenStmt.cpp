@@ -103,7 +103,7 @@ bool CodeGen::execSequence(const StmtList &stmts, size_t start, const Continuati
       if (frame().loopDepth > 0)
         error(s.span, "return statements inside loops are not supported");
       Object value = s.value ? eval(*s.value) : Object::none();
-      frame().returned = materialize(value, s.span);
+      frame().returned = frame().constexprFunction ? value : materialize(value, s.span);
       return true;
     }
     case StmtKind::If:
@@ -135,6 +135,7 @@ bool CodeGen::execSequence(const StmtList &stmts, size_t start, const Continuati
     case StmtKind::Break: error(s.span, "unsupported Python construct 'break'");
     case StmtKind::Continue: error(s.span, "unsupported Python construct 'continue'");
     case StmtKind::Unsupported: error(s.span, "unsupported Python construct '" + s.module + "'");
+    case StmtKind::Try: error(s.span, "unsupported Python construct 'try'");
     case StmtKind::Import:
     case StmtKind::ImportFrom:
       error(s.span, "unsupported Python construct 'import' inside a @triton.jit function");
@@ -152,7 +153,10 @@ void CodeGen::assignTarget(const Expr &target, const Object &value) {
   case ExprKind::Name:
     // Triton's rule: a Python number assigned to a name becomes a tensor; use
     // `x: tl.constexpr = ...` to keep it a compile-time constant.
-    frame().locals[target.name] = value.isPyNumber() ? Object::ofTensor(toTensor(value, target.span)) : value;
+    // (A @triton.constexpr_function is plain Python: its names keep Python values.)
+    frame().locals[target.name] = value.isPyNumber() && !frame().constexprFunction
+                                      ? Object::ofTensor(toTensor(value, target.span))
+                                      : value;
     return;
   case ExprKind::Tuple:
   case ExprKind::List: {

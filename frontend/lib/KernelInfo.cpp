@@ -121,7 +121,10 @@ KernelInfo kernelInfo(const FunctionDef &fn, const ModuleEnv &env, bool withTuni
     info.isConstexpr.push_back(isConstexprAnnotation(p.annotation.get()));
     info.defaults.push_back(p.defaultValue ? sourceOf(env, *p.defaultValue) : "");
   }
-  for (const ExprPtr &dp : fn.decorators) {
+  std::vector<const Expr *> decorators = fn.appliedDecorators;
+  for (const ExprPtr &d : fn.decorators)
+    decorators.push_back(d.get());
+  for (const Expr *dp : decorators) {
     const Expr &d = *dp;
     std::string name = decoratorName(d);
     if (name == "jit" && d.kind == ExprKind::Call) {

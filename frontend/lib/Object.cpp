@@ -34,8 +34,8 @@ bool Object::sameAs(const Object &o) const {
   case Kind::Float: return floatValue == o.floatValue || (std::isnan(floatValue) && std::isnan(o.floatValue));
   case Kind::String:
   case Kind::Builtin:
-  case Kind::Module:
   case Kind::Enum: return name == o.name;
+  case Kind::Module: return name == o.name && functionModule == o.functionModule;
   case Kind::DType: return dtype == o.dtype;
   case Kind::Tensor: return tensor.value == o.tensor.value && tensor.dtype == o.tensor.dtype;
   case Kind::JitFunction: return function == o.function;

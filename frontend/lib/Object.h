@@ -44,7 +44,7 @@ struct Object {
     Slice,       // items: lower, upper, step (None when absent)
     JitFunction, // a @triton.jit function
     Builtin,     // a function of the language (name: "tl.load", "min", "math.log2")
-    Module,      // name: "triton.language", "math", ...
+    Module,      // name: "triton.language", "math", ...; functionModule: a module read from a file
     BlockPtr,
     BoundMethod, // name: method; items[0]: the object
     Enum,        // name: "PropagateNan.ALL" ...
@@ -59,7 +59,7 @@ struct Object {
   Tensor tensor;
   std::vector<Object> items;
   const FunctionDef *function = nullptr;
-  const ModuleEnv *functionModule = nullptr;
+  const ModuleEnv *functionModule = nullptr; // JitFunction: its module; Module: the file's module
   std::shared_ptr<const BlockPointer> blockPtr;
 
   static Object none() { return Object{}; }

@@ -26,13 +26,18 @@ bool isAugOp(const Token &t, BinOpKind &op) {
 }
 
 // True for a decorator that makes a Triton jit function: jit, triton.jit, triton.jit(...).
+// @triton.constexpr_function helpers are parsed like jit functions too.
 bool isJitDecorator(const Expr &e) {
   const Expr *callee = e.kind == ExprKind::Call ? e.value.get() : &e;
-  if (callee->kind == ExprKind::Name)
-    return callee->name == "jit";
-  if (callee->kind == ExprKind::Attribute)
-    return callee->name == "jit";
+  if (callee->kind == ExprKind::Name || callee->kind == ExprKind::Attribute)
+    return callee->name == "jit" || callee->name == "constexpr_function";
   return false;
+}
+
+bool isConstexprFunctionDecorator(const Expr &e) {
+  const Expr *callee = e.kind == ExprKind::Call ? e.value.get() : &e;
+  return (callee->kind == ExprKind::Name || callee->kind == ExprKind::Attribute) &&
+         callee->name == "constexpr_function";
 }
 
 bool isClauseKeyword(const Token &t) {
@@ -345,10 +350,11 @@ std::unique_ptr<FunctionDef> ParserImpl::parseFunctionDef(std::vector<ExprPtr> d
     return fn;
   }
   size_t bodyStart = pos_;
+  unsigned savedElif = elifDepth_;
   try {
     fn->body = parseBlock();
   } catch (CompileError &e) {
-    elifDepth_ = 0;
+    elifDepth_ = savedElif;
     fn->parseError = std::move(e);
     fn->body.clear();
     pos_ = bodyStart;
@@ -360,15 +366,26 @@ std::unique_ptr<FunctionDef> ParserImpl::parseFunctionDef(std::vector<ExprPtr> d
 ModuleAST ParserImpl::parseModule() {
   ModuleAST m;
   m.source = &src_;
+  m.body = parseModuleStatements(false);
+  return m;
+}
+
+StmtList ParserImpl::parseModuleStatements(bool nested) {
+  StmtList body;
   while (tok().kind != Tok::End) {
     const Token &t = tok();
     Span s = spanOf(t);
     size_t start = pos_;
+    unsigned savedElif = elifDepth_; // restored when the statement does not parse
     auto skipped = [&]() {
       pos_ = start;
       skipStatement();
-      m.body.push_back(std::make_unique<Stmt>(StmtKind::Skipped, s));
+      body.push_back(std::make_unique<Stmt>(StmtKind::Skipped, s));
     };
+    if (t.kind == Tok::Dedent && nested) {
+      next();
+      break;
+    }
     if (t.kind == Tok::Newline || t.kind == Tok::Dedent) {
       next();
       continue;
@@ -391,20 +408,34 @@ ModuleAST ParserImpl::parseModule() {
           skipped();
           continue;
         }
-        bool jit = false;
-        for (const ExprPtr &d : decorators)
+        bool jit = false, constexprFunction = false;
+        for (const ExprPtr &d : decorators) {
           jit = jit || isJitDecorator(*d);
+          constexprFunction = constexprFunction || isConstexprFunctionDecorator(*d);
+        }
         auto st = std::make_unique<Stmt>(StmtKind::FunctionDef, s);
         st->function = parseFunctionDef(std::move(decorators), jit);
-        m.body.push_back(std::move(st));
+        st->function->constexprFunction = constexprFunction;
+        body.push_back(std::move(st));
       } catch (CompileError &) {
-        elifDepth_ = 0;
+        elifDepth_ = savedElif;
         // Skip the decorators and the definition they decorate.
         pos_ = start;
         while (atOp("@"))
           skipStatement();
         skipStatement();
-        m.body.push_back(std::make_unique<Stmt>(StmtKind::Skipped, s));
+        body.push_back(std::make_unique<Stmt>(StmtKind::Skipped, s));
+      }
+      continue;
+    }
+    if (t.isName("if") || t.isName("try")) {
+      // Evaluated when the module's names are bound (ModuleEnv); one that does not
+      // parse is skipped with all its clauses.
+      try {
+        body.push_back(t.isName("if") ? parseModuleIf() : parseModuleTry());
+      } catch (CompileError &) {
+        elifDepth_ = savedElif;
+        skipped();
       }
       continue;
     }
@@ -426,18 +457,98 @@ ModuleAST ParserImpl::parseModule() {
       }
       if (tok().kind == Tok::Newline)
         next();
-      m.body.push_back(std::move(st));
+      body.push_back(std::move(st));
     } catch (CompileError &) {
-      elifDepth_ = 0;
+      elifDepth_ = savedElif;
       skipped();
     }
   }
-  return m;
+  return body;
+}
+
+StmtList ParserImpl::parseModuleSuite() {
+  expect(":", "to start the block");
+  if (tok().kind != Tok::Newline) {
+    // Simple statements on the same line: "if HAS_X: from x import y"
+    StmtList body;
+    while (true) {
+      StmtPtr st = parseSimpleStatement();
+      if (st->kind == StmtKind::Import || st->kind == StmtKind::ImportFrom ||
+          ((st->kind == StmtKind::Assign || st->kind == StmtKind::AnnAssign) && st->value))
+        body.push_back(std::move(st));
+      if (!accept(";") || tok().kind == Tok::Newline)
+        break;
+    }
+    if (tok().kind != Tok::Newline && tok().kind != Tok::End)
+      unexpected("after statement");
+    if (tok().kind == Tok::Newline)
+      next();
+    return body;
+  }
+  next();
+  if (tok().kind != Tok::Indent)
+    error(tok(), "expected an indented block");
+  next();
+  return parseModuleStatements(true);
+}
+
+StmtPtr ParserImpl::parseModuleIf() {
+  auto st = std::make_unique<Stmt>(StmtKind::If, spanOf(tok()));
+  next(); // if / elif
+  st->value = parseExpr();
+  st->body = parseModuleSuite();
+  if (atName("elif")) {
+    if (++elifDepth_ > 200)
+      error(tok(), "too many elif branches (more than 200)");
+    st->orelse.push_back(parseModuleIf());
+    --elifDepth_;
+  } else if (acceptName("else")) {
+    st->orelse = parseModuleSuite();
+  }
+  return st;
+}
+
+StmtPtr ParserImpl::parseModuleTry() {
+  auto st = std::make_unique<Stmt>(StmtKind::Try, spanOf(tok()));
+  next(); // try
+  st->body = parseModuleSuite();
+  while (atName("except")) {
+    ExceptHandler h;
+    h.span = spanOf(tok());
+    next();
+    accept("*"); // except* groups match like except here
+    if (!atOp(":")) {
+      h.type = parseExpr();
+      if (acceptName("as")) {
+        if (tok().kind != Tok::Name)
+          unexpected("after 'as'");
+        next();
+      }
+    }
+    h.body = parseModuleSuite();
+    st->handlers.push_back(std::move(h));
+  }
+  if (acceptName("else"))
+    st->orelse = parseModuleSuite();
+  if (acceptName("finally"))
+    st->finalbody = parseModuleSuite();
+  if (st->handlers.empty() && st->finalbody.empty())
+    error(tok(), "expected 'except' or 'finally' after the try block");
+  return st;
 }
 
 ModuleAST parseModule(const SourceBuffer &source) {
   ParserImpl p(source, tokenize(source));
   return p.parseModule();
+}
+
+std::unique_ptr<FunctionDef> parseFunctionAt(const SourceBuffer &source, uint32_t offset) {
+  ParserImpl p(source, tokenize(source));
+  while (p.tok().kind != Tok::End && !(p.atName("def") && p.tok().begin == offset))
+    p.next();
+  if (p.tok().kind == Tok::End)
+    return nullptr;
+  return p.parseFunctionDef({}, true);
 }
 
 ExprPtr parseExpression(const SourceBuffer &source) {

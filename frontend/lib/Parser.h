@@ -15,6 +15,10 @@ namespace trident::frontend {
 
 ModuleAST parseModule(const SourceBuffer &source);
 
+// Parses the function definition whose `def` keyword starts at byte `offset` of
+// `source` again, with its body (for functions made jit by a call, `k = triton.jit(f)`).
+std::unique_ptr<FunctionDef> parseFunctionAt(const SourceBuffer &source, uint32_t offset);
+
 // Parses `source` as one expression (a constexpr value of a signature, a default).
 ExprPtr parseExpression(const SourceBuffer &source);
 

@@ -13,6 +13,12 @@ public:
 
   // ---- statements (ParseStmt.cpp) ----
   ModuleAST parseModule();
+  // Module-level statements up to the end of the file or, when `nested`, up to
+  // the dedent that closes the block (consumed).
+  StmtList parseModuleStatements(bool nested);
+  StmtList parseModuleSuite(); // ':' then module-level statements
+  StmtPtr parseModuleIf();     // at 'if' or 'elif'
+  StmtPtr parseModuleTry();    // at 'try'
   StmtList parseBlock(); // ':' then a suite
   void parseStatement(StmtList &out);
   StmtPtr parseSimpleStatement();

@@ -8,8 +8,8 @@
 
 namespace trident::frontend {
 
-const char *preludeSource() {
-  return R"PRELUDE(
+std::string preludeSource() {
+  return std::string(R"PRELUDE(
 import triton
 import triton.language as tl
 
@@ -50,6 +50,34 @@ def philox(seed, c0, c1, c2, c3, n_rounds: tl.constexpr = 10):
     c2 = c2.to(tl.uint32, bitcast=True)
     c3 = c3.to(tl.uint32, bitcast=True)
     return _philox_rounds(c0, c1, c2, c3, key_lo, key_hi, n_rounds)
+
+
+@triton.jit
+def philox_impl(c0, c1, c2, c3, k0, k1, n_rounds: tl.constexpr = 10):
+    return _philox_rounds(c0, c1, c2, c3, k0, k1, n_rounds)
+
+
+@triton.jit
+def _or_combine(a, b):
+    return a | b
+
+
+@triton.jit
+def reduce_or(input, axis, keep_dims: tl.constexpr = False):
+    return tl.reduce(input, axis, _or_combine, keep_dims=keep_dims)
+
+
+@triton.jit
+def swizzle2d(i, j, size_i, size_j, size_g):
+    # Index (i, j) of a size_i x size_j row-major grid, renumbered so that groups of
+    # size_g rows are walked column by column (the last group may be shorter).
+    linear = i * size_j + j
+    group_size = size_g * size_j
+    group = linear // group_size
+    first_row = group * size_g
+    rows = tl.minimum(size_i - first_row, size_g)
+    in_group = linear % group_size
+    return first_row + in_group % rows, in_group // rows
 
 
 @triton.jit
@@ -118,12 +146,14 @@ def randn4x(seed, offset, n_rounds: tl.constexpr = 10):
     n1, n2 = pair_uniform_to_normal(u1, u2)
     n3, n4 = pair_uniform_to_normal(u3, u4)
     return n1, n2, n3, n4
-)PRELUDE";
+)PRELUDE") +
+         libdevicePreludeSource();
 }
 
 void registerPreludeBuiltins(BuiltinTable &t) {
-  for (const char *name : {"philox", "randint4x", "randint", "uint_to_uniform_float", "rand", "rand4x",
-                           "pair_uniform_to_normal", "randn", "randn4x"}) {
+  for (const char *name :
+       {"philox", "philox_impl", "reduce_or", "swizzle2d", "randint4x", "randint", "uint_to_uniform_float",
+        "rand", "rand4x", "pair_uniform_to_normal", "randn", "randn4x"}) {
     std::string n = name;
     t["tl." + n] = [n](CodeGen &cg, const CallArgs &args) { return cg.callPrelude(n, args); };
   }

@@ -59,6 +59,7 @@ std::vector<SourceKernel> listKernelsInSource(const std::string &source, const s
     }
     k.tuneKeys = info.autotuneKeys;
     k.heuristics = info.heuristics;
+    k.error = info.error;
     out.push_back(std::move(k));
   }
   return out;
@@ -66,6 +67,19 @@ std::vector<SourceKernel> listKernelsInSource(const std::string &source, const s
   (void)source;
   (void)fileName;
   noFrontend();
+#endif
+}
+
+std::string importedSourcesKey(const std::string &source, const std::string &fileName) {
+#if TRIDENT_RUNTIME_HAS_FRONTEND
+  std::string key;
+  for (const auto &[path, text] : trident::importedFiles(source, fileName))
+    key += path + '\0' + std::to_string(text.size()) + '\0' + text;
+  return key;
+#else
+  (void)source;
+  (void)fileName;
+  return "";
 #endif
 }
 

@@ -137,6 +137,9 @@ Kernel Kernel::fromSource(std::string source, const std::string &name, std::stri
     throw Error(ErrorCode::NotFound, "no @triton.jit function named '" + name + "' in " + fileName +
                                          " (it defines: " + (names.empty() ? "none" : names) + ")");
   }
+  if (!found->error.empty())
+    throw Error(ErrorCode::Compile,
+                "cannot read kernel '" + name + "' in " + fileName + ":\n" + found->error);
   auto impl = std::make_shared<KernelImpl>();
   impl->name = name;
   impl->fileName = fileName;
@@ -164,8 +167,9 @@ Kernel Kernel::fromSource(std::string source, const std::string &name, std::stri
     impl->heuristics.emplace_back(param, lambda, names);
     impl->heuristicParams.push_back(j);
   }
-  // The whole file: it holds the kernel and every jit function it can call.
-  impl->sourceHash = hashOf({"source", fileName, source});
+  // The whole file and the modules it imports: they hold every jit function and
+  // constant the kernel can use.
+  impl->sourceHash = hashOf({"source", fileName, source, importedSourcesKey(source, fileName)});
   impl->source = std::move(source);
   indexParams(*impl);
   Kernel k;

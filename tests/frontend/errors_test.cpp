@@ -779,7 +779,9 @@ const BadSource kBadSources[] = {
      "def k(x_ptr):\n"
      "    v = libdevice.tanh(tl.load(x_ptr))\n"
      "",
-     "*fp32", "8:9: libdevice function 'tanh' is not supported by Trident"},
+     "*fp32",
+     "8:9: libdevice function 'tanh' is not supported by Trident yet (it needs a math function the block IR "
+     "lacks)"},
     {"rand_float_seed",
      "import triton\n"
      "import triton.language as tl\n"

@@ -239,12 +239,13 @@ TEST_CASE("the module reader keeps imports, constants and jit functions and skip
       seen.push_back(std::string(s->function->parsed ? "jit " : "def ") + s->function->name);
       break;
     case StmtKind::Skipped: seen.push_back("skip"); break;
+    case StmtKind::If: seen.push_back("if"); break;
     default: seen.push_back("?"); break;
     }
   }
   std::vector<std::string> expected = {"import",  "import",   "import", "from",       "=BLOCK",    "=SCALE",
                                        "=DEVICE", "=configs", "skip",   "def host",   "def host2", "jit k",
-                                       "skip",    "skip",     "skip",   "jit broken", "jit last"};
+                                       "if",      "skip",     "skip",   "jit broken", "jit last"};
   CHECK(seen == expected);
   const FunctionDef *broken = findFunction(p.module, "broken");
   REQUIRE(broken);

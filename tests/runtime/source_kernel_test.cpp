@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <random>
 
 using namespace trident;
@@ -255,4 +256,55 @@ def axpy(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
   Constexpr text = Constexpr::source("tl.float16");
   CHECK_THROWS_WITH_AS(k.launch(dev, Grid(1), {x, text, out, 3}, opts), doctest::Contains("not source text"),
                        Error);
+}
+
+TEST_CASE("a kernel file's imported helper modules are part of its cache key") {
+  test::TempDir dir, cache;
+  auto write = [](const std::string &path, const std::string &text) { std::ofstream(path) << text; };
+  std::string kernelFile = dir.path() + "/k.py";
+  write(kernelFile, "import triton\nimport triton.language as tl\nfrom .helpers import bump\n"
+                    "@triton.jit\ndef k(x_ptr):\n    i = tl.arange(0, 16)\n"
+                    "    tl.store(x_ptr + i, bump(tl.load(x_ptr + i)))\n");
+  auto runWith = [&](const std::string &helper, size_t expectedCompiles) {
+    write(dir.path() + "/helpers.py",
+          "import triton\n@triton.jit\ndef bump(x):\n    return " + helper + "\n");
+    Runtime rt(test::testOptions(cache.path()));
+    Device dev = rt.device("host:0");
+    Kernel k = Kernel::fromFile(kernelFile, "k");
+    std::vector<float> x(16, 1.0f);
+    Buffer b = Buffer::fromHost(dev, std::span<const float>(x));
+    k.launch(dev, Grid(1), {b});
+    CHECK(rt.cacheStats().frontendCompiles == expectedCompiles);
+    return b.toHost<float>()[3];
+  };
+  CHECK(runWith("x + 1.0", 1) == 2.0f);
+  CHECK(runWith("x + 1.0", 0) == 2.0f);   // from the disk cache
+  CHECK(runWith("x * 10.0", 1) == 10.0f); // the helper changed: compiled again
+}
+
+TEST_CASE("a kernel whose decorator cannot be read fails alone; the file's other kernels load") {
+  const char *source = R"(
+import triton
+import triton.language as tl
+
+@triton.heuristics(values=make_heuristics())
+@triton.jit
+def broken(x_ptr, EVEN: tl.constexpr):
+    pass
+
+def inc(x_ptr):
+    tl.store(x_ptr, tl.load(x_ptr) + 1.0)
+
+inc_kernel = triton.jit(inc)
+)";
+  Runtime rt(test::testOptions());
+  Device dev = rt.device("host:0");
+  CHECK_THROWS_WITH_AS(Kernel::fromSource(source, "broken", "two.py"),
+                       doctest::Contains("two.py:5:2: error: @triton.heuristics needs a dict literal"),
+                       Error);
+  Kernel k = Kernel::fromSource(source, "inc_kernel", "two.py");
+  std::vector<float> x = {41.0f};
+  Buffer b = Buffer::fromHost(dev, std::span<const float>(x));
+  k.launch(dev, Grid(1), {b});
+  CHECK(b.toHost<float>()[0] == 42.0f);
 }

@@ -34,6 +34,27 @@ struct ArgSpec {
 // A pointer is '*' + dtype, ":16" marks divisibility; a bare value is a constexpr.
 std::optional<std::vector<ArgSpec>> parseSignature(std::string_view text, Diagnostics &diags);
 
+// The Triton release whose language the frontend implements: `triton.__version__`
+// in module-level conditions, packaging.version comparisons.
+inline constexpr const char *kTritonVersion = "3.6.0";
+
+// How `import` and `from ... import` in kernel files find other Python modules.
+// A module is searched for in the kernel file's folder, then in the folders above
+// it up to the parent of its outermost package (folders holding __init__.py), then
+// in `searchPath`, then in TRIDENT_PYTHONPATH's folders (':'-separated). Only the
+// jit functions and compile-time constants of imported modules are read.
+// triton, triton.language... and math are the language's own modules and never
+// read from files; modules found nowhere (torch, numpy) may be imported but not used.
+struct ImportOptions {
+  std::vector<std::string> searchPath;
+  bool useEnvironment = true; // TRIDENT_PYTHONPATH
+  // The file system, replaceable for tests and fuzzing: readFile gives a file's text
+  // (nullopt when it is not a readable file), isFolder tells folders (for packages
+  // without __init__.py). Unset: the real file system.
+  std::function<std::optional<std::string>(const std::string &path)> readFile;
+  std::function<bool(const std::string &path)> isFolder;
+};
+
 struct CompileRequest {
   std::string kernel;        // name of the @triton.jit function
   std::vector<ArgSpec> args; // one per parameter, in order (trailing parameters with
@@ -42,6 +63,7 @@ struct CompileRequest {
   bool debug = false;
   // Receives tl.static_print output; when empty, it goes to standard error.
   std::function<void(const std::string &)> staticPrint;
+  ImportOptions imports;
 };
 
 // Compiles one kernel (and the jit functions it calls) to a block-IR module with
@@ -71,10 +93,25 @@ struct KernelInfo {
   std::vector<std::string> autotuneKeys;
   // @triton.heuristics: parameter name -> lambda source text.
   std::vector<std::pair<std::string, std::string>> heuristics;
+  // Not empty when this kernel's decorators cannot be read: the diagnostic (file:line:col,
+  // message, snippet). The file's other kernels are still listed and usable.
+  std::string error;
 };
 
 // Lists the @triton.jit functions of a source file with their decorator facts.
+// The jit functions are those the module defines after its module-level `if` and
+// `try` blocks are evaluated (see ImportOptions for the modules it imports), and
+// those made jit by calls (`k = triton.jit(f)`, `k = triton.autotune(...)(f)`).
+// Fails only when the file itself cannot be read; a kernel whose decorators cannot
+// be read carries KernelInfo::error.
 std::optional<std::vector<KernelInfo>> listKernels(std::string_view source, std::string_view fileName,
-                                                   Diagnostics &diags);
+                                                   Diagnostics &diags, const ImportOptions &imports = {});
+
+// Every module file the source imports, directly or through the modules it
+// imports, as compileKernel resolves them: (path, text) pairs sorted by path. A
+// cache of compiled kernels must key on these besides the source itself. Files
+// that do not read or tokenize are left out (compiling reports them).
+std::vector<std::pair<std::string, std::string>>
+importedFiles(std::string_view source, std::string_view fileName, const ImportOptions &imports = {});
 
 } // namespace trident

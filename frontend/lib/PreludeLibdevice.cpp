@@ -1,0 +1,349 @@
+// libdevice (triton.language.extra.libdevice, tl.extra.cuda.libdevice ...): the
+// functions Trident provides on every target. Those that are block-IR math ops
+// (exp, log, sqrt, rsqrt, erf ...) map to them: on NVPTX they are libdevice's own
+// functions, on the other targets each backend's. The others are written here in
+// the Triton language from exact operations only (floor, compare, select, integer
+// and bit arithmetic), so that they give libdevice's results bit for bit on every
+// target: rounding (rint, round, trunc, llrint ...), classification (isnan,
+// signbit ...), copysign, fdim, saturatef, integer mulhi, popc, clz, brev, ffs.
+// Names that need a transcendental function the block IR lacks (tanh, pow, asin ...)
+// are refused with a message saying so.
+
+#include "CodeGen.h"
+
+namespace trident::frontend {
+
+namespace {
+
+// A libdevice name, the Triton-language function that implements it (in the
+// prelude below, or a tl builtin).
+struct LibdeviceEntry {
+  const char *name;
+  const char *impl;
+};
+
+const LibdeviceEntry kLibdevice[] = {
+    // The block IR's math ops.
+    {"exp", "tl.exp"},
+    {"exp2", "tl.exp2"},
+    {"log", "tl.log"},
+    {"log2", "tl.log2"},
+    {"sqrt", "tl.sqrt"},
+    {"rsqrt", "tl.rsqrt"},
+    {"sin", "tl.sin"},
+    {"cos", "tl.cos"},
+    {"erf", "tl.erf"},
+    {"floor", "tl.floor"},
+    {"ceil", "tl.ceil"},
+    {"fabs", "tl.abs"},
+    {"abs", "tl.abs"},
+    {"llabs", "tl.abs"},
+    {"fma", "tl.fma"},
+    {"fma_rn", "tl.fma"},
+    {"div_rn", "tl.div_rn"},
+    {"sqrt_rn", "tl.sqrt_rn"},
+    {"umulhi", "tl.umulhi"},
+    {"umul64hi", "tl.umulhi"},
+    // libdevice's fast_ variants: the accurate functions are within their bounds.
+    {"fast_expf", "tl.exp"},
+    {"fast_logf", "tl.log"},
+    {"fast_log2f", "tl.log2"},
+    {"fast_sinf", "tl.sin"},
+    {"fast_cosf", "tl.cos"},
+    // Written below.
+    {"fmax", "_ld_fmax"},
+    {"fmin", "_ld_fmin"},
+    {"max", "_ld_imax"},
+    {"min", "_ld_imin"},
+    {"umax", "_ld_imax"},
+    {"umin", "_ld_imin"},
+    {"llmax", "_ld_imax"},
+    {"llmin", "_ld_imin"},
+    {"ullmax", "_ld_imax"},
+    {"ullmin", "_ld_imin"},
+    {"add_rn", "_ld_add"},
+    {"sub_rn", "_ld_sub"},
+    {"mul_rn", "_ld_mul"},
+    {"rcp_rn", "_ld_rcp"},
+    {"fast_dividef", "_ld_fdiv"},
+    {"copysign", "_ld_copysign"},
+    {"signbit", "_ld_signbit"},
+    {"isnan", "_ld_isnan"},
+    {"isinf", "_ld_isinf"},
+    {"isfinited", "_ld_isfinite"},
+    {"finitef", "_ld_isfinite"},
+    {"trunc", "_ld_trunc"},
+    {"round", "_ld_round"},
+    {"rint", "_ld_rint"},
+    {"nearbyint", "_ld_rint"},
+    {"llrint", "_ld_llrint"},
+    {"llround", "_ld_llround"},
+    {"fdim", "_ld_fdim"},
+    {"saturatef", "_ld_saturate"},
+    {"mulhi", "_ld_mulhi"},
+    {"mul64hi", "_ld_mulhi"},
+    {"popc", "_ld_popc"},
+    {"popcll", "_ld_popc"},
+    {"clz", "_ld_clz"},
+    {"clzll", "_ld_clz"},
+    {"brev", "_ld_brev"},
+    {"brevll", "_ld_brev"},
+    {"ffs", "_ld_ffs"},
+    {"ffsll", "_ld_ffs"},
+};
+
+} // namespace
+
+const char *libdevicePreludeSource() {
+  return R"PRELUDE(
+
+@triton.jit
+def _ld_float(x):
+    x = tl.to_tensor(x)
+    tl.static_assert(x.dtype.is_floating(), "this libdevice function takes floating-point values")
+    return x
+
+
+@triton.jit
+def _ld_int(x):
+    x = tl.to_tensor(x)
+    tl.static_assert(x.dtype.is_int() and not x.dtype.is_bool(), "this libdevice function takes integers")
+    return x
+
+
+@triton.jit
+def _ld_fmax(x, y):
+    return tl.maximum(_ld_float(x), y)
+
+
+@triton.jit
+def _ld_fmin(x, y):
+    return tl.minimum(_ld_float(x), y)
+
+
+@triton.jit
+def _ld_imax(x, y):
+    return tl.maximum(_ld_int(x), y)
+
+
+@triton.jit
+def _ld_imin(x, y):
+    return tl.minimum(_ld_int(x), y)
+
+
+@triton.jit
+def _ld_add(x, y):
+    return _ld_float(x) + y
+
+
+@triton.jit
+def _ld_sub(x, y):
+    return _ld_float(x) - y
+
+
+@triton.jit
+def _ld_mul(x, y):
+    return _ld_float(x) * y
+
+
+@triton.jit
+def _ld_rcp(x):
+    return tl.div_rn(1.0, _ld_float(x))
+
+
+@triton.jit
+def _ld_fdiv(x, y):
+    return _ld_float(x) / y
+
+
+@triton.jit
+def _ld_copysign(x, y):
+    # The magnitude's bits with the sign's sign bit.
+    x = _ld_float(x)
+    y = tl.to_tensor(y).to(x.dtype)
+    if x.dtype.primitive_bitwidth == 64:
+        xb = x.to(tl.uint64, bitcast=True)
+        yb = y.to(tl.uint64, bitcast=True)
+        return ((xb & 0x7FFFFFFFFFFFFFFF) | (yb & 0x8000000000000000)).to(tl.float64, bitcast=True)
+    elif x.dtype.primitive_bitwidth == 32:
+        xb = x.to(tl.uint32, bitcast=True)
+        yb = y.to(tl.uint32, bitcast=True)
+        return ((xb & 0x7FFFFFFF) | (yb & 0x80000000)).to(tl.float32, bitcast=True)
+    else:
+        xb = x.to(tl.uint16, bitcast=True)
+        yb = y.to(tl.uint16, bitcast=True)
+        return ((xb & 0x7FFF) | (yb & 0x8000)).to(x.dtype, bitcast=True)
+
+
+@triton.jit
+def _ld_signbit(x):
+    x = _ld_float(x)
+    if x.dtype.primitive_bitwidth == 64:
+        return (x.to(tl.uint64, bitcast=True) >> 63).to(tl.int32)
+    elif x.dtype.primitive_bitwidth == 32:
+        return (x.to(tl.uint32, bitcast=True) >> 31).to(tl.int32)
+    else:
+        return (x.to(tl.uint16, bitcast=True) >> 15).to(tl.int32)
+
+
+@triton.jit
+def _ld_isnan(x):
+    x = _ld_float(x)
+    return (x != x).to(tl.int32)
+
+
+@triton.jit
+def _ld_isinf(x):
+    x = _ld_float(x)
+    return (tl.abs(x) == float("inf")).to(tl.int32)
+
+
+@triton.jit
+def _ld_isfinite(x):
+    x = _ld_float(x)
+    return (tl.abs(x) < float("inf")).to(tl.int32)
+
+
+@triton.jit
+def _ld_trunc(x):
+    x = _ld_float(x)
+    return _ld_copysign(tl.where(x < 0, tl.ceil(x), tl.floor(x)), x)
+
+
+@triton.jit
+def _ld_round(x):
+    # Halfway cases away from zero; x - trunc(x) is exact.
+    x = _ld_float(x)
+    t = _ld_trunc(x)
+    away = tl.abs(x - t) >= 0.5
+    return _ld_copysign(tl.where(away, tl.where(x < 0, t - 1, t + 1), t), x)
+
+
+@triton.jit
+def _ld_rint(x):
+    # Halfway cases to even; x - floor(x) and floor(x) * 0.5 are exact.
+    x = _ld_float(x)
+    f = tl.floor(x)
+    d = x - f
+    half = f * 0.5
+    odd = tl.floor(half) != half
+    up = (d > 0.5) | ((d == 0.5) & odd)
+    return _ld_copysign(tl.where(up, f + 1, f), x)
+
+
+@triton.jit
+def _ld_llrint(x):
+    return _ld_rint(x).to(tl.int64)
+
+
+@triton.jit
+def _ld_llround(x):
+    return _ld_round(x).to(tl.int64)
+
+
+@triton.jit
+def _ld_fdim(x, y):
+    # x - y when x > y, NaN when either is NaN, else +0.
+    x = _ld_float(x)
+    y = tl.to_tensor(y).to(x.dtype)
+    r = tl.where(x > y, x - y, 0.0)
+    return tl.where((x != x) | (y != y), x + y, r)
+
+
+@triton.jit
+def _ld_saturate(x):
+    x = _ld_float(x)
+    return tl.minimum(tl.maximum(x, 0.0), 1.0)
+
+
+@triton.jit
+def _ld_mulhi(x, y):
+    # The high half of the signed product: 32-bit through a 64-bit product, 64-bit
+    # from the unsigned high half, corrected for negative operands.
+    x = _ld_int(x)
+    y = tl.to_tensor(y).to(x.dtype)
+    if x.dtype.primitive_bitwidth == 64:
+        xu = x.to(tl.uint64, bitcast=True)
+        yu = y.to(tl.uint64, bitcast=True)
+        hi = tl.umulhi(xu, yu)
+        hi = hi - tl.where(x < 0, yu, yu * 0) - tl.where(y < 0, xu, xu * 0)
+        return hi.to(tl.int64, bitcast=True)
+    else:
+        return ((x.to(tl.int64) * y.to(tl.int64)) >> 32).to(tl.int32)
+
+
+@triton.jit
+def _ld_bits(x):
+    # x as an unsigned integer of its width (32 or 64).
+    x = _ld_int(x)
+    if x.dtype.primitive_bitwidth == 64:
+        return x.to(tl.uint64, bitcast=True)
+    else:
+        return x.to(tl.int32).to(tl.uint32, bitcast=True)
+
+
+@triton.jit
+def _ld_popc(x):
+    u = _ld_bits(x)
+    n = (u & 1).to(tl.int32)
+    for i in tl.static_range(1, u.dtype.primitive_bitwidth):
+        n += ((u >> i) & 1).to(tl.int32)
+    return n
+
+
+@triton.jit
+def _ld_clz(x):
+    # Leading zeros: the bits above the highest set one.
+    u = _ld_bits(x)
+    width: tl.constexpr = u.dtype.primitive_bitwidth
+    n = tl.where(u == 0, width, 0)
+    seen = u == 0
+    for i in tl.static_range(width):
+        bit = ((u >> (width - 1 - i)) & 1) != 0
+        n = tl.where(seen | bit, n, n + 1)
+        seen = seen | bit
+    return n.to(tl.int32)
+
+
+@triton.jit
+def _ld_ffs(x):
+    # 1 + the index of the lowest set bit, 0 for 0.
+    u = _ld_bits(x)
+    width: tl.constexpr = u.dtype.primitive_bitwidth
+    n = tl.where(u == 0, 0, 0)
+    for i in tl.static_range(width):
+        bit = ((u >> (width - 1 - i)) & 1) != 0
+        n = tl.where(bit, width - i, n)
+    return n.to(tl.int32)
+
+
+@triton.jit
+def _ld_brev(x):
+    x = _ld_int(x)
+    u = _ld_bits(x)
+    width: tl.constexpr = u.dtype.primitive_bitwidth
+    r = u & 0
+    for i in tl.static_range(width):
+        r = r | (((u >> i) & 1) << (width - 1 - i))
+    if width == 64:
+        return r.to(tl.int64, bitcast=True)
+    else:
+        return r.to(tl.int32, bitcast=True)
+)PRELUDE";
+}
+
+void registerLibdeviceBuiltins(BuiltinTable &t) {
+  for (const LibdeviceEntry &e : kLibdevice) {
+    std::string impl = e.impl;
+    if (impl.rfind("tl.", 0) == 0)
+      t[std::string("libdevice.") + e.name] = [impl](CodeGen &cg, const CallArgs &args) {
+        return cg.builtins().at(impl)(cg, args);
+      };
+    else
+      t[std::string("libdevice.") + e.name] = [impl](CodeGen &cg, const CallArgs &args) {
+        return cg.callPrelude(impl, args);
+      };
+  }
+}
+
+} // namespace trident::frontend
