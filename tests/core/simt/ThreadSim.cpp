@@ -470,9 +470,11 @@ private:
       checkGlobal(op, address, eb);
       uint64_t old = 0;
       std::memcpy(&old, reinterpret_cast<const void *>(address), eb);
-      uint64_t v = get(op->operand(numData - 1))[th], next = old;
+      // Words may hold a narrow integer sign-extended (a kernel's scalar arguments, as
+      // the launch ABI packs them): compare and combine the element's bits only.
+      uint64_t v = mask(get(op->operand(numData - 1))[th], bits), next = old;
       if (cas) {
-        next = old == get(op->operand(1))[th] ? v : old;
+        next = old == mask(get(op->operand(1))[th], bits) ? v : old;
       } else {
         std::string kind = op->stringAttr("kind");
         if (kind == "add")
