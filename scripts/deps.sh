@@ -9,6 +9,7 @@ packages=(
   llvm-19-dev llvm-19-tools lld-19 liblld-19-dev
   spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
   rocm-device-libs
+  clang-19 libclang-rt-19-dev
 )
 missing=()
 for p in "${packages[@]}"; do
