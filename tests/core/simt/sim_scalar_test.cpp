@@ -1,8 +1,11 @@
-// The thread-IR simulator's atomics on hand-written thread IR: the unsigned kinds and
-// compare-and-swap see the element's bits, also where a word holds a narrow integer
-// sign-extended (a scalar argument, as the launch ABI packs it).
+// The thread-IR simulator's scalar semantics on hand-written thread IR: atomics (the
+// unsigned kinds and compare-and-swap see the element's bits, also where a word holds
+// a narrow integer sign-extended: a scalar argument, as the launch ABI packs it) and
+// conversions from f64 to f16 and bf16 (rounded once, not through f32).
 #include "SimtTestUtil.h"
 
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -76,4 +79,44 @@ TEST_CASE("th.atomic_cas compares the element's bits with a sign-extended compar
   CHECK(runOnSlots(cas, 0xfffffffeu, 9, -1) == 0xfffffffeu);
   // A negative new value lands as its 32 bits.
   CHECK(runOnSlots(cas, 3u, -2, 3) == 0xfffffffeu);
+}
+
+namespace {
+
+// arith.truncf of the f64 argument to `type`, stored as its bits by thread 0.
+uint16_t truncF64(const std::string &type, double x) {
+  Module m = parseOrFail(R"(builtin.module ({
+  tt.func {num_threads = 32, shared_bytes = 0, sym_name = "k"} ({
+  ^(%out: ptr<)" + type + R"(>, %x: f64):
+    %t = th.thread_id : i32
+    %z = arith.constant {value = 0} : i32
+    %first = arith.cmpi %t, %z {predicate = "eq"} : i1
+    %y = arith.truncf %x : )" + type + R"(
+    th.store %out, %y, %first
+    tt.return
+  })
+})
+)");
+  uint16_t out = 0xdead;
+  simulate(m, "k", {ptrArg(&out), std::bit_cast<uint64_t>(x)}, {1, 1, 1}, {{&out, sizeof out}});
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("arith.truncf from f64 to f16 and bf16 rounds once, to nearest even") {
+  // Just above the midpoint of two neighbours: through f32 the excess is lost, the
+  // midpoint then ties to even (down); rounded once it goes up.
+  double tiny = std::ldexp(1.0, -40);
+  CHECK(truncF64("f16", 1.0 + std::ldexp(1.0, -11) + tiny) == 0x3c01);
+  CHECK(truncF64("f16", -(1.0 + std::ldexp(1.0, -11) + tiny)) == 0xbc01);
+  CHECK(truncF64("bf16", 1.0 + std::ldexp(1.0, -8) + tiny) == 0x3f81);
+  // Exact midpoints still tie to even, and exact values stay.
+  CHECK(truncF64("f16", 1.0 + std::ldexp(1.0, -11)) == 0x3c00);
+  CHECK(truncF64("f16", 1.0 + 3 * std::ldexp(1.0, -11)) == 0x3c02);
+  CHECK(truncF64("f16", -2.5) == 0xc100);
+  CHECK(truncF64("bf16", 3.0) == 0x4040);
+  // Subnormal f16 and overflow.
+  CHECK(truncF64("f16", std::ldexp(1.0, -24) * 0.75) == 0x0001);
+  CHECK(truncF64("f16", 70000.0) == 0x7c00);
 }
