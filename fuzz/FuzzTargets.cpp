@@ -9,9 +9,17 @@ namespace trident::fuzz {
 
 namespace {
 
+// The frontend's seeds live with its tests (tests/frontend/fuzz_corpus); the SPIR-V
+// backend starts from the thread-IR seeds.
 const FuzzTarget kTargets[] = {
-    {"frontend", runFrontendOnInput}, {"block_ir", fuzzBlockIR},       {"thread_ir", fuzzThreadIR},
-    {"signature", fuzzSignature},     {"cache_entry", fuzzCacheEntry},
+    {"frontend", "", runFrontendOnInput},
+    {"block_ir", "block_ir", fuzzBlockIR},
+    {"thread_ir", "thread_ir", fuzzThreadIR},
+    {"signature", "signature", fuzzSignature},
+    {"cache_entry", "cache_entry", fuzzCacheEntry},
+#if TRIDENT_FUZZ_HAS_SPIRV
+    {"spirv", "thread_ir", fuzzSpirv},
+#endif
 };
 
 } // namespace

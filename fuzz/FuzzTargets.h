@@ -16,7 +16,8 @@ namespace trident::fuzz {
 using FuzzFunction = void (*)(const uint8_t *data, size_t size);
 
 struct FuzzTarget {
-  std::string_view name; // also the folder of its seed corpus: fuzz/corpus/<name>
+  std::string_view name;
+  std::string_view corpus; // the folder of its seeds under fuzz/corpus/ ("": elsewhere)
   FuzzFunction run;
 };
 
@@ -31,5 +32,8 @@ void fuzzBlockIR(const uint8_t *data, size_t size);
 void fuzzThreadIR(const uint8_t *data, size_t size);
 void fuzzSignature(const uint8_t *data, size_t size);
 void fuzzCacheEntry(const uint8_t *data, size_t size);
+#if TRIDENT_FUZZ_HAS_SPIRV
+void fuzzSpirv(const uint8_t *data, size_t size); // with the SPIR-V backend only
+#endif
 
 } // namespace trident::fuzz

@@ -1,6 +1,6 @@
 // Runs files through fuzz targets without libFuzzer, so that the seed corpus and every
 // input that once crashed stay tested in the normal build:
-//   trident-fuzz-replay CORPUS_DIR           every target on CORPUS_DIR/<target>/*
+//   trident-fuzz-replay CORPUS_DIR           every target on its seeds, CORPUS_DIR/<folder>/*
 //   trident-fuzz-replay TARGET FILE|DIR...   one target on the files given
 // A crash ends the run (the sanitizers of the build report it); the last line printed
 // names the file being run.
@@ -46,8 +46,8 @@ int main(int argc, char **argv) {
   if (argc == 2) {
     size_t n = 0;
     for (const FuzzTarget &t : allFuzzTargets()) {
-      fs::path dir = fs::path(argv[1]) / std::string(t.name);
-      if (!fs::is_directory(dir))
+      fs::path dir = fs::path(argv[1]) / std::string(t.corpus);
+      if (t.corpus.empty() || !fs::is_directory(dir))
         continue;
       size_t before = n;
       for (const fs::path &f : filesOf(dir))

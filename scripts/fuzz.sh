@@ -8,7 +8,7 @@
 # and the outcome of each target; exits 1 if any target crashed, leaked or hung.
 #
 # Usage: scripts/fuzz.sh [--merge] [SECONDS] [TARGET...]
-#   SECONDS defaults to 60; TARGET: frontend block_ir thread_ir signature cache_entry
+#   SECONDS defaults to 60; TARGET: frontend block_ir thread_ir signature cache_entry spirv
 #   TRIDENT_FUZZ_BUILD_DIR (default build-fuzz), TRIDENT_JOBS (ninja jobs, default 1)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,7 +18,7 @@ if [ "${1:-}" = "--merge" ]; then merge=1; shift; fi
 seconds="${1:-60}"
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(frontend block_ir thread_ir signature cache_entry)
+[ ${#targets[@]} -eq 0 ] && targets=(frontend block_ir thread_ir signature cache_entry spirv)
 
 command -v clang++-19 >/dev/null || { echo "fuzz.sh: clang++-19 missing (scripts/deps.sh installs it)" >&2; exit 2; }
 if [ ! -f "$build/CMakeCache.txt" ]; then
@@ -38,6 +38,9 @@ for t in "${targets[@]}"; do
   if [ "$t" = frontend ]; then
     seeds="$root/tests/frontend/fuzz_corpus"
     dict="$root/frontend/fuzz/triton.dict"
+  elif [ "$t" = spirv ]; then # the SPIR-V backend on thread IR
+    seeds="$root/fuzz/corpus/thread_ir"
+    dict="$root/fuzz/dict/thread_ir.dict"
   fi
   work="$build/fuzz-work/$t" artifacts="$build/fuzz-artifacts/$t"
   mkdir -p "$work" "$artifacts"
