@@ -33,8 +33,11 @@ const FuzzTarget *lookupFuzzTarget(std::string_view name) {
   return nullptr;
 }
 
-void fuzzFailure(const char *what) {
-  std::fprintf(stderr, "fuzz target property broken: %s\n", what);
+void fuzzFailure(std::string_view what) {
+  // Written whole: a message may quote input bytes, NULs included.
+  std::fprintf(stderr, "fuzz target property broken: ");
+  std::fwrite(what.data(), 1, what.size(), stderr);
+  std::fprintf(stderr, "\n");
   std::fflush(stderr);
   std::abort();
 }

@@ -26,7 +26,7 @@ std::span<const FuzzTarget> allFuzzTargets();
 const FuzzTarget *lookupFuzzTarget(std::string_view name);
 
 // A broken property of an input that parsed: stops the run like a crash would.
-[[noreturn]] void fuzzFailure(const char *what);
+[[noreturn]] void fuzzFailure(std::string_view what);
 
 void fuzzBlockIR(const uint8_t *data, size_t size);
 void fuzzThreadIR(const uint8_t *data, size_t size);

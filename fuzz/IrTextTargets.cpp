@@ -33,7 +33,7 @@ void checkRoundTrip(const Module &m) {
   Diagnostics diags;
   std::optional<Module> again = parseModule(printed, "printed.tir", diags);
   if (!again)
-    fuzzFailure(("printed IR does not parse back: " + diags.str()).c_str());
+    fuzzFailure(("printed IR does not parse back: " + diags.str()));
   if (print(*again) != printed)
     fuzzFailure("printed IR parses back to a different module");
 }
@@ -61,7 +61,7 @@ void fuzzBlockIR(const uint8_t *data, size_t size) {
   if (!pm.run(*m, diags))
     for (const Diagnostic &d : diags.list())
       if (d.message.find("produced invalid IR") != std::string::npos)
-        fuzzFailure(diags.str().c_str());
+        fuzzFailure(diags.str());
 }
 
 void fuzzThreadIR(const uint8_t *data, size_t size) {

@@ -30,7 +30,7 @@ void fuzzSpirv(const uint8_t *data, size_t size) {
     if (!spirv::compileToSpirv(*m, k, device, {}, kd))
       for (const Diagnostic &d : kd.list())
         if (d.message.rfind("internal error", 0) == 0)
-          fuzzFailure(kd.str().c_str());
+          fuzzFailure(kd.str());
   }
 }
 
