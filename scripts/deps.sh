@@ -10,6 +10,7 @@ packages=(
   spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
   rocm-device-libs
   python3-dev pybind11-dev python3-numpy
+  clang-19 libclang-rt-19-dev
 )
 missing=()
 for p in "${packages[@]}"; do

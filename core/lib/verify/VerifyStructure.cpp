@@ -35,6 +35,8 @@ void verifyFunc(OpChecker &c) {
     c.error("must be directly inside 'builtin.module'");
   if (std::optional<std::string> name = c.stringAttr("sym_name", true); name && name->empty())
     c.error("attribute 'sym_name' must not be empty");
+  else if (name && name->find('\0') != std::string::npos) // kernel names travel as C strings
+    c.error("attribute 'sym_name' must not contain a NUL byte");
   if (const Attribute::TypeArray *results = c.typesAttr("result_types", false)) {
     if (results->empty())
       c.error("attribute 'result_types' must be omitted when the function returns nothing");

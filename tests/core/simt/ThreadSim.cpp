@@ -1,6 +1,8 @@
 #include "ThreadSim.h"
 #include "ThreadSimImpl.h"
 
+#include "trident/support/FloatFormats.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -31,7 +33,7 @@ int64_t signedOf(uint64_t w, unsigned bits) {
 
 namespace {
 
-// f16 and bf16 through float, rounding to nearest even.
+// f16 to float (exact).
 float halfToFloat(uint16_t h) {
   uint32_t sign = uint32_t(h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ffu;
   if (exp == 0)
@@ -39,30 +41,6 @@ float halfToFloat(uint16_t h) {
   if (exp == 31)
     return std::bit_cast<float>(sign | 0x7f800000u | (mant << 13));
   return std::bit_cast<float>(sign | ((exp + 112) << 23) | (mant << 13));
-}
-
-uint16_t floatToHalf(float f) {
-  if (std::isnan(f))
-    return 0x7e00;
-  uint32_t sign = (std::bit_cast<uint32_t>(f) >> 16) & 0x8000u;
-  float a = std::fabs(f);
-  if (a >= 65520.f)
-    return uint16_t(sign | 0x7c00u);
-  if (a < std::ldexp(1.f, -14)) // subnormal: a multiple of 2^-24, rounded to nearest even
-    return uint16_t(sign | uint32_t(std::nearbyint(a * std::ldexp(1.f, 24))));
-  uint32_t x = std::bit_cast<uint32_t>(a);
-  uint32_t h = ((((x >> 23) - 112) << 10) | ((x >> 13) & 0x3ffu));
-  uint32_t rest = x & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
-    ++h;
-  return uint16_t(sign | h);
-}
-
-uint16_t floatToBf16(float f) {
-  if (std::isnan(f))
-    return 0x7fc0;
-  uint32_t x = std::bit_cast<uint32_t>(f);
-  return uint16_t((x + 0x7fffu + ((x >> 16) & 1)) >> 16);
 }
 
 } // namespace
@@ -84,10 +62,12 @@ uint64_t wordOf(double d, Type t) {
     return std::bit_cast<uint32_t>(static_cast<float>(d));
   if (t == Type::f64())
     return std::bit_cast<uint64_t>(d);
+  // Rounded once from the double: through float, an f64 would round twice (as
+  // arith.truncf from f64 must not; GPUs convert f64 to f16 in one step).
   if (t == Type::f16())
-    return floatToHalf(static_cast<float>(d));
+    return encodeFloat(d, FloatFormat::F16);
   if (t == Type::bf16())
-    return floatToBf16(static_cast<float>(d));
+    return encodeFloat(d, FloatFormat::BF16);
   throw SimError{"unsupported float type " + t.str()};
 }
 
@@ -480,9 +460,11 @@ private:
       checkGlobal(op, address, eb);
       uint64_t old = 0;
       std::memcpy(&old, reinterpret_cast<const void *>(address), eb);
-      uint64_t v = get(op->operand(numData - 1))[th], next = old;
+      // Words may hold a narrow integer sign-extended (a kernel's scalar arguments, as
+      // the launch ABI packs them): compare and combine the element's bits only.
+      uint64_t v = mask(get(op->operand(numData - 1))[th], bits), next = old;
       if (cas) {
-        next = old == get(op->operand(1))[th] ? v : old;
+        next = old == mask(get(op->operand(1))[th], bits) ? v : old;
       } else {
         std::string kind = op->stringAttr("kind");
         if (kind == "add")

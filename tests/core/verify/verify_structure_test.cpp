@@ -55,6 +55,8 @@ const Case kInvalid[] = {
      "'tt.func' op requires string attribute 'sym_name'"},
     {"tt.func", "builtin.module ({\n  tt.func {sym_name = \"\"} ({\n    tt.return\n  })\n})",
      "'tt.func' op attribute 'sym_name' must not be empty"},
+    {"tt.func", "builtin.module ({\n  tt.func {sym_name = \"k\\00\\00\"} ({\n    tt.return\n  })\n})",
+     "'tt.func' op attribute 'sym_name' must not contain a NUL byte"},
     {"tt.func",
      "builtin.module ({\n  tt.func {sym_name = \"f\"} ({\n    tt.return\n  })\n"
      "  tt.func {sym_name = \"f\"} ({\n    tt.return\n  })\n})",
