@@ -138,7 +138,15 @@ std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
       const MmaPlan *mma = op->is(OpCode::Dot) ? l.layouts.mmaPlan(op) : nullptr;
       if (!mma || mma->atom->warps == 1)
         continue;
-      // acc = tt.dot(a, b, acc) with acc the loop's argument k and only yielded as k.
+      // acc = tt.dot(a, b, acc) with acc the loop's argument k and only yielded as k, and
+      // a and b pipelined: a group still running may read only ring stages, which the
+      // schedule keeps; a tile the threads rewrite every iteration would race with it.
+      auto isPipelined = [&](const Value *v) {
+        return std::any_of(plan.loads.begin(), plan.loads.end(),
+                           [&](const PipelinedLoad &p) { return p.load->result() == v; });
+      };
+      if (!isPipelined(op->operand(0)) || !isPipelined(op->operand(1)))
+        continue;
       Value *c = op->operand(2), *d = op->result();
       if (c->ownerBlock() != body || c->index() == 0 || d->uses().size() != 1 || c->uses().size() != 1)
         continue;
