@@ -43,7 +43,8 @@ struct PipelinedLoad {
 struct PipelinePlan {
   int stages = 0;
   int ahead = 0; // iterations the copies run ahead: S - 1
-  // th.wgmma dots whose accumulator is carried by the loop and used nowhere else: each
+  // th.wgmma dots whose operands are both pipelined here and whose accumulator is carried
+  // by the loop and used nowhere else: each
   // iteration waits only for the previous one's group, so the tensor cores run while the
   // threads go round the loop. The stage that group read is free once every warpgroup has
   // waited for it: the copies go after the last such wait and a second barrier. After the
