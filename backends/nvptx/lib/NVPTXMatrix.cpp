@@ -21,6 +21,7 @@
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Module.h>
 
+#include <optional>
 #include <sstream>
 
 namespace trident::nvptx {
@@ -67,19 +68,41 @@ std::string registers(unsigned first, unsigned count) {
 
 llvm::Value *sharedAddress(llvm::IRBuilder<> &b, llvm::Value *ptr) { return b.CreatePtrToInt(ptr, b.getInt64Ty()); }
 
+// An atom's name, "mma.m16n8k16.f32.f16" or "wgmma.m64n256k16.f32.f16": its shape, then the
+// accumulator's and the inputs' PTX types.
+struct AtomName {
+  std::string shape, acc, in;
+};
+
+std::optional<AtomName> parseAtomName(std::string_view atom) {
+  std::string name(atom);
+  size_t p1 = name.find('.'), p2 = name.find('.', p1 + 1), p3 = name.find('.', p2 + 1);
+  if (p1 == std::string::npos || p2 == std::string::npos || p3 == std::string::npos)
+    return std::nullopt;
+  return AtomName{name.substr(p1 + 1, p2 - p1 - 1), name.substr(p2 + 1, p3 - p2 - 1), name.substr(p3 + 1)};
+}
+
+// f16 accumulator words back into their two halves each, the first from the low bits.
+std::vector<llvm::Value *> unpackHalves(llvm::IRBuilder<> &b, llvm::ArrayRef<llvm::Value *> words, llvm::Type *half) {
+  std::vector<llvm::Value *> out;
+  for (llvm::Value *word : words) {
+    llvm::Value *halves = b.CreateBitCast(word, llvm::FixedVectorType::get(half, 2));
+    for (unsigned j = 0; j < 2; ++j)
+      out.push_back(b.CreateExtractElement(halves, b.getInt32(j)));
+  }
+  return out;
+}
+
 } // namespace
 
 std::vector<llvm::Value *> NVPTXHooks::matrixMultiply(llvm::IRBuilder<> &b, std::string_view atom,
                                                       llvm::ArrayRef<llvm::Value *> a,
                                                       llvm::ArrayRef<llvm::Value *> bv,
                                                       llvm::ArrayRef<llvm::Value *> c) {
-  // "mma.m16n8k16.f32.f16": shape, accumulator type, input type.
-  std::string name(atom);
-  size_t p1 = name.find('.'), p2 = name.find('.', p1 + 1), p3 = name.find('.', p2 + 1);
-  if (p1 == std::string::npos || p2 == std::string::npos || p3 == std::string::npos)
+  std::optional<AtomName> parsed = parseAtomName(atom);
+  if (!parsed)
     return {};
-  std::string shape = name.substr(p1 + 1, p2 - p1 - 1), acc = name.substr(p2 + 1, p3 - p2 - 1),
-              in = name.substr(p3 + 1);
+  const auto &[shape, acc, in] = *parsed;
   bool tf32 = in == "tf32";
   std::vector<llvm::Value *> wa = packWords(b, a, tf32), wb = packWords(b, bv, tf32);
   // f16 accumulators travel in pairs too; f32 and s32 one per register.
@@ -105,17 +128,9 @@ std::vector<llvm::Value *> NVPTXHooks::matrixMultiply(llvm::IRBuilder<> &b, std:
   auto *result = llvm::StructType::get(b.getContext(), std::vector<llvm::Type *>(nd, wordType));
   llvm::Value *r = inlineAsm(b, result, text, constraints, args, false);
   std::vector<llvm::Value *> d;
-  for (unsigned i = 0; i < nd; ++i) {
-    llvm::Value *word = b.CreateExtractValue(r, i);
-    if (!halfAcc) {
-      d.push_back(word);
-      continue;
-    }
-    llvm::Value *halves = b.CreateBitCast(word, llvm::FixedVectorType::get(c[0]->getType(), 2));
-    for (unsigned j = 0; j < 2; ++j)
-      d.push_back(b.CreateExtractElement(halves, b.getInt32(j)));
-  }
-  return d;
+  for (unsigned i = 0; i < nd; ++i)
+    d.push_back(b.CreateExtractValue(r, i));
+  return halfAcc ? unpackHalves(b, d, c[0]->getType()) : d;
 }
 
 llvm::Value *NVPTXHooks::loadMatrix(llvm::IRBuilder<> &b, llvm::Value *address, unsigned count, bool trans,
@@ -222,13 +237,10 @@ std::vector<llvm::Value *> NVPTXHooks::warpgroupMultiply(llvm::IRBuilder<> &b, s
                                                          const MatrixTile *aTile,
                                                          llvm::ArrayRef<llvm::Value *> aRegisters,
                                                          const MatrixTile &bTile, llvm::ArrayRef<llvm::Value *> c) {
-  // "wgmma.m64n256k16.f32.f16": shape, accumulator type, input type.
-  std::string name(atom);
-  size_t p1 = name.find('.'), p2 = name.find('.', p1 + 1), p3 = name.find('.', p2 + 1);
-  if (p1 == std::string::npos || p2 == std::string::npos || p3 == std::string::npos)
+  std::optional<AtomName> parsed = parseAtomName(atom);
+  if (!parsed)
     return {};
-  std::string shape = name.substr(p1 + 1, p2 - p1 - 1), acc = name.substr(p2 + 1, p3 - p2 - 1),
-              in = name.substr(p3 + 1);
+  const auto &[shape, acc, in] = *parsed;
   bool halfAcc = acc == "f16";
   std::vector<llvm::Value *> words = halfAcc ? packWords(b, c, false) : std::vector<llvm::Value *>(c.begin(), c.end());
   unsigned nd = unsigned(words.size());
@@ -255,15 +267,7 @@ std::vector<llvm::Value *> NVPTXHooks::warpgroupMultiply(llvm::IRBuilder<> &b, s
                      in + "." + in + " " + registers(0, nd) + ", " + aText + ", $" + std::to_string(bAt) +
                      ", p, 1, 1, " + trans + ";\n}";
   std::vector<llvm::Value *> d = tiedAsm(b, text, words, inputs, inputConstraints);
-  if (!halfAcc)
-    return d;
-  std::vector<llvm::Value *> out;
-  for (llvm::Value *word : d) {
-    llvm::Value *halves = b.CreateBitCast(word, llvm::FixedVectorType::get(c[0]->getType(), 2));
-    for (unsigned j = 0; j < 2; ++j)
-      out.push_back(b.CreateExtractElement(halves, b.getInt32(j)));
-  }
-  return out;
+  return halfAcc ? unpackHalves(b, d, c[0]->getType()) : d;
 }
 
 bool NVPTXHooks::warpgroupFence(llvm::IRBuilder<> &b) {

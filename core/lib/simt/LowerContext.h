@@ -31,6 +31,25 @@ struct PipelinedOperand {
   SharedLayout shared;
 };
 
+// Saves the builder's insertion point and restores it on destruction.
+class InsertionGuard {
+public:
+  explicit InsertionGuard(Builder &b) : b_(b), block_(b.block()), before_(b.insertionOp()) {}
+  ~InsertionGuard() {
+    if (before_)
+      b_.setInsertionPoint(before_);
+    else
+      b_.setInsertionPointToEnd(block_);
+  }
+  InsertionGuard(const InsertionGuard &) = delete;
+  InsertionGuard &operator=(const InsertionGuard &) = delete;
+
+private:
+  Builder &b_;
+  Block *block_;
+  Op *before_;
+};
+
 class Lowering {
 public:
   Lowering(const TargetDesc &target, LayoutAssignment &layouts, Diagnostics &diags);

@@ -14,22 +14,6 @@ namespace trident::simt {
 
 namespace {
 
-// Saves the builder's insertion point and restores it on destruction.
-class InsertionGuard {
-public:
-  explicit InsertionGuard(Builder &b) : b_(b), block_(b.block()), before_(b.insertionOp()) {}
-  ~InsertionGuard() {
-    if (before_)
-      b_.setInsertionPoint(before_);
-    else
-      b_.setInsertionPointToEnd(block_);
-  }
-
-private:
-  Builder &b_;
-  Block *block_;
-  Op *before_;
-};
 
 // The values of `values`, each converted to the matching layout, one after another.
 std::vector<Value *> flatten(Lowering &l, std::span<Value *const> values,
@@ -241,20 +225,24 @@ bool lowerFor(Lowering &l, Op *op) {
       l.pipelined.erase(p.load->result());
     for (const Op *dot : plan->asyncDots)
       l.asyncDots.erase(dot);
-    if (!plan->asyncResults.empty()) {
-      // The last iteration's th.wgmma group: its accumulators pass through one wait.
+    if (!plan->asyncDots.empty()) {
+      // The last iteration's th.wgmma groups: the registers of the loop results the dots
+      // yield pass through one wait.
+      std::vector<size_t> first{0}; // where each carried value's registers start in `results`
+      for (const LinearLayout &layout : layouts)
+        first.push_back(first.back() + size_t(layout.numRegisters()));
+      std::vector<size_t> at;
+      for (const Op *dot : plan->asyncDots) {
+        unsigned k = dot->result()->uses()[0].operandIndex;
+        for (size_t r = first[k]; r < first[k + 1]; ++r)
+          at.push_back(r);
+      }
       std::vector<Value *> pending;
-      size_t first = 0;
-      std::vector<std::pair<size_t, size_t>> ranges; // [begin, end) in `results` per async result
-      for (unsigned k = 0, at = 0; k < layouts.size(); at += unsigned(layouts[k].numRegisters()), ++k)
-        if (std::find(plan->asyncResults.begin(), plan->asyncResults.end(), k) != plan->asyncResults.end())
-          ranges.push_back({at, at + size_t(layouts[k].numRegisters())});
-      for (auto [begin, end] : ranges)
-        pending.insert(pending.end(), results.begin() + long(begin), results.begin() + long(end));
+      for (size_t r : at)
+        pending.push_back(results[r]);
       Op *wait = l.b.create(OpCode::ThWgmmaWait, pending, typesOf(pending), {{"pending", Attribute::integer(0)}});
-      for (auto [begin, end] : ranges)
-        for (size_t i = begin; i < end; ++i)
-          results[i] = wait->result(unsigned(first++));
+      for (size_t i = 0; i < at.size(); ++i)
+        results[at[i]] = wait->result(unsigned(i));
     }
     // Every thread's copies have landed and every warpgroup's reads of the rings are done
     // before anything after the loop reuses the rings' bytes (random dot kernels, seed

@@ -100,20 +100,14 @@ public:
       // Invariant in a loop (attention's Q): written once, before it, and read there
       // too when its fragments are few registers; else each k step reads its own
       // fragments in the loop (64 registers of Q at HEAD_DIM 128 would spill).
-      Builder &b = l.b;
-      Block *block = b.block();
-      Op *before = b.insertionOp();
-      b.setInsertionPoint(loop);
+      InsertionGuard guard(l.b);
+      l.b.setInsertionPoint(loop);
       buffer_ = l.writeShared(own, shared_);
       int64_t words = layout_.numRegisters() * Lowering::storageType(element_).bitWidth() / 32;
       if (words <= kMaxHoistedWords) {
         regs_ = l.readShared(buffer_, element_, layout_, shared_).regs;
         buffer_ = nullptr;
       }
-      if (before)
-        b.setInsertionPoint(before);
-      else
-        b.setInsertionPointToEnd(block);
       return;
     }
     buffer_ = l.writeShared(own, shared_);
@@ -219,18 +213,11 @@ MatrixTile matrixTile(Lowering &l, Value *v, unsigned kDim) {
   } else {
     Lowered own = l.get(v);
     t.shared = l.matrixTileLayout(own.layout, kDim, element);
-    Builder &b = l.b;
-    Block *block = b.block();
-    Op *before = b.insertionOp();
-    Op *loop = outermostInvariantLoop(l, v);
-    if (loop)
-      b.setInsertionPoint(loop);
+    InsertionGuard guard(l.b);
+    if (Op *loop = outermostInvariantLoop(l, v))
+      l.b.setInsertionPoint(loop);
     t.buffer = l.writeShared(own, t.shared);
-    b.create(OpCode::ThFenceAsyncShared, std::span<Value *const>{}, std::span<const Type>{});
-    if (loop && before)
-      b.setInsertionPoint(before);
-    else if (loop)
-      b.setInsertionPointToEnd(block);
+    l.b.create(OpCode::ThFenceAsyncShared, std::span<Value *const>{}, std::span<const Type>{});
   }
   std::optional<MatrixDescriptor> desc = matrixDescriptor(t.shared, v->type().shape(), kDim, bytes);
   assert(desc && "planMma admits only operands with a canonical tile");

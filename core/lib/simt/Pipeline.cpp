@@ -154,7 +154,6 @@ std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
       if (use.user != yield || use.operandIndex != c->index() - 1)
         continue;
       plan.asyncDots.push_back(op);
-      plan.asyncResults.push_back(use.operandIndex);
     }
   return plan;
 }

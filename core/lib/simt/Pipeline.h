@@ -49,8 +49,7 @@ struct PipelinePlan {
   // threads go round the loop. The stage that group read is free once every warpgroup has
   // waited for it: the copies go after the last such wait and a second barrier. After the
   // loop, one wait for the last group.
-  std::vector<const Op *> asyncDots;
-  std::vector<unsigned> asyncResults; // the loop results those dots' accumulators are
+  std::vector<const Op *> asyncDots; // each one's result is yielded, once
   std::vector<PipelinedLoad> loads;
   std::vector<Op *> slice;       // body ops computing the loads' operands and the carried state, in order
   std::vector<unsigned> carried; // iteration arguments (0-based) the slice reads and advances
