@@ -91,6 +91,7 @@ std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContex
   if (!linkLibdevice(*m, diags))
     return nullptr;
   timer.lap("libdevice");
+  pairNarrowingConversions(*m);
   optimize(*m, tm, optLevel);
   timer.lap("optimize");
   return m;
