@@ -37,6 +37,13 @@ llvm::Value *NVPTXHooks::numPrograms(llvm::IRBuilder<> &b, int axis) {
   return readRegister(b, byAxis(axis, ids));
 }
 
+// The warp id read from lane 0: the same value, but ptxas then knows it is uniform across
+// the warp and keeps what is computed from it (shared-memory bases, wgmma descriptors) in
+// uniform registers instead of one copy per thread.
+llvm::Value *NVPTXHooks::warpId(llvm::IRBuilder<> &b) {
+  return shuffle(b, b.CreateLShr(threadId(b), 5), b.getInt32(0), "idx");
+}
+
 void NVPTXHooks::barrier(llvm::IRBuilder<> &b) { readRegister(b, llvm::Intrinsic::nvvm_barrier0); }
 
 llvm::Value *NVPTXHooks::shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane,

@@ -16,6 +16,7 @@ public:
   std::string_view triple() const override { return "nvptx64-nvidia-cuda"; }
   unsigned warpSize() const override { return 32; }
   llvm::Value *threadId(llvm::IRBuilder<> &b) override;
+  llvm::Value *warpId(llvm::IRBuilder<> &b) override;
   llvm::Value *programId(llvm::IRBuilder<> &b, int axis) override;
   llvm::Value *numPrograms(llvm::IRBuilder<> &b, int axis) override;
   void barrier(llvm::IRBuilder<> &b) override;
