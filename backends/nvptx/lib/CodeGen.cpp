@@ -87,7 +87,9 @@ void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
 std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContext &ctx,
                                         llvm::TargetMachine &tm, unsigned optLevel, Diagnostics &diags,
                                         StageTimer &timer) {
-  NVPTXHooks hooks;
+  bool warpgroupDots = false;
+  threadIR.op()->walk([&](Op *op) { warpgroupDots = warpgroupDots || op->is(OpCode::ThWgmma); });
+  NVPTXHooks hooks(warpgroupDots);
   std::unique_ptr<llvm::Module> m = llvmgen::translateToLLVM(threadIR, ctx, hooks, diags);
   if (!m)
     return nullptr;

@@ -37,11 +37,16 @@ llvm::Value *NVPTXHooks::numPrograms(llvm::IRBuilder<> &b, int axis) {
   return readRegister(b, byAxis(axis, ids));
 }
 
-// The warp id read from lane 0: the same value, but ptxas then knows it is uniform across
-// the warp and keeps what is computed from it (shared-memory bases, wgmma descriptors) in
-// uniform registers instead of one copy per thread.
+// With uniformWarpId_, the warp id is read from lane 0: the same value, but ptxas then
+// knows it is uniform across the warp and keeps what is computed from it (wgmma
+// descriptors, shared-memory bases) in uniform registers instead of one copy per thread.
+// Measured on the H200: attention D=128 with 8 warps on wgmma 406 -> 444 TFLOP/s; but
+// mma.sync kernels lost a fifth (tf32 matmul 134 -> 105, int8 342 -> 277), whose ldmatrix
+// addresses mix warp and lane bits that LLVM otherwise folds into masks of the thread id.
+// So the code generator turns it on only for kernels with warpgroup dots.
 llvm::Value *NVPTXHooks::warpId(llvm::IRBuilder<> &b) {
-  return shuffle(b, b.CreateLShr(threadId(b), 5), b.getInt32(0), "idx");
+  llvm::Value *warp = b.CreateLShr(threadId(b), 5);
+  return uniformWarpId_ ? shuffle(b, warp, b.getInt32(0), "idx") : warp;
 }
 
 void NVPTXHooks::barrier(llvm::IRBuilder<> &b) { readRegister(b, llvm::Intrinsic::nvvm_barrier0); }

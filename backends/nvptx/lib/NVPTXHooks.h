@@ -13,6 +13,8 @@ namespace trident::nvptx {
 
 class NVPTXHooks : public llvmgen::TargetHooks {
 public:
+  // Whether warpId() reads the id through a lane-0 shuffle (see NVPTXHooks.cpp).
+  explicit NVPTXHooks(bool uniformWarpId = false) : uniformWarpId_(uniformWarpId) {}
   std::string_view triple() const override { return "nvptx64-nvidia-cuda"; }
   unsigned warpSize() const override { return 32; }
   llvm::Value *threadId(llvm::IRBuilder<> &b) override;
@@ -55,6 +57,7 @@ public:
   void markKernel(llvm::Function *f, unsigned numThreads) override;
 
 private:
+  bool uniformWarpId_;
   llvm::Value *globalString(llvm::IRBuilder<> &b, std::string_view text, const char *name);
   std::map<std::string, llvm::GlobalVariable *> strings_; // of the module being translated
 };
