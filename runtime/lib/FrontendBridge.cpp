@@ -20,7 +20,9 @@ namespace detail {
 namespace {
 
 [[noreturn]] void noFrontend() {
-  throw Error(ErrorCode::NotSupported, "this build of Trident has no frontend (frontend/ was not built)");
+  throw Error(ErrorCode::NotSupported,
+              "this build of Trident has no frontend (it was built without the compiler): it runs kernels "
+              "compiled ahead of time, Kernel::fromBundle of a `trident compile --emit bundle` file, and block IR");
 }
 
 } // namespace

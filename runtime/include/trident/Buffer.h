@@ -6,6 +6,7 @@
 //   x.copyFromHost(std::span<const float>(hostX));
 //   std::vector<float> back = x.toHost<float>();
 
+#include "trident/Export.h"
 #include "trident/DType.h"
 #include "trident/Device.h"
 #include "trident/Error.h"
@@ -27,7 +28,7 @@ struct DevicePtr {
   DType dtype = DType::F32;
 };
 
-class Buffer {
+class TRIDENT_API Buffer {
 public:
   Buffer() = default;
   // Allocates `size` elements of `dtype` on `device` (contents undefined).

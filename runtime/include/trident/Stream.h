@@ -2,6 +2,7 @@
 // An in-order queue of copies and launches on one device. Streams of one device
 // run concurrently with each other; an Event orders work across streams.
 
+#include "trident/Export.h"
 #include "trident/Device.h"
 
 #include <memory>
@@ -11,7 +12,7 @@ namespace trident {
 namespace detail { struct StreamImpl; }
 class Event;
 
-class Stream {
+class TRIDENT_API Stream {
 public:
   Stream() = default; // a null stream
   // A new stream on `device`.

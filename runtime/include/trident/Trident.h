@@ -10,3 +10,4 @@
 #include "trident/Kernel.h"
 #include "trident/Runtime.h"
 #include "trident/Stream.h"
+#include "trident/Version.h"
