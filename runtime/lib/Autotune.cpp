@@ -112,6 +112,7 @@ std::string diskKeyOf(const KernelImpl &k, const DeviceImpl &device, const uint6
   sha.field(k.name);
   sha.field(device.plugin->name());
   sha.field(device.plugin->version());
+  sha.field(device.plugin->buildId());
   sha.field(device.info.target);
   sha.update(key, n * sizeof(uint64_t));
   return sha.hexDigest();

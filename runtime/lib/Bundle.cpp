@@ -148,7 +148,7 @@ Bundle compileBundle(const Runtime &runtime, const std::string &source, const st
                                                 " entries, but kernel '" + kernel + "' has " +
                                                 std::to_string(b.params.size()) + " parameters");
   // Once to block IR (target-neutral), then once per target.
-  const std::string ir = compileToBlockIR(source, fileName, kernel, signature, debug);
+  const std::string ir = compileToBlockIR(source, fileName, kernel, normalized, debug);
   for (const std::string &target : targets) {
     ArtifactRequest request;
     request.target = target;

@@ -166,8 +166,11 @@ Specialization &bundleSpecialization(KernelImpl &k, const std::shared_ptr<Device
     if (fits)
       candidates.push_back(c);
   }
-  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) {
-    return a.rank != b.rank ? a.rank < b.rank : a.generalized < b.generalized;
+  // Ties keep the bundle's order (std::sort with the position as the last key).
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) {
+    if (a.rank != b.rank)
+      return a.rank < b.rank;
+    return a.generalized != b.generalized ? a.generalized < b.generalized : a.entry < b.entry;
   });
   std::string actual;
   for (const std::string &g : got)

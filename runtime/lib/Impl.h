@@ -90,6 +90,8 @@ struct BufferImpl {
   size_t size = 0; // elements
   DType dtype = DType::F32;
   bool owned = true;
+  // What keeps imported memory alive (a DLPack tensor); released after mem_free.
+  std::shared_ptr<void> owner;
   ~BufferImpl();
 };
 

@@ -94,7 +94,7 @@ Specialization &compileSpecialization(KernelImpl &k, const std::shared_ptr<Devic
   for (const std::string &field :
        {std::string("trident-kernel"), std::string(trident::version()), shared.buildId, k.sourceHash, k.name,
         signature, std::to_string(warps), std::to_string(stages), std::string(o.debug ? "debug" : "release"),
-        plugin.name(), plugin.version(), device->info.target})
+        plugin.name(), plugin.version(), plugin.buildId(), device->info.target})
     sha.field(field);
   const std::string cacheKey = sha.hexDigest();
 

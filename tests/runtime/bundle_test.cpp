@@ -26,7 +26,7 @@ Bundle hostBundle(Runtime &rt, const std::string &signature) {
 // Runs the bundle's add_kernel on host:0 over n elements; returns how many are wrong.
 int runAdd(Runtime &rt, const Kernel &k, int n, LaunchOptions options = {}) {
   Device dev = rt.device("host:0");
-  std::vector<float> x(size_t(n)), y(size_t(n));
+  std::vector<float> x(static_cast<size_t>(n)), y(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     x[size_t(i)] = float(i);
     y[size_t(i)] = 2.0f;

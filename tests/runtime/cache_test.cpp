@@ -222,3 +222,16 @@ TEST_CASE("clearing stale entries removes other builds' and damaged ones, and ke
   CHECK(again.cacheStats().diskHits == 1);
   CHECK(again.cacheStats().backendCompiles == 0);
 }
+
+TEST_CASE("each plugin's own build id is known (it is part of every cache key)") {
+  Runtime rt(test::testOptions());
+  bool sawHost = false;
+  for (const PluginReport &p : rt.plugins())
+    if (p.loaded && p.name == "host") {
+      sawHost = true;
+      // GNU ld's default --build-id is a 160-bit SHA-1: 40 hex digits.
+      CHECK(p.buildId.size() >= 16);
+      CHECK(p.buildId.find_first_not_of("0123456789abcdef") == std::string::npos);
+    }
+  CHECK(sawHost);
+}

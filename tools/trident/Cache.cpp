@@ -52,6 +52,10 @@ int cacheCommand(const Args &args) {
   if (otherBuilds)
     std::printf(", %zu of other builds (never loaded; `trident cache clear --stale` removes them)", otherBuilds);
   std::printf("\nthis build: %s\n", thisBuild.c_str());
+  // The plugins' own build ids are in every key too: a rebuilt plugin misses.
+  for (const PluginReport &p : rt.plugins())
+    if (p.loaded)
+      std::printf("plugin %s: build id %s\n", p.name.c_str(), p.buildId.empty() ? "(none)" : p.buildId.c_str());
   for (const auto &e : entries) {
     if (!e.valid) {
       std::printf("  %-24s %-8s %-14s %10s  %-20s %s\n", "(damaged)", "", "", formatByteSize(e.bytes).c_str(), "",

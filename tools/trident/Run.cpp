@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <stdlib.h>
 
 namespace trident::tool {
 
@@ -128,6 +129,8 @@ int runCommand(const Args &args) {
                  {"help"});
   if (opts.positional().size() != 1 || opts.get("grid").empty())
     throw UsageError("FILE and --grid are required");
+  // Autotuning can take long: say what each config took (TRIDENT_PRINT_AUTOTUNING=0 quiets it).
+  ::setenv("TRIDENT_PRINT_AUTOTUNING", "1", 0);
   const std::string file = opts.positional()[0];
   const bool isBundle = file.ends_with(".tbundle");
   if (opts.get("kernel").empty() && !isBundle)

@@ -59,6 +59,7 @@ struct PluginReport {
   std::string path;
   std::string name;    // the plugin's name, or the file name when it has none
   std::string version; // the plugin's version, when it answered
+  std::string buildId; // the GNU build id of its file, when loaded (in every cache key); "" without one
   bool loaded = false;
   std::string reason;  // why it was skipped, or notes ("0 devices: ...")
   uint32_t deviceCount = 0;

@@ -2,7 +2,9 @@
 // The whole public C++ API of the Trident runtime. docs/runtime.md is the guide.
 
 #include "trident/Buffer.h"
+#include "trident/Bundle.h"
 #include "trident/Compiler.h"
+#include "trident/DLPack.h"
 #include "trident/DType.h"
 #include "trident/Device.h"
 #include "trident/Error.h"
