@@ -12,6 +12,7 @@
 // signature. An entry the plugin refuses to load gives way to the next.
 
 #include "KernelImpl.h"
+#include "Sha256.h"
 
 #include "trident/Bundle.h"
 #include "trident/Error.h"
@@ -212,10 +213,14 @@ Specialization &bundleSpecialization(KernelImpl &k, const std::shared_ptr<Device
 
 namespace {
 
-Kernel kernelOfBundle(Bundle bundle, const std::string &what) {
+Kernel kernelOfBundle(Bundle bundle, const std::string &what, std::span<const uint8_t> bytes) {
   auto impl = std::make_shared<KernelImpl>();
   impl->name = bundle.kernel;
   impl->fileName = what;
+  Sha256 sha; // identifies the bundle in autotuning's disk-cache entries
+  sha.field("bundle");
+  sha.update(bytes.data(), bytes.size());
+  impl->sourceHash = sha.hexDigest();
   // A constexpr parameter defaults to the value every entry was compiled with.
   for (size_t i = 0; i < bundle.params.size(); ++i) {
     Param p;
@@ -236,10 +241,24 @@ Kernel kernelOfBundle(Bundle bundle, const std::string &what) {
     }
     impl->params.push_back(std::move(p));
   }
-  impl->bundle = std::make_shared<const Bundle>(std::move(bundle));
   indexParams(*impl);
-  Kernel k(std::move(impl));
-  return k;
+  auto paramIndex = [&](const std::string &name, const char *role) {
+    for (size_t i = 0; i < impl->params.size(); ++i)
+      if (impl->params[i].name == name)
+        return i;
+    throw Error(ErrorCode::InvalidArgument, what + " is not a usable Trident bundle: its " + role + " names '" +
+                                                name + "', which is not a parameter of '" + impl->name + "'");
+  };
+  for (const BundleConfig &c : bundle.configs)
+    impl->configs.push_back(makeTuneConfig(c.kwargs, int(c.numWarps), int(c.numStages)));
+  for (const std::string &key : bundle.tuneKey)
+    impl->tuneKeyParams.push_back(paramIndex(key, "autotune key"));
+  for (const auto &[param, lambda] : bundle.heuristics) {
+    impl->heuristicParams.push_back(paramIndex(param, "heuristics"));
+    impl->heuristics.emplace_back(param, lambda, impl->paramNames);
+  }
+  impl->bundle = std::make_shared<const Bundle>(std::move(bundle));
+  return Kernel(std::move(impl));
 }
 
 } // namespace
@@ -249,11 +268,12 @@ std::vector<std::string> signatureEntries(const std::string &signature) {
 }
 
 Kernel Kernel::fromBundle(const std::string &path) {
-  return kernelOfBundle(readBundleFile(path), path);
+  std::vector<uint8_t> bytes = readBundleBytes(path);
+  return fromBundle(bytes, path);
 }
 
 Kernel Kernel::fromBundle(std::span<const uint8_t> bytes, const std::string &name) {
-  return kernelOfBundle(readBundle(bytes, name), name);
+  return kernelOfBundle(readBundle(bytes, name), name, bytes);
 }
 
 } // namespace trident

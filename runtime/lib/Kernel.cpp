@@ -99,6 +99,19 @@ Constexpr parseConstexprSource(const std::string &text) {
   return Constexpr::source(text);
 }
 
+TuneConfig makeTuneConfig(const std::vector<std::pair<std::string, std::string>> &kwargs, int numWarps,
+                          int numStages) {
+  TuneConfig config;
+  for (const auto &[name, value] : kwargs) {
+    config.kwargs.emplace_back(name, parseConstexprSource(value));
+    config.text += name + "=" + value + ", ";
+  }
+  config.numWarps = numWarps;
+  config.numStages = numStages;
+  config.text += "num_warps=" + std::to_string(numWarps) + ", num_stages=" + std::to_string(numStages);
+  return config;
+}
+
 Specialization::~Specialization() {
   if (module)
     device->plugin->tryCall(&trident_plugin_api::module_unload, module);

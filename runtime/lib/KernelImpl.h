@@ -140,7 +140,7 @@ struct EffectiveOptions {
   int numWarps = 4;
   int numStages = 3;
   bool debug = false;
-  bool warpsGiven = false, stagesGiven = false; // by the launch, not by default (bundles must match them)
+  bool warpsGiven = false, stagesGiven = false; // by the launch or a config, not by default (bundles match them)
 };
 
 // Binds `args` and `options` to the kernel's parameters; throws Error(InvalidArgument).
@@ -176,6 +176,8 @@ std::vector<std::string> splitSignature(const std::string &signature);
 // `signature` written the way signatureOf writes launches (dtype names, constexpr
 // values as Python source), so that bundle entries and launches compare as text.
 std::string normalizeSignature(const std::vector<bool> &isConstexpr, const std::string &signature);
+// The bytes of a bundle file; Error(NotFound) or Error(Io) when it cannot be read.
+std::vector<uint8_t> readBundleBytes(const std::string &path);
 // Refuses kernels with more than kMaxParams parameters; fills paramNames.
 void indexParams(KernelImpl &kernel);
 // The cold path of a bundle kernel: the best entry of its bundle for the device
@@ -185,6 +187,10 @@ Specialization &bundleSpecialization(KernelImpl &kernel, const std::shared_ptr<D
 
 // Reads a default value or constexpr written as Python source ("1024", "True", "1e-5").
 Constexpr parseConstexprSource(const std::string &text);
+// A config from its keyword arguments as Python source, with its text for messages
+// and cache entries ("BLOCK_SIZE=128, num_warps=4, num_stages=3").
+TuneConfig makeTuneConfig(const std::vector<std::pair<std::string, std::string>> &kwargs, int numWarps,
+                          int numStages);
 
 // Source to optimized block IR (frontend + core passes); throws Error(Compile).
 std::string sourceToBlockIR(const std::string &source, const std::string &fileName, const std::string &kernel,

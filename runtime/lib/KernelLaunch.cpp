@@ -259,8 +259,8 @@ EffectiveOptions effectiveOptions(const LaunchOptions &o, const TuneConfig *conf
   e.numWarps = o.numWarps > 0 ? o.numWarps : config ? config->numWarps : 4;
   e.numStages = o.numStages > 0 ? o.numStages : config ? config->numStages : 3;
   e.debug = o.debug;
-  e.warpsGiven = o.numWarps > 0;
-  e.stagesGiven = o.numStages > 0;
+  e.warpsGiven = o.numWarps > 0 || config;
+  e.stagesGiven = o.numStages > 0 || config;
   return e;
 }
 

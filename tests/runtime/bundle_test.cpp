@@ -145,3 +145,66 @@ TEST_CASE("a damaged, truncated or foreign bundle is refused with a reason") {
   CHECK(refusal(newer).find("has format 9") != std::string::npos);
   CHECK_THROWS_AS(Kernel::fromBundle(std::string("/nonexistent/k.tbundle")), Error);
 }
+
+namespace {
+
+const char *kAutotunedSource = R"(import triton
+import triton.language as tl
+
+
+@triton.autotune(configs=[triton.Config({'BLOCK': 32}, num_warps=1), triton.Config({'BLOCK': 64}, num_warps=2)],
+                 key=['n'])
+@triton.jit
+def scale(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 2.0, mask=mask)
+)";
+
+} // namespace
+
+TEST_CASE("an autotuned kernel's bundle holds every config and tunes among them, saying so") {
+  Runtime compiler(test::testOptions());
+  // BLOCK's entry is a placeholder: each config's value replaces it.
+  Bundle b = compileBundle(compiler, kAutotunedSource, "scale.py", "scale", "*fp32:16, *fp32:16, i32, 0", {"host"});
+  REQUIRE(b.configs.size() == 2);
+  REQUIRE(b.entries.size() == 2);
+  CHECK(b.entries[0].signature == "*fp32:16, *fp32:16, i32, 32");
+  CHECK(b.entries[0].numWarps == 1);
+  CHECK(b.entries[1].signature == "*fp32:16, *fp32:16, i32, 64");
+  CHECK(b.entries[1].numWarps == 2);
+  REQUIRE(b.tuneKey.size() == 1);
+  CHECK(b.tuneKey[0] == "n");
+  Bundle back = readBundle(writeBundle(b));
+  CHECK(back.configs.size() == 2);
+  CHECK(back.configs[1].kwargs.at(0) == std::pair<std::string, std::string>("BLOCK", "64"));
+
+  std::vector<LogMessage> messages;
+  RuntimeOptions options = test::testOptions();
+  options.printAutotuning = true;
+  options.log = [&](const LogMessage &m) { messages.push_back(m); };
+  Runtime rt(options);
+  Device dev = rt.device("host:0");
+  Kernel k = Kernel::fromBundle(writeBundle(b), "scale.tbundle");
+  const int n = 1000;
+  std::vector<float> x(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i)
+    x[size_t(i)] = float(i);
+  Buffer bx = Buffer::fromHost(dev, std::span<const float>(x));
+  Buffer out(dev, size_t(n), DType::F32);
+  Grid grid([&](const Meta &m) -> Dim3 { return {cdiv(n, m["BLOCK"])}; });
+  k.launch(dev, grid, {bx, out, n});
+  k.launch(dev, grid, {bx, out, n}); // tuned once
+  std::vector<float> r = out.toHost<float>();
+  int wrong = 0;
+  for (int i = 0; i < n; ++i)
+    wrong += r[size_t(i)] != 2.0f * float(i);
+  CHECK(wrong == 0);
+  CHECK(rt.cacheStats().backendCompiles == 0);
+  REQUIRE(messages.size() == 3); // two timings and the pick
+  CHECK(messages[0].topic == "autotune");
+  CHECK(messages[0].level == LogMessage::Level::Info);
+  CHECK(messages[0].text.find("autotune scale on host:0: config 1/2 BLOCK=32, num_warps=1, num_stages=3: ") == 0);
+  CHECK(messages[1].text.find("config 2/2 BLOCK=64, num_warps=2, num_stages=3: ") != std::string::npos);
+  CHECK(messages[2].text.find("autotune scale on host:0: picked BLOCK=") == 0);
+}

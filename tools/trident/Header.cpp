@@ -77,11 +77,29 @@ std::string launcherHeader(const Bundle &bundle, const std::vector<uint8_t> &byt
   for (const BundleEntry &e : bundle.entries)
     targets += (targets.empty() ? "" : ", ") + e.target;
 
+  // Arguments are positional up to the last runtime parameter; constexprs after it
+  // take the bundle's values (or an autotuned config's) by themselves.
+  auto isConstant = [&](size_t i) { return bundle.params[i].isConstexpr || tokens[i] == "None"; };
+  size_t passed = 0;
+  for (size_t i = 0; i < tokens.size(); ++i)
+    if (!isConstant(i))
+      passed = i + 1;
+  auto setByConfig = [&](const std::string &name) {
+    for (const BundleConfig &c : bundle.configs)
+      for (const auto &kw : c.kwargs)
+        if (kw.first == name)
+          return true;
+    return false;
+  };
   std::string params, constants, args, forward;
-  for (size_t i = 0; i < tokens.size(); ++i) {
+  for (size_t i = 0; i < passed; ++i) {
     const std::string p = identifier(bundle.params[i].name);
     args += (args.empty() ? "" : ", ");
-    if (bundle.params[i].isConstexpr || tokens[i] == "None") {
+    if (isConstant(i)) {
+      if (setByConfig(bundle.params[i].name))
+        throw Error(ErrorCode::NotSupported, "--emit header: autotuned parameter '" + bundle.params[i].name +
+                                                 "' comes before runtime parameters; launch the bundle with "
+                                                 "Kernel::fromBundle instead");
       constants += "  const trident::Constexpr " + p + " = trident::Constexpr::source(" + cString(tokens[i]) + ");\n";
       args += p;
       continue;

@@ -46,7 +46,9 @@ public:
     b.copyFromHost(data);
     return b;
   }
-  // Makes a native allocation of another library usable as a Buffer (not owned).
+  // Makes a native allocation of another library usable as a Buffer (not owned): a
+  // CUdeviceptr or hipDeviceptr_t value, or a host address on the host plugin; the
+  // Vulkan plugin refuses (Error(NotSupported)). trident/DLPack.h builds on it.
   static Buffer import(const Device &device, uint64_t nativeMemory, size_t size, DType dtype);
 
   explicit operator bool() const { return impl_ != nullptr; }

@@ -34,10 +34,23 @@ struct BundleEntry {
   std::vector<uint8_t> binary; // the plugin's binary, as its compile returned it
 };
 
+// One @triton.autotune config: its keyword arguments as Python source and options.
+struct BundleConfig {
+  std::vector<std::pair<std::string, std::string>> kwargs; // {"BLOCK_SIZE", "128"}
+  uint32_t numWarps = 4;
+  uint32_t numStages = 3;
+};
+
 struct Bundle {
   std::string kernel; // the kernel's name
   std::vector<BundleParam> params;
   std::vector<BundleEntry> entries;
+  // @triton.autotune: the configs (an entry per config and target) and the key; a
+  // launch tunes among the entries as it would among compiled configs.
+  std::vector<BundleConfig> configs;
+  std::vector<std::string> tuneKey;
+  // @triton.heuristics: parameter -> lambda source, evaluated at each launch.
+  std::vector<std::pair<std::string, std::string>> heuristics;
 };
 
 // The bytes of a .tbundle file holding `bundle`.
