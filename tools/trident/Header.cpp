@@ -123,9 +123,9 @@ std::string launcherHeader(const Bundle &bundle, const std::vector<uint8_t> &byt
   h += "#pragma once\n\n#include \"trident/Trident.h\"\n\n#include <cstdint>\n#include <span>\n\n";
   h += "namespace " + ns + " {\n\n";
   h += "namespace " + name + "_bundle {\ninline const unsigned char bytes[] = {";
-  char buf[8];
+  char buf[16];
   for (size_t i = 0; i < bytes.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%s0x%02x", i % 16 ? "," : "\n  ", bytes[i]);
+    std::snprintf(buf, sizeof buf, "%s0x%02x", i == 0 ? "\n  " : i % 16 ? "," : ",\n  ", bytes[i]);
     h += buf;
   }
   h += "\n};\n} // namespace " + name + "_bundle\n\n";

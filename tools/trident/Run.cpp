@@ -129,6 +129,9 @@ int runCommand(const Args &args) {
                  {"help"});
   if (opts.positional().size() != 1 || opts.get("grid").empty())
     throw UsageError("FILE and --grid are required");
+  // Numbers first: a usage mistake is reported before any work.
+  const int repeat = int(opts.integer("repeat", 10));
+  const int printN = int(opts.integer("print", 8));
   // Autotuning can take long: say what each config took (TRIDENT_PRINT_AUTOTUNING=0 quiets it).
   ::setenv("TRIDENT_PRINT_AUTOTUNING", "1", 0);
   const std::string file = opts.positional()[0];
@@ -243,7 +246,6 @@ int runCommand(const Args &args) {
   device.synchronize();
   double firstMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 
-  int repeat = int(opts.integer("repeat", 10));
   double warmUs = 0;
   if (repeat > 0) {
     Stream s = device.defaultStream();
@@ -263,7 +265,6 @@ int runCommand(const Args &args) {
                 firstMs);
   }
 
-  int printN = int(opts.integer("print", 8));
   std::string saveDir = opts.get("save");
   if (!saveDir.empty())
     std::filesystem::create_directories(saveDir);
