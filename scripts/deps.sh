@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ ccache git
+  cmake ninja-build g++ ccache git pkgconf
   doctest-dev libboost-dev
   llvm-19-dev llvm-19-tools lld-19 liblld-19-dev
   spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers

@@ -6,6 +6,7 @@
 // without it are reported to the runtime, which stages through host memory.
 
 #include "CudaPlugin.h"
+#include "trident/Version.h"
 
 #include "trident/support/ByteSize.h"
 
@@ -422,6 +423,6 @@ trident_status makeCurrent(trident_device_s *device) {
 extern "C" TRIDENT_PLUGIN_EXPORT const trident_plugin_info *trident_plugin_entry(uint32_t, uint32_t) {
   static const trident_plugin_api api = trident::cuda::makeApi();
   static const trident_plugin_info info = {
-      sizeof(trident_plugin_info), TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR, "cuda", "0.1.0", &api};
+      sizeof(trident_plugin_info), TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR, "cuda", TRIDENT_VERSION_STRING, &api};
   return &info;
 }

@@ -4,6 +4,7 @@
 // on each calling thread with hipSetDevice.
 
 #include "HipPlugin.h"
+#include "trident/Version.h"
 
 #include "trident/support/ByteSize.h"
 
@@ -363,6 +364,6 @@ trident_status makeCurrent(trident_device_s *device) {
 extern "C" TRIDENT_PLUGIN_EXPORT const trident_plugin_info *trident_plugin_entry(uint32_t, uint32_t) {
   static const trident_plugin_api api = trident::hip::makeApi();
   static const trident_plugin_info info = {
-      sizeof(trident_plugin_info), TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR, "hip", "0.1.0", &api};
+      sizeof(trident_plugin_info), TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR, "hip", TRIDENT_VERSION_STRING, &api};
   return &info;
 }

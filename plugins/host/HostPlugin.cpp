@@ -8,6 +8,7 @@
 // TRIDENT_HOST_THREADS=N sets the pool's size (default: the number of cores).
 
 #include "HostDevice.h"
+#include "trident/Version.h"
 #include "HostMemory.h"
 
 #include "trident/support/ByteSize.h"
@@ -349,7 +350,7 @@ const trident_plugin_api api = [] {
 }();
 
 const trident_plugin_info info = {sizeof(trident_plugin_info), TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR,
-                                  "host", "0.1.0", &api};
+                                  "host", TRIDENT_VERSION_STRING, &api};
 
 } // namespace
 

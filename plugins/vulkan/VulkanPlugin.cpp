@@ -7,6 +7,7 @@
 // SPIRV-Tools' optimizer on every kernel.
 
 #include "VulkanDevice.h"
+#include "trident/Version.h"
 
 #include <cstdio>
 #include <cstring>
@@ -142,7 +143,7 @@ const trident_plugin_api api = [] {
 }();
 
 const trident_plugin_info info = {sizeof(trident_plugin_info), TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR,
-                                  "vulkan", "0.1.0", &api};
+                                  "vulkan", TRIDENT_VERSION_STRING, &api};
 
 } // namespace
 

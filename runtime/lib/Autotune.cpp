@@ -112,6 +112,7 @@ std::string diskKeyOf(const KernelImpl &k, const DeviceImpl &device, const uint6
   sha.field(k.name);
   sha.field(device.plugin->name());
   sha.field(device.plugin->version());
+  sha.field(device.plugin->buildId());
   sha.field(device.info.target);
   sha.update(key, n * sizeof(uint64_t));
   return sha.hexDigest();
@@ -147,6 +148,10 @@ const TuneConfig &chooseConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> 
         if (k.configs[c].text == text)
           winner = c;
     }
+    if (winner < k.configs.size() && shared.printAutotuning)
+      shared.message(LogMessage::Level::Info, "autotune",
+                     "autotune " + k.name + " on " + device->name + ": " + k.configs[winner].text +
+                         " (chosen earlier, from the disk cache)");
   }
   if (winner == k.configs.size()) {
     SavedBuffers saved;
@@ -166,6 +171,14 @@ const TuneConfig &chooseConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> 
           device->plugin->call(&trident_plugin_api::stream_synchronize, "stream_synchronize", "autotuning", stream);
         } while (runs < kRepLaunches && Clock::now() - start < kRepBudget);
         double t = std::chrono::duration<double>(Clock::now() - start).count() / runs;
+        if (shared.printAutotuning) {
+          char ms[32];
+          std::snprintf(ms, sizeof ms, "%.4f ms", t * 1e3);
+          shared.message(LogMessage::Level::Info, "autotune",
+                         "autotune " + k.name + " on " + device->name + ": config " + std::to_string(c + 1) + "/" +
+                             std::to_string(k.configs.size()) + " " + k.configs[c].text + ": " + ms + " (" +
+                             std::to_string(runs) + " run" + (runs == 1 ? "" : "s") + ")");
+        }
         if (t < best) {
           best = t;
           winner = c;
@@ -177,14 +190,21 @@ const TuneConfig &chooseConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> 
         // Triton's OutOfResources pruning, said in one line.
         std::string why = e.what();
         std::replace(why.begin(), why.end(), '\n', ' ');
-        std::fprintf(stderr, "trident: autotune %s on %s: skipping %s: %s\n", k.name.c_str(), device->name.c_str(),
-                     k.configs[c].text.c_str(), why.c_str());
+        shared.message(LogMessage::Level::Warning, "autotune",
+                       "autotune " + k.name + " on " + device->name + ": skipping " + k.configs[c].text + ": " + why);
       }
       saved.restore(stream);
     }
     if (winner == k.configs.size())
       throw Error(ErrorCode::Compile, "kernel '" + k.name + "': no autotune config works on " + device->name + ":" +
                                           failures);
+    if (shared.printAutotuning) {
+      char ms[32];
+      std::snprintf(ms, sizeof ms, "%.4f ms", best * 1e3);
+      shared.message(LogMessage::Level::Info, "autotune",
+                     "autotune " + k.name + " on " + device->name + ": picked " + k.configs[winner].text + " (" + ms +
+                         ", the fastest of " + std::to_string(k.configs.size()) + " configs)");
+    }
     if (shared.disk) {
       CacheEntry e;
       e.kind = "autotune";

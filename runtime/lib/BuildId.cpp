@@ -8,4 +8,8 @@ namespace trident {
 
 const char *buildId() { return TRIDENT_BUILD_ID; }
 
+const char *sourceRevision() { return TRIDENT_SOURCE_REVISION; }
+
+bool hasCompiler() { return TRIDENT_RUNTIME_HAS_FRONTEND != 0; }
+
 } // namespace trident

@@ -1,5 +1,6 @@
 #include "DiskCache.h"
 
+#include "ByteIO.h"
 #include "Sha256.h"
 
 #include <algorithm>
@@ -21,53 +22,6 @@ namespace {
 
 constexpr char kMagic[8] = {'T', 'R', 'I', 'D', 'E', 'N', 'T', 'K'};
 constexpr uint32_t kFormatVersion = 2; // 1: before build ids
-
-void putU32(std::vector<uint8_t> &out, uint32_t v) {
-  for (int i = 0; i < 4; ++i)
-    out.push_back(uint8_t(v >> (8 * i)));
-}
-void putU64(std::vector<uint8_t> &out, uint64_t v) {
-  for (int i = 0; i < 8; ++i)
-    out.push_back(uint8_t(v >> (8 * i)));
-}
-void putStr(std::vector<uint8_t> &out, const std::string &s) {
-  putU32(out, uint32_t(s.size()));
-  out.insert(out.end(), s.begin(), s.end());
-}
-
-// Reads fields from a byte range; any overrun sets `ok` to false.
-struct Reader {
-  const uint8_t *p, *end;
-  bool ok = true;
-  bool need(size_t n) {
-    if (!ok || size_t(end - p) < n)
-      ok = false;
-    return ok;
-  }
-  uint32_t u32() {
-    if (!need(4)) return 0;
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i)
-      v |= uint32_t(p[i]) << (8 * i);
-    p += 4;
-    return v;
-  }
-  uint64_t u64() {
-    if (!need(8)) return 0;
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i)
-      v |= uint64_t(p[i]) << (8 * i);
-    p += 8;
-    return v;
-  }
-  std::string str() {
-    uint32_t n = u32();
-    if (!need(n)) return {};
-    std::string s(reinterpret_cast<const char *>(p), n);
-    p += n;
-    return s;
-  }
-};
 
 bool readFile(const std::string &path, std::vector<uint8_t> &out) {
   std::ifstream in(path, std::ios::binary);
@@ -215,6 +169,15 @@ size_t DiskCache::clear() const {
       files.push_back(it->path());
   for (const fs::path &f : files)
     if (fs::remove(f, ec) && f.extension() == ".tkc")
+      ++n;
+  return n;
+}
+
+size_t DiskCache::removeStale() const {
+  size_t n = 0;
+  std::error_code ec;
+  for (const CacheListing &l : list())
+    if ((!l.valid || l.entry.buildId != buildId_) && fs::remove(l.path, ec))
       ++n;
   return n;
 }

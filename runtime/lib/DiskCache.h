@@ -56,6 +56,9 @@ public:
   std::vector<CacheListing> list() const;
   // Removes every entry; returns how many.
   size_t clear() const;
+  // Removes the entries this build never loads: other builds' (and format 1's) and
+  // damaged ones; returns how many.
+  size_t removeStale() const;
   // The file an entry lives in (for tests that damage one).
   std::string pathOf(const std::string &key) const;
 

@@ -20,7 +20,9 @@ namespace detail {
 namespace {
 
 [[noreturn]] void noFrontend() {
-  throw Error(ErrorCode::NotSupported, "this build of Trident has no frontend (frontend/ was not built)");
+  throw Error(ErrorCode::NotSupported,
+              "this build of Trident has no frontend (it was built without the compiler): it runs kernels "
+              "compiled ahead of time, Kernel::fromBundle of a `trident compile --emit bundle` file, and block IR");
 }
 
 } // namespace
@@ -47,15 +49,7 @@ std::vector<SourceKernel> listKernelsInSource(const std::string &source, const s
       k.params.push_back(std::move(p));
     }
     for (const KernelInfo::Config &c : info.autotuneConfigs) {
-      TuneConfig config;
-      for (const auto &[name, value] : c.kwargs) {
-        config.kwargs.emplace_back(name, parseConstexprSource(value));
-        config.text += name + "=" + value + ", ";
-      }
-      config.numWarps = c.numWarps;
-      config.numStages = c.numStages;
-      config.text += "num_warps=" + std::to_string(c.numWarps) + ", num_stages=" + std::to_string(c.numStages);
-      k.configs.push_back(std::move(config));
+      k.configs.push_back(makeTuneConfig(c.kwargs, c.numWarps, c.numStages));
     }
     k.tuneKeys = info.autotuneKeys;
     k.heuristics = info.heuristics;

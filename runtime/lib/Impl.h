@@ -10,6 +10,7 @@
 #include "trident/Runtime.h"
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,11 @@ struct RuntimeShared {
   // second device of the same target compiles nothing even without a disk cache.
   std::mutex binariesMutex;
   std::map<std::string, std::shared_ptr<const CacheEntry>> binaries;
+  // RuntimeOptions::log and printAutotuning.
+  std::function<void(const LogMessage &)> log;
+  bool printAutotuning = false;
+  std::mutex logMutex; // messages reach the sink one at a time
+  void message(LogMessage::Level level, std::string topic, std::string text);
 };
 
 struct DeviceImpl {
@@ -84,6 +90,8 @@ struct BufferImpl {
   size_t size = 0; // elements
   DType dtype = DType::F32;
   bool owned = true;
+  // What keeps imported memory alive (a DLPack tensor); released after mem_free.
+  std::shared_ptr<void> owner;
   ~BufferImpl();
 };
 

@@ -5,6 +5,7 @@
 #include "FrontendBridge.h"
 #include "Sha256.h"
 #include "trident/Error.h"
+#include "trident/support/Spelling.h"
 
 #include <bit>
 #include <charconv>
@@ -98,6 +99,19 @@ Constexpr parseConstexprSource(const std::string &text) {
   return Constexpr::source(text);
 }
 
+TuneConfig makeTuneConfig(const std::vector<std::pair<std::string, std::string>> &kwargs, int numWarps,
+                          int numStages) {
+  TuneConfig config;
+  for (const auto &[name, value] : kwargs) {
+    config.kwargs.emplace_back(name, parseConstexprSource(value));
+    config.text += name + "=" + value + ", ";
+  }
+  config.numWarps = numWarps;
+  config.numStages = numStages;
+  config.text += "num_warps=" + std::to_string(numWarps) + ", num_stages=" + std::to_string(numStages);
+  return config;
+}
+
 Specialization::~Specialization() {
   if (module)
     device->plugin->tryCall(&trident_plugin_api::module_unload, module);
@@ -114,15 +128,15 @@ std::string hashOf(std::initializer_list<std::string_view> fields) {
   return sha.hexDigest();
 }
 
-void indexParams(KernelImpl &k) {
+} // namespace
+
+void detail::indexParams(KernelImpl &k) {
   if (k.params.size() > kMaxParams)
     throw Error(ErrorCode::NotSupported, "kernel '" + k.name + "' has " + std::to_string(k.params.size()) +
                                              " parameters; Trident supports at most " + std::to_string(kMaxParams));
   for (const Param &p : k.params)
     k.paramNames.push_back(p.name);
 }
-
-} // namespace
 
 Kernel Kernel::fromSource(std::string source, const std::string &name, std::string fileName) {
   std::vector<SourceKernel> kernels = listKernelsInSource(source, fileName);
@@ -132,10 +146,15 @@ Kernel Kernel::fromSource(std::string source, const std::string &name, std::stri
       found = &k;
   if (!found) {
     std::string names;
-    for (const SourceKernel &k : kernels)
+    std::vector<std::string> known;
+    for (const SourceKernel &k : kernels) {
       names += (names.empty() ? "" : ", ") + k.name;
+      known.push_back(k.name);
+    }
+    std::optional<std::string> near = closestSpelling(name, known);
     throw Error(ErrorCode::NotFound, "no @triton.jit function named '" + name + "' in " + fileName +
-                                         " (it defines: " + (names.empty() ? "none" : names) + ")");
+                                         " (it defines: " + (names.empty() ? "none" : names) + ")" +
+                                         (near ? "; did you mean '" + *near + "'?" : ""));
   }
   if (!found->error.empty())
     throw Error(ErrorCode::Compile,

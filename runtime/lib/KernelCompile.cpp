@@ -32,24 +32,27 @@ trident_status loadModule(DeviceImpl &device, const CacheEntry &entry, trident_m
 
 std::string signatureOf(const KernelImpl &k, const Resolved *r) {
   std::string sig;
-  for (size_t i = 0; i < k.params.size(); ++i) {
-    if (i)
-      sig += ", ";
-    const Resolved &a = r[i];
-    switch (a.tag) {
-    case Resolved::Tag::Pointer: sig += "*" + std::string(dtypeName(a.dtype)); break;
-    case Resolved::Tag::Int: sig += dtypeName(a.dtype); break;
-    case Resolved::Tag::Float: sig += dtypeName(a.dtype); break;
-    case Resolved::Tag::Bool: sig += "i1"; break;
-    case Resolved::Tag::IntOne: sig += "1"; break;
-    case Resolved::Tag::ConstInt: sig += std::to_string(int64_t(a.bits)); break;
-    case Resolved::Tag::ConstBool: sig += a.bits ? "True" : "False"; break;
-    case Resolved::Tag::ConstFloat: sig += floatSource(std::bit_cast<double>(a.bits)); break;
-    case Resolved::Tag::ConstSource: sig += *a.text; break;
-    }
-    if (a.divisibleBy16 && (a.tag == Resolved::Tag::Pointer || a.tag == Resolved::Tag::Int))
-      sig += ":16";
+  for (size_t i = 0; i < k.params.size(); ++i)
+    sig += (i ? ", " : "") + paramSignature(k, r, i);
+  return sig;
+}
+
+std::string paramSignature(const KernelImpl &, const Resolved *r, size_t i) {
+  const Resolved &a = r[i];
+  std::string sig;
+  switch (a.tag) {
+  case Resolved::Tag::Pointer: sig = "*" + std::string(dtypeName(a.dtype)); break;
+  case Resolved::Tag::Int: sig = dtypeName(a.dtype); break;
+  case Resolved::Tag::Float: sig = dtypeName(a.dtype); break;
+  case Resolved::Tag::Bool: sig = "i1"; break;
+  case Resolved::Tag::IntOne: sig = "1"; break;
+  case Resolved::Tag::ConstInt: sig = std::to_string(int64_t(a.bits)); break;
+  case Resolved::Tag::ConstBool: sig = a.bits ? "True" : "False"; break;
+  case Resolved::Tag::ConstFloat: sig = floatSource(std::bit_cast<double>(a.bits)); break;
+  case Resolved::Tag::ConstSource: sig = *a.text; break;
   }
+  if (a.divisibleBy16 && (a.tag == Resolved::Tag::Pointer || a.tag == Resolved::Tag::Int))
+    sig += ":16";
   return sig;
 }
 
@@ -80,6 +83,8 @@ CacheEntry compileWithPlugin(const Plugin &plugin, const std::string &target, co
 
 Specialization &compileSpecialization(KernelImpl &k, const std::shared_ptr<DeviceImpl> &device, const Resolved *r,
                                       const SpecKey &key, const EffectiveOptions &o) {
+  if (k.bundle)
+    return bundleSpecialization(k, device, r, key, o);
   RuntimeShared &shared = *device->shared;
   const Plugin &plugin = *device->plugin;
   const int warps = o.numWarps, stages = o.numStages;
@@ -89,7 +94,7 @@ Specialization &compileSpecialization(KernelImpl &k, const std::shared_ptr<Devic
   for (const std::string &field :
        {std::string("trident-kernel"), std::string(trident::version()), shared.buildId, k.sourceHash, k.name,
         signature, std::to_string(warps), std::to_string(stages), std::string(o.debug ? "debug" : "release"),
-        plugin.name(), plugin.version(), device->info.target})
+        plugin.name(), plugin.version(), plugin.buildId(), device->info.target})
     sha.field(field);
   const std::string cacheKey = sha.hexDigest();
 

@@ -10,6 +10,7 @@
 
 #include "Heuristics.h"
 #include "Impl.h"
+#include "trident/Bundle.h"
 #include "trident/Kernel.h"
 
 #include <array>
@@ -97,6 +98,9 @@ struct Specialization {
   std::vector<std::pair<uint32_t, std::string>> sourceTexts; // (param, text) of ConstSource values
   trident_module module = nullptr;
   trident_kernel kernel = nullptr;
+  // Bit i: parameter i is a launch's constant 1 that this binary takes as an argument
+  // (a bundle entry compiled without that specialization).
+  uint64_t runtimeOnes = 0;
   std::string blockIR; // when it was compiled in this process
   ~Specialization();
 };
@@ -107,6 +111,9 @@ struct KernelImpl {
   std::string fileName;
   bool isBlockIR = false; // source holds block IR; every parameter is a runtime one
   std::string sourceHash; // SHA-256 of what identifies the source, computed once
+  // Kernel::fromBundle: the binaries launches choose from (BundleLaunch.cpp); fileName
+  // names the bundle. No compiler is involved.
+  std::shared_ptr<const Bundle> bundle;
   std::vector<Param> params;
   std::vector<std::string> paramNames; // for Meta
 
@@ -133,6 +140,7 @@ struct EffectiveOptions {
   int numWarps = 4;
   int numStages = 3;
   bool debug = false;
+  bool warpsGiven = false, stagesGiven = false; // by the launch or a config, not by default (bundles match them)
 };
 
 // Binds `args` and `options` to the kernel's parameters; throws Error(InvalidArgument).
@@ -159,11 +167,30 @@ void launchWithConfig(KernelImpl &kernel, const std::shared_ptr<DeviceImpl> &dev
 const TuneConfig &chooseConfig(KernelImpl &kernel, const std::shared_ptr<DeviceImpl> &device, trident_stream stream,
                                const Grid &grid, std::span<const Arg> args, const LaunchOptions &options);
 
-// The Triton signature string of a resolved launch ("*fp32:16, i32, 1024").
+// The Triton signature string of a resolved launch ("*fp32:16, i32, 1024"), and
+// the entry of one parameter ("*fp32:16").
 std::string signatureOf(const KernelImpl &kernel, const Resolved *resolved);
+std::string paramSignature(const KernelImpl &kernel, const Resolved *resolved, size_t i);
+// A signature's entries, split at top-level commas and trimmed.
+std::vector<std::string> splitSignature(const std::string &signature);
+// `signature` written the way signatureOf writes launches (dtype names, constexpr
+// values as Python source), so that bundle entries and launches compare as text.
+std::string normalizeSignature(const std::vector<bool> &isConstexpr, const std::string &signature);
+// The bytes of a bundle file; Error(NotFound) or Error(Io) when it cannot be read.
+std::vector<uint8_t> readBundleBytes(const std::string &path);
+// Refuses kernels with more than kMaxParams parameters; fills paramNames.
+void indexParams(KernelImpl &kernel);
+// The cold path of a bundle kernel: the best entry of its bundle for the device
+// and the arguments, loaded (BundleLaunch.cpp). Called like compileSpecialization.
+Specialization &bundleSpecialization(KernelImpl &kernel, const std::shared_ptr<DeviceImpl> &device,
+                                     const Resolved *resolved, const SpecKey &key, const EffectiveOptions &options);
 
 // Reads a default value or constexpr written as Python source ("1024", "True", "1e-5").
 Constexpr parseConstexprSource(const std::string &text);
+// A config from its keyword arguments as Python source, with its text for messages
+// and cache entries ("BLOCK_SIZE=128, num_warps=4, num_stages=3").
+TuneConfig makeTuneConfig(const std::vector<std::pair<std::string, std::string>> &kwargs, int numWarps,
+                          int numStages);
 
 // Source to optimized block IR (frontend + core passes); throws Error(Compile).
 std::string sourceToBlockIR(const std::string &source, const std::string &fileName, const std::string &kernel,

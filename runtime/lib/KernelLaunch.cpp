@@ -259,6 +259,8 @@ EffectiveOptions effectiveOptions(const LaunchOptions &o, const TuneConfig *conf
   e.numWarps = o.numWarps > 0 ? o.numWarps : config ? config->numWarps : 4;
   e.numStages = o.numStages > 0 ? o.numStages : config ? config->numStages : 3;
   e.debug = o.debug;
+  e.warpsGiven = o.numWarps > 0 || config;
+  e.stagesGiven = o.numStages > 0 || config;
   return e;
 }
 
@@ -327,7 +329,7 @@ void launchWithConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> &device, 
   trident_kernel_arg packed[kMaxParams];
   uint32_t count = 0;
   for (size_t i = 0; i < n; ++i)
-    if (resolved[i].isRuntime())
+    if (resolved[i].isRuntime() || (spec.runtimeOnes >> i & 1))
       packed[count++] = {abiType(resolved[i]), 0, resolved[i].bits};
   trident_launch_params params{};
   params.version = TRIDENT_LAUNCH_ABI_VERSION;
@@ -402,6 +404,9 @@ void Kernel::warmup(const Device &device, std::span<const Arg> args, const Launc
 std::string Kernel::blockIR(const Device &device, std::span<const Arg> args, const LaunchOptions &options) const {
   requireHandle(impl_ != nullptr, "Kernel");
   requireHandle(bool(device), "Device");
+  if (impl_->bundle)
+    throw Error(ErrorCode::NotSupported, "kernel '" + impl_->name + "' comes from bundle " + impl_->fileName +
+                                             ", which holds binaries, not block IR");
   Resolved resolved[kMaxParams];
   const TuneConfig *config = configForInspection(*impl_, device.impl());
   resolveArguments(*impl_, *device.impl(), args, options, config, resolved);

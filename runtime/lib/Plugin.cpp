@@ -1,12 +1,14 @@
 #include "Plugin.h"
 
+#include "ElfBuildId.h"
+
 namespace trident::detail {
 
 Plugin::Plugin(boost::dll::shared_library library, const trident_plugin_info *info, trident_context context,
                std::string path)
     : library_(std::move(library)), info_(info), api_(info->api), context_(context),
       name_(info->name ? info->name : "?"), version_(info->version ? info->version : ""),
-      path_(std::move(path)) {}
+      path_(std::move(path)), buildId_(elfBuildIdOf(info)) {}
 
 Plugin::~Plugin() {
   if (has(&trident_plugin_api::shutdown))

@@ -24,6 +24,9 @@ public:
 
   const std::string &name() const { return name_; }
   const std::string &version() const { return version_; }
+  // The GNU build id of the plugin's file ("" without one): part of every cache key,
+  // so a rebuilt plugin never loads what its predecessor cached.
+  const std::string &buildId() const { return buildId_; }
   const std::string &path() const { return path_; }
   uint16_t abiMinor() const { return info_->abi_minor; }
   const trident_plugin_api &api() const { return *api_; }
@@ -65,7 +68,7 @@ private:
   const trident_plugin_info *info_;
   const trident_plugin_api *api_;
   trident_context context_;
-  std::string name_, version_, path_;
+  std::string name_, version_, path_, buildId_;
 };
 
 // Maps a plugin status to the C++ error code.

@@ -100,6 +100,7 @@ std::shared_ptr<Plugin> loadOne(const fs::path &path, PluginReport &report) {
     return nullptr;
   }
   auto plugin = std::make_shared<Plugin>(std::move(lib), info, ctx, path.string());
+  report.buildId = plugin->buildId();
   uint32_t count = 0;
   const char *why = nullptr;
   if (info->api->device_count(ctx, &count, &why) != TRIDENT_SUCCESS) {

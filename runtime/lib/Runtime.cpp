@@ -2,7 +2,9 @@
 
 #include "Impl.h"
 #include "PluginLoader.h"
+#include "trident/Version.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -11,7 +13,7 @@ namespace trident {
 
 using namespace detail;
 
-const char *version() { return "0.1.0"; }
+const char *version() { return TRIDENT_VERSION_STRING; }
 
 namespace {
 
@@ -59,6 +61,15 @@ std::string lower(std::string s) {
 
 } // namespace
 
+void RuntimeShared::message(LogMessage::Level level, std::string topic, std::string text) {
+  LogMessage m{level, std::move(topic), std::move(text)};
+  std::lock_guard lock(logMutex);
+  if (log)
+    log(m);
+  else
+    std::fprintf(stderr, "trident: %s\n", m.text.c_str());
+}
+
 RuntimeOptions RuntimeOptions::fromEnvironment() {
   RuntimeOptions o;
   o.pluginDirs.push_back(defaultPluginDir());
@@ -83,6 +94,9 @@ Runtime::Runtime(const RuntimeOptions &options) : impl_(std::make_shared<Runtime
     shared->cacheDir = options.cacheDir.empty() ? defaultCacheDir() : options.cacheDir;
     shared->disk = std::make_unique<DiskCache>(shared->cacheDir, shared->buildId);
   }
+  shared->log = options.log;
+  const char *print = std::getenv("TRIDENT_PRINT_AUTOTUNING");
+  shared->printAutotuning = options.printAutotuning || (print && *print && std::strcmp(print, "0") != 0);
   impl_->shared = shared;
   LoadedPlugins loaded = loadPlugins(dirs, options.pluginNames);
   impl_->reports = std::move(loaded.reports);
@@ -156,6 +170,10 @@ size_t Runtime::clearDiskCache() const {
   std::lock_guard lock(impl_->shared->binariesMutex);
   impl_->shared->binaries.clear();
   return n;
+}
+
+size_t Runtime::clearStaleDiskCacheEntries() const {
+  return impl_->shared->disk ? impl_->shared->disk->removeStale() : 0;
 }
 
 Device Runtime::device(const std::string &nameOrUuid) const {

@@ -193,3 +193,45 @@ TEST_CASE("the build id is in the key: binaries another build cached are never l
   for (const DiskCacheEntryInfo &e : b2.diskCacheEntries())
     CHECK(e.buildId == (e.path == pathA ? "build-a" : "build-b"));
 }
+
+TEST_CASE("clearing stale entries removes other builds' and damaged ones, and keeps this build's") {
+  test::TempDir cache;
+  {
+    Runtime a(optionsOfBuild(cache.path(), "build-a"));
+    launchAdd(a);
+  }
+  Runtime b(optionsOfBuild(cache.path(), "build-b"));
+  launchAdd(b);
+  {
+    Runtime c(optionsOfBuild(cache.path(), "build-c"));
+    launchAdd(c);
+    auto entries = c.diskCacheEntries();
+    REQUIRE(entries.size() == 3);
+    for (const DiskCacheEntryInfo &e : entries)
+      if (e.buildId == "build-c")
+        std::filesystem::resize_file(e.path, e.bytes / 2); // now damaged
+  }
+  CHECK(b.clearStaleDiskCacheEntries() == 2);
+  auto left = b.diskCacheEntries();
+  REQUIRE(left.size() == 1);
+  CHECK(left[0].valid);
+  CHECK(left[0].buildId == "build-b");
+  // What is left still serves build-b.
+  Runtime again(optionsOfBuild(cache.path(), "build-b"));
+  launchAdd(again);
+  CHECK(again.cacheStats().diskHits == 1);
+  CHECK(again.cacheStats().backendCompiles == 0);
+}
+
+TEST_CASE("each plugin's own build id is known (it is part of every cache key)") {
+  Runtime rt(test::testOptions());
+  bool sawHost = false;
+  for (const PluginReport &p : rt.plugins())
+    if (p.loaded && p.name == "host") {
+      sawHost = true;
+      // GNU ld's default --build-id is a 160-bit SHA-1: 40 hex digits.
+      CHECK(p.buildId.size() >= 16);
+      CHECK(p.buildId.find_first_not_of("0123456789abcdef") == std::string::npos);
+    }
+  CHECK(sawHost);
+}

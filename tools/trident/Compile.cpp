@@ -1,43 +1,128 @@
 #include "Commands.h"
 
+#include "trident/Bundle.h"
 #include "trident/Compiler.h"
 #include "trident/Error.h"
 #include "trident/Runtime.h"
+#include "trident/support/Spelling.h"
+
+#include <algorithm>
 
 #include <cstdio>
 #include <fstream>
 
 namespace trident::tool {
 
+namespace {
+
+const char *kCompileHelp =
+    "usage: trident compile FILE --kernel K --signature S [--target T]... [--emit KIND] [-o OUT]\n"
+    "\n"
+    "  FILE               a Triton-language .py file, or block IR (.tir: no --signature needed)\n"
+    "  --kernel K         the @triton.jit function to compile\n"
+    "  --signature S      one entry per parameter, as Triton writes them:\n"
+    "                     \"*fp32:16, *fp32:16, *fp32:16, i32, 1024\" (pointers *DTYPE, :16 for\n"
+    "                     16-divisible values, 1 for the constant 1, constexprs as values)\n"
+    "  --target T         host, cuda:sm_90, hip:gfx942, vulkan, or a device name (cuda:0);\n"
+    "                     default host; repeat it for a bundle\n"
+    "  --emit KIND        block-ir (default): the block IR after the core passes\n"
+    "                     binary: the plugin's binary for the target\n"
+    "                     bundle: a .tbundle with a binary per --target (Kernel::fromBundle,\n"
+    "                       `trident run k.tbundle`, runtimes without the compiler)\n"
+    "                     header: a C++ header embedding that bundle, with a typed launcher\n"
+    "                     thread-ir, llvm, ptx, cubin, spirv, spirv-asm, hsaco: a backend's output\n"
+    "  -o OUT             write to OUT (default: standard output)\n"
+    "  --num-warps N      default 4\n"
+    "  --num-stages N     default 3\n"
+    "  --namespace NS     header: the C++ namespace of the launcher (default: trident_kernels)\n"
+    "  --debug            keep device asserts; verify the IR after every pass\n";
+
+void writeOutput(const std::string &path, const std::string &bytes) {
+  if (path.empty() || path == "-") {
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    return;
+  }
+  std::ofstream f(path, std::ios::binary);
+  f.write(bytes.data(), std::streamsize(bytes.size()));
+  if (!f)
+    throw Error(ErrorCode::Io, "cannot write '" + path + "'");
+}
+
+} // namespace
+
 int compileCommand(const Args &args) {
   Options opts(args);
-  opts.allowOnly({"kernel", "signature", "target", "emit", "o", "num-warps", "num-stages"}, {"debug"});
+  if (opts.flag("help") || opts.flag("h")) {
+    std::fputs(kCompileHelp, stdout);
+    return 0;
+  }
+  opts.allowOnly({"kernel", "signature", "target", "emit", "o", "num-warps", "num-stages", "namespace"},
+                 {"debug", "help", "h"});
   if (opts.positional().size() != 1)
-    throw Error(ErrorCode::InvalidArgument,
-                "usage: trident compile FILE --kernel K --signature S [--target T] [--emit KIND] [-o OUT]");
+    throw UsageError(opts.positional().empty() ? "FILE is required" : "one FILE at a time");
   const std::string file = opts.positional()[0];
   const std::string kernel = opts.get("kernel");
   if (kernel.empty())
-    throw Error(ErrorCode::InvalidArgument, "--kernel is required (the @triton.jit function to compile)");
+    throw UsageError("--kernel is required (the @triton.jit function to compile)");
   // A .tir file is block IR already (what `--emit block-ir` or trident-randtest --print-ir write).
   const bool isBlockIR = file.ends_with(".tir");
-  if (!isBlockIR && opts.get("signature").empty())
-    throw Error(ErrorCode::InvalidArgument,
-                "--signature is required, one entry per parameter: e.g. \"*fp32:16, *fp32:16, i32, 1024\"");
   const std::string emit = opts.get("emit", "block-ir");
+  const bool isBundle = emit == "bundle" || emit == "header";
+  if (isBundle && isBlockIR)
+    throw UsageError("--emit " + emit + " needs a Triton-language source file, not block IR");
+  if (!isBlockIR && opts.get("signature").empty())
+    throw UsageError("--signature is required, one entry per parameter: e.g. \"*fp32:16, *fp32:16, i32, 1024\"");
+  std::vector<std::string> targets = opts.all("target");
+  if (targets.size() > 1 && !isBundle)
+    throw UsageError("several --target options make a bundle: add --emit bundle (or header)");
   const bool debug = opts.flag("debug");
-  std::string ir =
-      isBlockIR ? readFile(file) : compileToBlockIR(readFile(file), file, kernel, opts.get("signature"), debug);
+  const int numWarps = int(opts.integer("num-warps", 4));
+  const int numStages = int(opts.integer("num-stages", 3));
+  const std::string source = readFile(file);
+  if (!isBlockIR) {
+    // A kernel the file lacks is reported against the file, not a line of it.
+    std::vector<std::string> names;
+    for (const KernelSummary &k : listSourceKernels(source, file))
+      names.push_back(k.name);
+    if (std::find(names.begin(), names.end(), kernel) == names.end()) {
+      std::string list;
+      for (const std::string &n : names)
+        list += (list.empty() ? "" : ", ") + n;
+      std::optional<std::string> near = closestSpelling(kernel, names);
+      throw Error(ErrorCode::NotFound, "no @triton.jit function named '" + kernel + "' in " + file +
+                                           " (it defines: " + (list.empty() ? "none" : list) + ")" +
+                                           (near ? "; did you mean '" + *near + "'?" : ""));
+    }
+  }
 
+  if (isBundle) {
+    if (targets.empty())
+      targets.push_back("host");
+    Bundle bundle = compileBundle(Runtime::get(), source, file, kernel, opts.get("signature"), targets, numWarps,
+                                  numStages, debug);
+    std::vector<uint8_t> bytes = writeBundle(bundle);
+    for (const BundleEntry &e : bundle.entries)
+      std::fprintf(stderr, "trident compile: %s for %s by the %s plugin: %zu bytes\n", kernel.c_str(),
+                   e.target.c_str(), e.plugin.c_str(), e.binary.size());
+    if (emit == "bundle") {
+      writeOutput(opts.get("o"), std::string(bytes.begin(), bytes.end()));
+    } else {
+      std::string ns = opts.get("namespace", "trident_kernels");
+      writeOutput(opts.get("o"), launcherHeader(bundle, bytes, ns, file));
+    }
+    return 0;
+  }
+
+  std::string ir = isBlockIR ? source : compileToBlockIR(source, file, kernel, opts.get("signature"), debug);
   std::string out;
   if (emit == "block-ir") {
     out = ir;
   } else {
     ArtifactRequest req;
-    req.target = opts.get("target", "host");
+    req.target = targets.empty() ? "host" : targets[0];
     req.emit = emit;
-    req.numWarps = std::stoi(opts.get("num-warps", "4"));
-    req.numStages = std::stoi(opts.get("num-stages", "3"));
+    req.numWarps = numWarps;
+    req.numStages = numStages;
     req.debug = debug;
     Artifact a = compileArtifact(Runtime::get(), ir, kernel, req);
     out.assign(a.bytes.begin(), a.bytes.end());
@@ -45,15 +130,7 @@ int compileCommand(const Args &args) {
                  emit.c_str(), a.target.c_str(), a.plugin.c_str(), a.bytes.size(), a.threadsPerProgram,
                  a.sharedMemory);
   }
-  const std::string outPath = opts.get("o");
-  if (outPath.empty() || outPath == "-") {
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    return 0;
-  }
-  std::ofstream f(outPath, std::ios::binary);
-  f.write(out.data(), std::streamsize(out.size()));
-  if (!f)
-    throw Error(ErrorCode::Io, "cannot write '" + outPath + "'");
+  writeOutput(opts.get("o"), out);
   return 0;
 }
 

@@ -23,6 +23,9 @@ int devicesCommand(const Args &args) {
     else
       std::printf("  %-8s skipped: %s  %s\n", p.name.c_str(), p.reason.c_str(), p.path.c_str());
   }
+  for (const PluginReport &p : rt.plugins())
+    if (p.loaded)
+      std::printf("  %-8s build id %s\n", p.name.c_str(), p.buildId.empty() ? "(none)" : p.buildId.c_str());
   std::printf("devices:\n");
   if (rt.devices().empty())
     std::printf("  none\n");

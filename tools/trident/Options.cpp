@@ -1,10 +1,14 @@
 #include "Commands.h"
 
 #include "trident/Error.h"
+#include "trident/support/Spelling.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace trident::tool {
@@ -45,24 +49,54 @@ std::vector<std::string> Options::all(const std::string &name) const {
   return out;
 }
 
+int64_t Options::integer(const std::string &name, int64_t fallback) const {
+  const std::string text = get(name);
+  if (text.empty())
+    return fallback;
+  char *end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(text.c_str(), &end, 0);
+  if (*end != '\0' || errno == ERANGE)
+    throw UsageError("--" + name + " takes an integer, not '" + text + "'");
+  return v;
+}
+
 bool Options::flag(const std::string &name) const {
   return std::find(flags_.begin(), flags_.end(), name) != flags_.end();
 }
 
-void Options::allowOnly(const std::vector<std::string> &known, const std::vector<std::string> &flags) const {
-  for (const auto &[n, v] : values_) {
-    if (std::find(known.begin(), known.end(), n) != known.end())
-      continue;
-    if (std::find(flags.begin(), flags.end(), n) != flags.end())
-      throw Error(ErrorCode::InvalidArgument, "--" + n + " takes no value");
-    throw Error(ErrorCode::InvalidArgument, "unknown option --" + n);
+void Options::allowOnly(const std::vector<std::string> &known, const std::vector<std::string> &flags) {
+  auto listed = [](const std::vector<std::string> &names, const std::string &n) {
+    return std::find(names.begin(), names.end(), n) != names.end();
+  };
+  auto unknown = [&](const std::string &n) {
+    std::vector<std::string> all = known;
+    all.insert(all.end(), flags.begin(), flags.end());
+    std::optional<std::string> near = closestSpelling(n, all);
+    return UsageError("unknown option --" + n + (near ? " (did you mean --" + *near + "?)" : ""));
+  };
+  // A known flag followed by a word ("--debug file.py") took that word as its value:
+  // give the word back as an operand.
+  std::vector<std::pair<std::string, std::string>> values;
+  for (auto &[n, v] : values_) {
+    if (listed(known, n)) {
+      values.emplace_back(n, v);
+    } else if (listed(flags, n)) {
+      flags_.push_back(n);
+      positional_.push_back(v);
+    } else {
+      throw unknown(n);
+    }
   }
+  values_ = std::move(values);
   for (const std::string &f : flags_)
-    if (std::find(flags.begin(), flags.end(), f) == flags.end())
-      throw Error(ErrorCode::InvalidArgument, std::find(known.begin(), known.end(), f) != known.end()
-                                                  ? "--" + f + " needs a value"
-                                                  : "unknown option --" + f);
+    if (!listed(flags, f)) {
+      if (listed(known, f))
+        throw UsageError("--" + f + " needs a value");
+      throw unknown(f);
+    }
 }
+
 
 std::string readFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);

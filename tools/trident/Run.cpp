@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <stdlib.h>
 
 namespace trident::tool {
 
@@ -17,6 +18,8 @@ namespace {
 const char *kRunHelp =
     "usage: trident run FILE --kernel K --grid G --arg SPEC... [options]\n"
     "\n"
+    "  FILE                 a Triton-language .py file, block IR (.tir), or a bundle (.tbundle,\n"
+    "                       from `trident compile --emit bundle`; --kernel is then optional)\n"
     "  --grid X[,Y[,Z]]     programs per dimension\n"
     "  --arg SPEC           one per parameter, in order; SPEC is one of\n"
     "       random:DTYPE:N  a buffer of N random values (floats in [-1, 1), integers in [0, 100))\n"
@@ -84,7 +87,7 @@ double loadValue(const uint8_t *p, DType t) {
 DType dtypeOrThrow(const std::string &s) {
   if (auto t = parseDType(s))
     return *t;
-  throw Error(ErrorCode::InvalidArgument, "unknown dtype '" + s + "' (fp32, fp16, bf16, fp64, i8..i64, u8..u64, i1)");
+  throw UsageError("unknown dtype '" + s + "' (fp32, fp16, bf16, fp64, i8..i64, u8..u64, i1)");
 }
 
 std::vector<std::string> split(const std::string &s, char sep) {
@@ -124,22 +127,35 @@ int runCommand(const Args &args) {
   }
   opts.allowOnly({"kernel", "grid", "arg", "device", "num-warps", "num-stages", "seed", "print", "save", "repeat"},
                  {"help"});
-  if (opts.positional().size() != 1 || opts.get("kernel").empty() || opts.get("grid").empty())
-    throw Error(ErrorCode::InvalidArgument, std::string("FILE, --kernel and --grid are required\n") + kRunHelp);
+  if (opts.positional().size() != 1 || opts.get("grid").empty())
+    throw UsageError("FILE and --grid are required");
+  // Numbers first: a usage mistake is reported before any work.
+  const int repeat = int(opts.integer("repeat", 10));
+  const int printN = int(opts.integer("print", 8));
+  // Autotuning can take long: say what each config took (TRIDENT_PRINT_AUTOTUNING=0 quiets it).
+  ::setenv("TRIDENT_PRINT_AUTOTUNING", "1", 0);
   const std::string file = opts.positional()[0];
-  // A .tir file is block IR (`trident compile --emit block-ir`, trident-randtest --print-ir).
-  Kernel kernel = file.ends_with(".tir") ? Kernel::fromBlockIR(readFile(file), opts.get("kernel"))
-                                         : Kernel::fromFile(file, opts.get("kernel"));
+  const bool isBundle = file.ends_with(".tbundle");
+  if (opts.get("kernel").empty() && !isBundle)
+    throw UsageError("--kernel is required (the @triton.jit function to run)");
+  // A .tir file is block IR (`trident compile --emit block-ir`, trident-randtest --print-ir);
+  // a .tbundle holds compiled binaries (`trident compile --emit bundle`).
+  Kernel kernel = isBundle                 ? Kernel::fromBundle(file)
+                  : file.ends_with(".tir") ? Kernel::fromBlockIR(readFile(file), opts.get("kernel"))
+                                           : Kernel::fromFile(file, opts.get("kernel"));
+  if (isBundle && !opts.get("kernel").empty() && opts.get("kernel") != kernel.name())
+    throw Error(ErrorCode::NotFound, "bundle " + file + " holds kernel '" + kernel.name() + "', not '" +
+                                         opts.get("kernel") + "'");
   Device device = opts.get("device").empty() ? Runtime::get().defaultDevice() : Runtime::get().device(opts.get("device"));
 
   std::vector<int64_t> grid;
   for (const std::string &g : split(opts.get("grid"), ','))
     grid.push_back(std::stoll(g));
   if (grid.empty() || grid.size() > 3)
-    throw Error(ErrorCode::InvalidArgument, "--grid takes 1 to 3 comma-separated sizes");
+    throw UsageError("--grid takes 1 to 3 comma-separated sizes");
   grid.resize(3, 1);
 
-  std::mt19937_64 rng(std::stoull(opts.get("seed", "0")));
+  std::mt19937_64 rng(uint64_t(opts.integer("seed", 0)));
   std::vector<std::string> specs = opts.all("arg");
   std::vector<BufferArg> buffers;
   std::vector<Constexpr> scalars; // stable storage for Arg views
@@ -148,8 +164,8 @@ int runCommand(const Args &args) {
   std::vector<Arg> typed;                   // typed scalars (DTYPE:VALUE)
   typed.reserve(specs.size());
   LaunchOptions launchOptions;
-  launchOptions.numWarps = std::stoi(opts.get("num-warps", "0"));
-  launchOptions.numStages = std::stoi(opts.get("num-stages", "0"));
+  launchOptions.numWarps = int(opts.integer("num-warps", 0));
+  launchOptions.numStages = int(opts.integer("num-stages", 0));
   for (const std::string &spec : specs) {
     size_t eq = spec.find('=');
     if (eq != std::string::npos) {
@@ -162,7 +178,8 @@ int runCommand(const Args &args) {
       size_t n = std::stoull(parts[2]);
       const std::string &generator = parts[0];
       if (generator != "random" && generator != "arange" && generator != "ones" && generator != "zeros")
-        throw Error(ErrorCode::InvalidArgument, "unknown generator '" + generator + "' in --arg " + spec);
+        throw UsageError("unknown generator '" + generator + "' in --arg " + spec +
+                         " (random, arange, zeros, ones)");
       // The device allocates first (a size it cannot hold is its out-of-memory error);
       // the values go through a bounded host buffer.
       Buffer b(device, n, t);
@@ -199,7 +216,7 @@ int runCommand(const Args &args) {
       case DType::U16: typed.push_back(Arg(uint16_t(v))); break;
       case DType::U32: typed.push_back(Arg(uint32_t(std::stoull(parts[1])))); break;
       case DType::U64: typed.push_back(Arg(uint64_t(std::stoull(parts[1])))); break;
-      default: throw Error(ErrorCode::InvalidArgument, "no scalars of " + parts[0]);
+      default: throw UsageError("no scalars of " + parts[0]);
       }
       order.emplace_back(typed.size() - 1, 2);
     } else {
@@ -229,7 +246,6 @@ int runCommand(const Args &args) {
   device.synchronize();
   double firstMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 
-  int repeat = std::stoi(opts.get("repeat", "10"));
   double warmUs = 0;
   if (repeat > 0) {
     Stream s = device.defaultStream();
@@ -249,7 +265,6 @@ int runCommand(const Args &args) {
                 firstMs);
   }
 
-  int printN = std::stoi(opts.get("print", "8"));
   std::string saveDir = opts.get("save");
   if (!saveDir.empty())
     std::filesystem::create_directories(saveDir);

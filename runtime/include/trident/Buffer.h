@@ -6,6 +6,7 @@
 //   x.copyFromHost(std::span<const float>(hostX));
 //   std::vector<float> back = x.toHost<float>();
 
+#include "trident/Export.h"
 #include "trident/DType.h"
 #include "trident/Device.h"
 #include "trident/Error.h"
@@ -27,7 +28,7 @@ struct DevicePtr {
   DType dtype = DType::F32;
 };
 
-class Buffer {
+class TRIDENT_API Buffer {
 public:
   Buffer() = default;
   // Allocates `size` elements of `dtype` on `device` (contents undefined).
@@ -45,7 +46,9 @@ public:
     b.copyFromHost(data);
     return b;
   }
-  // Makes a native allocation of another library usable as a Buffer (not owned).
+  // Makes a native allocation of another library usable as a Buffer (not owned): a
+  // CUdeviceptr or hipDeviceptr_t value, or a host address on the host plugin; the
+  // Vulkan plugin refuses (Error(NotSupported)). trident/DLPack.h builds on it.
   static Buffer import(const Device &device, uint64_t nativeMemory, size_t size, DType dtype);
 
   explicit operator bool() const { return impl_ != nullptr; }

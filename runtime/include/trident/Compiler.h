@@ -3,6 +3,7 @@
 // signature string, and block IR to a target's artifact through the plugin that
 // handles the target (no device needed).
 
+#include "trident/Export.h"
 #include "trident/Runtime.h"
 
 #include <cstdint>
@@ -15,7 +16,7 @@ namespace trident {
 // i32, 1024": one entry per parameter, constexprs as values) and runs the core
 // passes; returns the printed block IR. Throws Error(Compile) with the
 // diagnostics (file:line:col) on failure.
-std::string compileToBlockIR(const std::string &source, const std::string &fileName, const std::string &kernel,
+TRIDENT_API std::string compileToBlockIR(const std::string &source, const std::string &fileName, const std::string &kernel,
                              const std::string &signature, bool debug = false);
 
 struct Artifact {
@@ -36,7 +37,7 @@ struct ArtifactRequest {
 
 // Asks the first loaded plugin that accepts `request.target` to compile block IR.
 // Throws Error(NotSupported) naming the kind when no loaded backend provides it.
-Artifact compileArtifact(const Runtime &runtime, const std::string &blockIR, const std::string &kernel,
+TRIDENT_API Artifact compileArtifact(const Runtime &runtime, const std::string &blockIR, const std::string &kernel,
                          const ArtifactRequest &request);
 
 // One @triton.jit function of a source file.
@@ -46,6 +47,6 @@ struct KernelSummary {
   std::vector<bool> isConstexpr;
 };
 // The @triton.jit functions of `source`; throws Error(Compile) when it does not parse.
-std::vector<KernelSummary> listSourceKernels(const std::string &source, const std::string &fileName);
+TRIDENT_API std::vector<KernelSummary> listSourceKernels(const std::string &source, const std::string &fileName);
 
 } // namespace trident

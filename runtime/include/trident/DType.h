@@ -1,6 +1,7 @@
 #pragma once
 // Element types of buffers and kernel scalars, named as Triton names them.
 
+#include "trident/Export.h"
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -17,13 +18,13 @@ enum class DType : uint8_t {
 };
 
 // Bytes of one element (I1 is stored as one byte, as Triton stores bool).
-size_t dtypeBytes(DType t);
+TRIDENT_API size_t dtypeBytes(DType t);
 // Triton's name: "i1", "i32", "u8", "fp16", "bf16", "fp32", "fp8e4nv", "fp8e5".
-std::string_view dtypeName(DType t);
+TRIDENT_API std::string_view dtypeName(DType t);
 // Reads Triton's names and the usual aliases ("float32", "f32", "int32", "bool").
-std::optional<DType> parseDType(std::string_view name);
-bool isFloat(DType t);
-bool isUnsigned(DType t);
+TRIDENT_API std::optional<DType> parseDType(std::string_view name);
+TRIDENT_API bool isFloat(DType t);
+TRIDENT_API bool isUnsigned(DType t);
 
 // The DType of a C++ element type (for typed copies). Half-precision data is
 // copied as uint16_t, which matches any 16-bit dtype.
@@ -43,9 +44,9 @@ template <class T> constexpr DType dtypeOf() {
 }
 
 // IEEE half and bfloat16 conversions (round to nearest even), for host data.
-uint16_t floatToHalf(float v);
-float halfToFloat(uint16_t bits);
-uint16_t floatToBFloat16(float v);
-float bfloat16ToFloat(uint16_t bits);
+TRIDENT_API uint16_t floatToHalf(float v);
+TRIDENT_API float halfToFloat(uint16_t bits);
+TRIDENT_API uint16_t floatToBFloat16(float v);
+TRIDENT_API float bfloat16ToFloat(uint16_t bits);
 
 } // namespace trident

@@ -3,6 +3,7 @@
 // copyable handle; the device's context is created on first use (allocating,
 // launching), not when devices are listed.
 
+#include "trident/Export.h"
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -20,9 +21,9 @@ enum class CopyRoute {
   Host,       // staged through host memory (other plugins, or no peer access)
 };
 // "same device", "peer", "host"
-const char *copyRouteName(CopyRoute route);
+TRIDENT_API const char *copyRouteName(CopyRoute route);
 
-struct DeviceInfo {
+struct TRIDENT_API DeviceInfo {
   std::string name;   // the vendor's name: "NVIDIA H200", "Trident host interpreter"
   std::string target; // "host", "cuda:sm_90", "hip:gfx942", "vulkan:..."
   std::array<uint8_t, 16> uuid{};
@@ -39,7 +40,7 @@ struct DeviceInfo {
   std::string uuidString() const;
 };
 
-class Device {
+class TRIDENT_API Device {
 public:
   Device() = default; // a null device; using it throws
   explicit operator bool() const { return impl_ != nullptr; }

@@ -6,6 +6,7 @@
 // std::bad_alloc. Errors never cross the plugin ABI as exceptions: plugins return
 // status codes and the runtime turns them into Error.
 
+#include "trident/Export.h"
 #include <stdexcept>
 #include <string>
 
@@ -25,9 +26,9 @@ enum class ErrorCode {
 };
 
 // A short name for the code: "invalid argument", "not found" ...
-const char *errorCodeName(ErrorCode code);
+TRIDENT_API const char *errorCodeName(ErrorCode code);
 
-class Error : public std::runtime_error {
+class TRIDENT_API Error : public std::runtime_error {
 public:
   Error(ErrorCode code, const std::string &message) : std::runtime_error(message), code_(code) {}
   ErrorCode code() const noexcept { return code_; }

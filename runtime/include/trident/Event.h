@@ -1,6 +1,7 @@
 #pragma once
 // A point in a stream: record it, wait for it, time the work between two of them.
 
+#include "trident/Export.h"
 #include "trident/Stream.h"
 
 #include <memory>
@@ -9,7 +10,7 @@ namespace trident {
 
 namespace detail { struct EventImpl; }
 
-class Event {
+class TRIDENT_API Event {
 public:
   Event() = default;
   explicit Event(const Device &device);

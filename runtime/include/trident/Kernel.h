@@ -15,6 +15,7 @@
 // scalars). Like Triton, an integer argument equal to 1 is specialized as the
 // constant 1, and integers and addresses divisible by 16 are marked so.
 
+#include "trident/Export.h"
 #include "trident/Buffer.h"
 #include "trident/Device.h"
 #include "trident/Stream.h"
@@ -37,7 +38,7 @@ namespace detail { struct KernelImpl; }
 
 // A tl.constexpr value: an integer, float, bool, or Python source text
 // ("tl.float16", "'ieee'", "None").
-class Constexpr {
+class TRIDENT_API Constexpr {
 public:
   enum class Kind : uint8_t { Int, Float, Bool, Source };
 
@@ -70,7 +71,7 @@ private:
 
 // One launch argument. Arg is a view: it refers to the Buffer or Constexpr it
 // was made from, so build it in the launch call.
-class Arg {
+class TRIDENT_API Arg {
 public:
   enum class Kind : uint8_t { Pointer, Int, Float, Bool, Constexpr };
 
@@ -114,7 +115,7 @@ private:
 
 // Read-only view of a launch's named values, for grid functions: meta["BLOCK"]
 // gives an integer constexpr or integer argument by parameter name.
-class Meta {
+class TRIDENT_API Meta {
 public:
   struct Value {
     bool present = false;
@@ -139,7 +140,7 @@ constexpr int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // A launch grid: fixed sizes, or a function of the launch's values (as Triton's
 // `grid = lambda meta: (triton.cdiv(n, meta['BLOCK']),)`).
-class Grid {
+class TRIDENT_API Grid {
 public:
   Grid(int64_t x, int64_t y = 1, int64_t z = 1) : fixed_{x, y, z} {}
   Grid(Dim3 d) : fixed_(d) {}
@@ -163,7 +164,7 @@ struct LaunchOptions {
   bool debug = false; // keep device asserts; verify the IR after every pass
 };
 
-class Kernel {
+class TRIDENT_API Kernel {
 public:
   Kernel() = default;
   // The @triton.jit function `name` of a .py file; throws Error(NotFound) when the
@@ -173,6 +174,12 @@ public:
   // A kernel already in block IR (a tt.func named `name`); every parameter is a
   // runtime parameter and no specialization happens.
   static Kernel fromBlockIR(std::string ir, const std::string &name);
+  // A kernel compiled ahead of time (trident/Bundle.h), from a .tbundle file or its
+  // bytes; needs no compiler. Each launch uses the bundle's best entry for its device
+  // and arguments; Error(NotFound) lists the entries when none fits. Constexpr
+  // parameters default to the values the entries were compiled with.
+  static Kernel fromBundle(const std::string &path);
+  static Kernel fromBundle(std::span<const uint8_t> bytes, const std::string &name = "<bundle>");
 
   explicit operator bool() const { return impl_ != nullptr; }
   const std::string &name() const;
@@ -194,6 +201,7 @@ public:
   std::string blockIR(const Device &device, std::span<const Arg> args, const LaunchOptions &options = {}) const;
 
   const std::shared_ptr<detail::KernelImpl> &impl() const { return impl_; }
+  explicit Kernel(std::shared_ptr<detail::KernelImpl> impl) : impl_(std::move(impl)) {}
 
 private:
   std::shared_ptr<detail::KernelImpl> impl_;

@@ -8,10 +8,12 @@
 // separated). TRIDENT_PLUGINS (','-separated names, e.g. "host,cuda") restricts
 // which are loaded. A plugin that cannot be used is skipped with a reason.
 
+#include "trident/Export.h"
 #include "trident/Device.h"
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,7 +23,15 @@ namespace trident {
 
 namespace detail { struct RuntimeImpl; }
 
-struct RuntimeOptions {
+// A message of the runtime: what autotuning measured and chose, configs it skipped.
+struct LogMessage {
+  enum class Level : uint8_t { Info, Warning };
+  Level level = Level::Info;
+  std::string topic; // "autotune"
+  std::string text;  // one line, without "trident: " and without a newline
+};
+
+struct TRIDENT_API RuntimeOptions {
   // Folders searched for plugins, in order; empty: the default folders above.
   std::vector<std::string> pluginDirs;
   // Names of the plugins to load; nullopt: all (or TRIDENT_PLUGINS when set).
@@ -33,6 +43,12 @@ struct RuntimeOptions {
   // The build id in cache keys and entries; empty: this build's, trident::buildId().
   // Another value makes the runtime cache as another build would (for tests).
   std::string buildId;
+  // Receives the runtime's messages (from any thread, one at a time); empty: they
+  // are printed to stderr as "trident: <text>".
+  std::function<void(const LogMessage &)> log;
+  // Print (log) each autotuning config's time and the pick, as Triton's
+  // TRITON_PRINT_AUTOTUNING does; TRIDENT_PRINT_AUTOTUNING=1 turns it on too.
+  bool printAutotuning = false;
   // Options from the environment (TRIDENT_PLUGIN_PATH, TRIDENT_PLUGINS,
   // TRIDENT_CACHE_DIR, TRIDENT_CACHE) with the defaults above.
   static RuntimeOptions fromEnvironment();
@@ -43,6 +59,7 @@ struct PluginReport {
   std::string path;
   std::string name;    // the plugin's name, or the file name when it has none
   std::string version; // the plugin's version, when it answered
+  std::string buildId; // the GNU build id of its file, when loaded (in every cache key); "" without one
   bool loaded = false;
   std::string reason;  // why it was skipped, or notes ("0 devices: ...")
   uint32_t deviceCount = 0;
@@ -71,7 +88,7 @@ struct DiskCacheEntryInfo {
   std::string target;
 };
 
-class Runtime {
+class TRIDENT_API Runtime {
 public:
   explicit Runtime(const RuntimeOptions &options = RuntimeOptions::fromEnvironment());
   ~Runtime();
@@ -99,6 +116,9 @@ public:
   std::vector<DiskCacheEntryInfo> diskCacheEntries() const;
   // Removes every entry of the on-disk cache; returns how many.
   size_t clearDiskCache() const;
+  // Removes the entries this build would never load (written by other builds of
+  // Trident, or damaged); returns how many. `trident cache clear --stale`.
+  size_t clearStaleDiskCacheEntries() const;
 
   const std::shared_ptr<detail::RuntimeImpl> &impl() const { return impl_; }
 
@@ -106,12 +126,18 @@ private:
   std::shared_ptr<detail::RuntimeImpl> impl_;
 };
 
-// Trident's version string ("0.1.0").
-const char *version();
+// Trident's version string, TRIDENT_VERSION_STRING of trident/Version.h ("0.1.0").
+TRIDENT_API const char *version();
 // This build's id: a SHA-256 (64 hex digits), computed when Trident is built, of the
 // sources of the compiler, runtime and plugins, the code-generating libraries they
 // link, and the LLVM and C++ compiler versions. Part of every disk-cache key: binaries
 // cached by another build are never loaded.
-const char *buildId();
+TRIDENT_API const char *buildId();
+// The source revision this build was made from (`git describe --always --dirty`),
+// "" when it was not built from a git checkout. For people; caches use buildId().
+TRIDENT_API const char *sourceRevision();
+// Whether this runtime compiles Triton-language source (false in a runtime built
+// with -DTRIDENT_ENABLE_COMPILER=OFF, which loads bundles and block IR only).
+TRIDENT_API bool hasCompiler();
 
 } // namespace trident

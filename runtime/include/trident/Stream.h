@@ -2,6 +2,7 @@
 // An in-order queue of copies and launches on one device. Streams of one device
 // run concurrently with each other; an Event orders work across streams.
 
+#include "trident/Export.h"
 #include "trident/Device.h"
 
 #include <memory>
@@ -11,13 +12,14 @@ namespace trident {
 namespace detail { struct StreamImpl; }
 class Event;
 
-class Stream {
+class TRIDENT_API Stream {
 public:
   Stream() = default; // a null stream
   // A new stream on `device`.
   explicit Stream(const Device &device);
-  // Wraps a native stream (CUstream, hipStream_t, VkQueue) that the caller keeps
-  // owning, so Trident kernels can run inside an existing CUDA/HIP/Vulkan program.
+  // Wraps a native stream (CUstream, hipStream_t) that the caller keeps owning, so
+  // Trident kernels can run inside an existing CUDA or HIP program. The Vulkan plugin
+  // refuses (Error(NotSupported)): its work runs on a VkDevice of its own.
   static Stream import(const Device &device, void *nativeStream);
 
   explicit operator bool() const { return impl_ != nullptr; }
