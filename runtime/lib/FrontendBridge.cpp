@@ -50,6 +50,7 @@ std::vector<SourceKernel> listKernelsInSource(const std::string &source, const s
       TuneConfig config;
       for (const auto &[name, value] : c.kwargs) {
         config.kwargs.emplace_back(name, parseConstexprSource(value));
+        config.sources.emplace_back(name, value);
         config.text += name + "=" + value + ", ";
       }
       config.numWarps = c.numWarps;
@@ -148,6 +149,8 @@ std::vector<KernelSummary> listSourceKernels(const std::string &source, const st
       s.params.push_back(p.name);
       s.isConstexpr.push_back(p.isConstexpr);
     }
+    for (const detail::TuneConfig &c : k.configs)
+      s.autotuneConfigs.push_back({c.sources, c.numWarps, c.numStages});
     out.push_back(std::move(s));
   }
   return out;
