@@ -4,14 +4,17 @@
 // and the run test, which runs it on vulkan:0 when that device has them): C = A B with
 // A M x K and B K x N f16, row-major, K in steps of BK through a loop that carries the
 // f32 accumulator; C is stored twice, as f32 and converted to f16 (two layouts read
-// back from the tiles).
+// back from the tiles). With `initFromC`, the accumulator starts as C's contents (not a
+// splat: it reaches the tiles through shared memory) and C is its input too. With
+// `doubleInLoop`, each iteration doubles the accumulator before the dot (attention's
+// rescaling): the dot's C is then computed, so the loop carries ordinary registers.
 
 #include <sstream>
 #include <string>
 
 namespace trident::test {
 
-inline std::string coopMatmulKernel(int M, int N, int K, int BK) {
+inline std::string coopMatmulKernel(int M, int N, int K, int BK, bool initFromC = false, bool doubleInLoop = false) {
   std::ostringstream s;
   std::string m = std::to_string(M), n = std::to_string(N), bk = std::to_string(BK);
   std::string a = "block<" + m + "x" + bk, b = "block<" + bk + "x" + n, c = "block<" + m + "x" + n;
@@ -41,7 +44,16 @@ inline std::string coopMatmulKernel(int M, int N, int K, int BK) {
     << "    %pa = tt.addptr %sA, %ao : " << a << "xptr<f16>>\n"
     << "    %sB = tt.splat %B : " << b << "xptr<f16>>\n"
     << "    %pb = tt.addptr %sB, %bo : " << b << "xptr<f16>>\n"
-    << "    %zero = arith.constant {value = 0.0} : " << c << "xf32>\n"
+    << "    %cm0 = tt.expand_dims %rm {axis = 1} : block<" << m << "x1xi32>\n"
+    << "    %sN2 = tt.splat %cN : block<" << m << "x1xi32>\n"
+    << "    %cm1 = arith.muli %cm0, %sN2 : block<" << m << "x1xi32>\n"
+    << "    %cm = tt.broadcast %cm1 : " << c << "xi32>\n"
+    << "    %cn = tt.broadcast %bn0 : " << c << "xi32>\n"
+    << "    %co = arith.addi %cm, %cn : " << c << "xi32>\n"
+    << "    %sC = tt.splat %C : " << c << "xptr<f32>>\n"
+    << "    %pc = tt.addptr %sC, %co : " << c << "xptr<f32>>\n"
+    << (initFromC ? "    %zero = tt.load %pc : " + c + "xf32>\n"
+                  : "    %zero = arith.constant {value = 0.0} : " + c + "xf32>\n")
     << "    %c0 = arith.constant {value = 0} : i32\n"
     << "    %c1 = arith.constant {value = 1} : i32\n"
     << "    %steps = arith.constant {value = " << K / BK << "} : i32\n"
@@ -52,19 +64,14 @@ inline std::string coopMatmulKernel(int M, int N, int K, int BK) {
     << "    ^(%i: i32, %x: " << c << "xf32>, %qa: " << a << "xptr<f16>>, %qb: " << b << "xptr<f16>>):\n"
     << "      %ta = tt.load %qa : " << a << "xf16>\n"
     << "      %tb = tt.load %qb : " << b << "xf16>\n"
-    << "      %d = tt.dot %ta, %tb, %x : " << c << "xf32>\n"
+    << (doubleInLoop ? "      %two = arith.constant {value = 2.0} : " + c + "xf32>\n"
+                       "      %x2 = arith.mulf %x, %two : " + c + "xf32>\n"
+                       "      %d = tt.dot %ta, %tb, %x2 : " + c + "xf32>\n"
+                     : "      %d = tt.dot %ta, %tb, %x : " + c + "xf32>\n")
     << "      %na = tt.addptr %qa, %stepA : " << a << "xptr<f16>>\n"
     << "      %nb = tt.addptr %qb, %stepB : " << b << "xptr<f16>>\n"
     << "      scf.yield %d, %na, %nb\n"
     << "    })\n"
-    << "    %cm0 = tt.expand_dims %rm {axis = 1} : block<" << m << "x1xi32>\n"
-    << "    %sN2 = tt.splat %cN : block<" << m << "x1xi32>\n"
-    << "    %cm1 = arith.muli %cm0, %sN2 : block<" << m << "x1xi32>\n"
-    << "    %cm = tt.broadcast %cm1 : " << c << "xi32>\n"
-    << "    %cn = tt.broadcast %bn0 : " << c << "xi32>\n"
-    << "    %co = arith.addi %cm, %cn : " << c << "xi32>\n"
-    << "    %sC = tt.splat %C : " << c << "xptr<f32>>\n"
-    << "    %pc = tt.addptr %sC, %co : " << c << "xptr<f32>>\n"
     << "    tt.store %pc, %acc\n"
     << "    %h = arith.truncf %acc : " << c << "xf16>\n"
     << "    %sD = tt.splat %D : " << c << "xptr<f16>>\n"

@@ -22,15 +22,18 @@ TargetDesc coopTarget() {
   return t;
 }
 
-void runCase(int M, int N, int K, int BK, unsigned warps) {
+void runCase(int M, int N, int K, int BK, unsigned warps, bool initFromC = false, bool doubleInLoop = false) {
   CAPTURE(M);
   CAPTURE(N);
   CAPTURE(K);
   CAPTURE(warps);
-  Module thread = lowerOrFail(trident::test::coopMatmulKernel(M, N, K, BK), warps, coopTarget());
+  CAPTURE(initFromC);
+  CAPTURE(doubleInLoop);
+  Module thread =
+      lowerOrFail(trident::test::coopMatmulKernel(M, N, K, BK, initFromC, doubleInLoop), warps, coopTarget());
   // One loop body; each subgroup issues its own tiles.
   CHECK(countOps(thread, "th.coop_mma") == (M / 16) * (N / 16) * (BK / 16) / int(warps));
-  CHECK(countOps(thread, "th.coop_fill") == 1);
+  CHECK(countOps(thread, "th.coop_fill") == (initFromC || doubleInLoop ? 0 : 1));
   std::mt19937 gen(uint32_t(M * 7 + N + warps));
   std::vector<uint16_t> a(size_t(M * K)), b(size_t(K * N));
   std::vector<int> ia(a.size()), ib(b.size());
@@ -38,7 +41,11 @@ void runCase(int M, int N, int K, int BK, unsigned warps) {
     a[i] = uint16_t(encodeFloat(ia[i] = int(gen() % 7) - 3, FloatFormat::F16));
   for (size_t i = 0; i < b.size(); ++i)
     b[i] = uint16_t(encodeFloat(ib[i] = int(gen() % 5) - 2, FloatFormat::F16));
-  std::vector<float> c(size_t(M * N), -1.0f);
+  std::vector<float> c(size_t(M * N), 0.0f);
+  std::vector<int> c0(c.size(), 0);
+  if (initFromC)
+    for (size_t i = 0; i < c.size(); ++i)
+      c[i] = float(c0[i] = int(gen() % 9) - 4);
   std::vector<uint16_t> d(size_t(M * N), 0);
   ThreadSim sim(32);
   simulate(thread, "mm", {ptrArg(a.data()), ptrArg(b.data()), ptrArg(c.data()), ptrArg(d.data())}, {1, 1, 1},
@@ -47,9 +54,12 @@ void runCase(int M, int N, int K, int BK, unsigned warps) {
   int bad = 0;
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
-      int sum = 0;
-      for (int k = 0; k < K; ++k)
+      int sum = c0[size_t(i * N + j)];
+      for (int k = 0; k < K; ++k) {
+        if (doubleInLoop && k % BK == 0)
+          sum *= 2;
         sum += ia[size_t(i * K + k)] * ib[size_t(k * N + j)];
+      }
       size_t at = size_t(i * N + j);
       bad += c[at] != float(sum) || d[at] != uint16_t(encodeFloat(sum, FloatFormat::F16));
     }
@@ -63,6 +73,8 @@ TEST_CASE("dots on cooperative matrices: tiles through shared memory, accumulato
   runCase(32, 64, 32, 16, 2);  // subgroups along N
   runCase(128, 32, 32, 32, 4); // subgroups along M, 2 x 2 tiles
   runCase(16, 16, 48, 16, 1);  // one tile, three iterations
+  runCase(64, 32, 32, 16, 4, true); // the accumulator starts as C: to the tiles through shared memory
+  runCase(32, 64, 64, 16, 4, true, true); // doubled each iteration: tiles and back in every one
 }
 
 TEST_CASE("a dot no cooperative matrix fits keeps multiply-adds") {
