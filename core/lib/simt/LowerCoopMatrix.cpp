@@ -6,15 +6,17 @@
 // an accumulator carried by a loop stays a coopmat through it (its block value is
 // "laid out" as coopLayout, a marker the conversions recognise); every other use gets
 // the result through shared memory, stored tile by tile and read back in the layout
-// it needs, one row of tiles per subgroup at a time so the buffer stays small.
+// it needs, one row of tiles per subgroup at a time so the buffer stays small. The
+// shared rows of A and B carry 16 bytes of padding (where they fit), so that the rows
+// of a tile fall in distinct banks.
 //
 //   %acc = scf.for ... iter_args(%c = zeros) { %d = tt.dot %a, %b, %c; scf.yield %d }
 // ->
 //   %z = th.coop_fill %cst0 : coopmat<16x16xf32, acc>                  (one per tile)
 //   %r = scf.for ..., %z, ... : coopmat<16x16xf32, acc>, ... ({
-//     th.store_shared %sa, ... (A row-major)   th.store_shared %sb, ... (B row-major)
-//     %ta = th.coop_load %sa, %ia {layout = "row", stride = K} : coopmat<16x16xf16, a>
-//     %tb = th.coop_load %sb, %ib {layout = "row", stride = N} : coopmat<16x16xf16, b>
+//     th.store_shared %sa, ... (A, rows of K + 8)   th.store_shared %sb, ... (B, rows of N + 8)
+//     %ta = th.coop_load %sa, %ia {layout = "row", stride = K + 8} : coopmat<16x16xf16, a>
+//     %tb = th.coop_load %sb, %ib {layout = "row", stride = N + 8} : coopmat<16x16xf16, b>
 //     %d = th.coop_mma %ta, %tb, %c0 : coopmat<16x16xf32, acc>          (per tile and k step)
 //     scf.yield %d, ... })
 //   th.coop_store %buf, %i, %r {layout = "row", stride = N}          (a row of tiles)
@@ -92,17 +94,20 @@ CoopPlan planOf(const Lowering &l, const LinearLayout &layout, const CoopMatrixS
   return plan;
 }
 
-// This subgroup's offset in elements: per warp bit of `layout`, `offsetOf(basis)`.
+// This subgroup's offset in elements: the sum over the set bits i of its warp id of
+// `offsetOf(warp basis i)`. A sum, not the XOR of a layout: padded rows make offsets
+// that share bits.
 template <class F> Value *subgroupBase(Lowering &l, const LinearLayout &layout, F offsetOf) {
-  std::vector<int64_t> warp;
-  bool any = false;
-  for (int64_t basis : layout.warpBases()) {
-    warp.push_back(offsetOf(basis));
-    any = any || warp.back();
+  Value *sum = nullptr;
+  for (size_t i = 0; i < layout.warpBases().size(); ++i) {
+    int64_t offset = offsetOf(layout.warpBases()[i]);
+    if (!offset)
+      continue;
+    Value *bit = l.b.binary(OpCode::AndI, l.b.binary(OpCode::ShRUI, l.warpId(), l.constI32(int64_t(i))), l.constI32(1));
+    Value *term = l.b.binary(OpCode::MulI, bit, l.constI32(offset));
+    sum = sum ? l.b.binary(OpCode::AddI, sum, term) : term;
   }
-  if (!any)
-    return l.constI32(0);
-  return l.layoutBase(LinearLayout({layout.numElements()}, {}, std::vector<int64_t>(l.target.log2WarpSize(), 0), warp));
+  return sum ? sum : l.constI32(0);
 }
 
 Value *plus(Lowering &l, Value *base, int64_t offset) {
@@ -211,6 +216,37 @@ Lowered toTiles(Lowering &l, const Lowered &src, const LinearLayout &dst, const 
   return out;
 }
 
+// `src` (a rank-2 block of `cols` columns) written to a new shared array row-major with
+// rows of `cols + pad` elements: 16 bytes of padding put the rows of a tile in distinct
+// banks (rows of 64 or 128 bytes would share them), at one shift and add per access.
+Value *writePadded(Lowering &l, const Lowered &src, int64_t rows, int64_t cols, int64_t pad) {
+  if (!pad)
+    return l.writeShared(src);
+  Type element = src.regs[0]->type();
+  Type storage = Lowering::storageType(element);
+  int64_t maxWidth = std::max<int64_t>(1, l.target.maxVectorBytes / (storage.bitWidth() / 8));
+  Value *buffer = l.sharedAlloc(element, rows * (cols + pad));
+  int64_t width = std::min(src.layout.contiguousRegisters(1), maxWidth);
+  int64_t dups = src.layout.registerReplicationMask();
+  Value *owner = l.ownerPredicate(src.layout);
+  unsigned colBits = log2Exact(cols);
+  for (int64_t r = 0; r < src.layout.numRegisters(); r += width) {
+    if (r & dups)
+      continue;
+    std::vector<Value *> stored;
+    for (int64_t i = 0; i < width; ++i)
+      stored.push_back(l.toStorage(src.regs[size_t(r + i)]));
+    Value *flat = l.elementIndex(src.layout, r);
+    Value *row = l.b.binary(OpCode::ShRUI, flat, l.constI32(colBits));
+    Value *index = l.b.binary(OpCode::AddI, flat, l.b.binary(OpCode::MulI, row, l.constI32(pad)));
+    std::vector<Value *> operands{buffer, index, packRegisters(l, stored, 0, width)};
+    if (owner)
+      operands.push_back(owner);
+    l.b.create(OpCode::ThStoreShared, operands, std::span<const Type>{});
+  }
+  return buffer;
+}
+
 } // namespace
 
 bool isCoopLayout(const LinearLayout &layout) { return !layout.laneBases().empty() && layout.laneBases()[0] == -1; }
@@ -263,20 +299,28 @@ bool lowerDotCoop(Lowering &l, Op *op) {
   int64_t M = shape[0], N = shape[1], K = aShape[1];
   LinearLayout layout = coopLayout(shape, *plan, l.target.warpSize);
   Lowered acc = l.get(op->operand(2), layout);
-  Value *sa = l.writeShared(l.get(op->operand(0)));
-  Value *sb = l.writeShared(l.get(op->operand(1)));
+  // A and B row-major with 16 bytes of padding per row where both still fit.
+  int64_t pad = 16 / (Lowering::storageType(s.aType).bitWidth() / 8);
+  int64_t bytes = (M * (K + pad) + K * (N + pad)) * (Lowering::storageType(s.aType).bitWidth() / 8);
+  if (bytes > int64_t(l.target.sharedMemoryBytes))
+    pad = 0;
+  int64_t strideA = K + pad, strideB = N + pad;
+  Value *sa = writePadded(l, l.get(op->operand(0)), M, K, pad);
+  Value *sb = writePadded(l, l.get(op->operand(1)), K, N, pad);
   int64_t RM = M / plan->warpsM, RN = N / plan->warpsN, rm = RM / s.m, rn = RN / s.n;
   // This subgroup's rows of A and columns of B.
-  Value *baseA = subgroupBase(l, layout, [&](int64_t b) { return b >= N ? flatOf(aShape, b / N, 0) : 0; });
-  Value *baseB = subgroupBase(l, layout, [&](int64_t b) { return b < N ? flatOf(bShape, 0, b) : 0; });
+  auto atA = [&](int64_t row, int64_t col) { return row * strideA + col; };
+  auto atB = [&](int64_t row, int64_t col) { return row * strideB + col; };
+  Value *baseA = subgroupBase(l, layout, [&](int64_t b) { return b >= N ? atA(b / N, 0) : 0; });
+  Value *baseB = subgroupBase(l, layout, [&](int64_t b) { return b < N ? atB(0, b) : 0; });
   Type aTile = Type::coopMatrix(s.m, s.k, s.aType, 0), bTile = Type::coopMatrix(s.k, s.n, s.bType, 1);
   Type cTile = Type::coopMatrix(s.m, s.n, s.cType, 2);
   for (int64_t k0 = 0; k0 < K; k0 += s.k) {
     std::vector<Value *> as, bs;
     for (int64_t i = 0; i < rm; ++i)
-      as.push_back(coopLoad(l, sa, plus(l, baseA, flatOf(aShape, i * s.m, k0)), K, aTile));
+      as.push_back(coopLoad(l, sa, plus(l, baseA, atA(i * s.m, k0)), strideA, aTile));
     for (int64_t j = 0; j < rn; ++j)
-      bs.push_back(coopLoad(l, sb, plus(l, baseB, flatOf(bShape, k0, j * s.n)), N, bTile));
+      bs.push_back(coopLoad(l, sb, plus(l, baseB, atB(k0, j * s.n)), strideB, bTile));
     for (int64_t i = 0; i < rm; ++i)
       for (int64_t j = 0; j < rn; ++j) {
         size_t r = size_t(i * rn + j);

@@ -61,6 +61,8 @@ void runCase(int M, int N, int K, int BK, unsigned warps, bool initFromC = false
         sum += ia[size_t(i * K + k)] * ib[size_t(k * N + j)];
       }
       size_t at = size_t(i * N + j);
+      if (c[at] != float(sum) && bad < 6)
+        MESSAGE("element (", i, ", ", j, "): expected ", sum, ", got ", c[at]);
       bad += c[at] != float(sum) || d[at] != uint16_t(encodeFloat(sum, FloatFormat::F16));
     }
   CHECK_MESSAGE(bad == 0, bad, " of ", M * N, " elements wrong");
