@@ -414,6 +414,10 @@ TEST_CASE("shifts by the bit width or more give Trident's defined results, not L
   CHECK(countOf(ll, "@p st.global") == 2);  // the two stores (one thread's: predicated inline PTX)
   CHECK(countOf(ll, ", i64 0, i16") == 1);  // shrui by 64: 0
   CHECK(countOf(ll, "ashr i32") == 1);       // shrsi by 40: the sign everywhere, a shift by 31
-  CHECK(countOf(ll, ", 31\n") == 1);
+  size_t ashr = ll.find("ashr i32");
+  REQUIRE(ashr != std::string::npos);
+  std::string ashrLine = ll.substr(ashr, ll.find('\n', ashr) - ashr);
+  CHECK_MESSAGE(ashrLine.size() > 4, ashrLine);
+  CHECK_MESSAGE(ashrLine.substr(ashrLine.size() - 4) == ", 31", ashrLine);
   CHECK(countOf(ll, "poison") == 0);
 }

@@ -50,6 +50,11 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch
     return nullptr;
   }
   llvm::TargetOptions options;
+  // Multiplies and adds may fuse into fma, as Triton compiles by default
+  // (enable_fp_fusion=True): one rounding instead of two, and half the instructions in
+  // softmax-like code (x * scale - max). Without it LLVM writes mul.rn/add.rn, which
+  // ptxas must not contract.
+  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   auto level = optLevel == 0   ? llvm::CodeGenOptLevel::None
                : optLevel == 1 ? llvm::CodeGenOptLevel::Less
                : optLevel == 2 ? llvm::CodeGenOptLevel::Default
@@ -82,7 +87,9 @@ void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
 std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContext &ctx,
                                         llvm::TargetMachine &tm, unsigned optLevel, Diagnostics &diags,
                                         StageTimer &timer) {
-  NVPTXHooks hooks;
+  bool warpgroupDots = false;
+  threadIR.op()->walk([&](Op *op) { warpgroupDots = warpgroupDots || op->is(OpCode::ThWgmma); });
+  NVPTXHooks hooks(warpgroupDots);
   std::unique_ptr<llvm::Module> m = llvmgen::translateToLLVM(threadIR, ctx, hooks, diags);
   if (!m)
     return nullptr;
@@ -91,6 +98,7 @@ std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContex
   if (!linkLibdevice(*m, diags))
     return nullptr;
   timer.lap("libdevice");
+  pairNarrowingConversions(*m);
   optimize(*m, tm, optLevel);
   timer.lap("optimize");
   return m;

@@ -38,6 +38,7 @@ public:
         checkPassThrough();
       break;
     case OpCode::ThWgmma: checkWgmma(); break;
+    case OpCode::ThWgmmaFence: checkPassThrough(); break;
     case OpCode::ThCoopLoad:
     case OpCode::ThCoopStore:
     case OpCode::ThCoopMma:
