@@ -168,18 +168,30 @@ DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int
 std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &dir,
                               const std::string &benchDir) {
   std::vector<DotRow> rows;
+  // A row that fails (a kernel a device cannot compile) says why; the others still run.
+  auto row = [&](const std::string &kernel, const std::string &size, auto &&measure) {
+    try {
+      rows.push_back(measure());
+    } catch (const std::exception &e) {
+      std::string why = e.what();
+      rows.push_back({kernel, size, 0, 0, 0, "error: " + why.substr(0, why.find('\n'))});
+    }
+  };
   int s = small ? 256 : 4096;
-  rows.push_back(matmul(dev, In::F16, s, false, repeats, dir));
-  rows.push_back(matmul(dev, In::F16, s, true, repeats, dir));
+  std::string cube = std::to_string(s) + "^3";
+  row("matmul f16", cube, [&] { return matmul(dev, In::F16, s, false, repeats, dir); });
+  row("matmul f16 +leaky", cube, [&] { return matmul(dev, In::F16, s, true, repeats, dir); });
   if (!small)
-    rows.push_back(matmul(dev, In::F16, 8192, false, repeats, dir));
-  rows.push_back(matmul(dev, In::BF16, s, false, repeats, dir));
-  rows.push_back(matmul(dev, In::F32, s, false, repeats, dir));
-  rows.push_back(matmulInt8(dev, s, repeats, benchDir));
+    row("matmul f16", "8192^3", [&] { return matmul(dev, In::F16, 8192, false, repeats, dir); });
+  row("matmul bf16", cube, [&] { return matmul(dev, In::BF16, s, false, repeats, dir); });
+  row("matmul tf32", cube, [&] { return matmul(dev, In::F32, s, false, repeats, dir); });
+  row("matmul int8", cube, [&] { return matmulInt8(dev, s, repeats, benchDir); });
   for (auto [D, warps] : {std::pair{64, 4}, std::pair{128, 4}, std::pair{128, 8}})
     for (bool causal : {false, true})
-      rows.push_back(small ? attention(dev, 1, 2, 256, D, causal, warps, repeats, dir)
-                           : attention(dev, 4, 32, 4096, D, causal, warps, repeats, dir));
+      row("attention", "D=" + std::to_string(D), [&] {
+        return small ? attention(dev, 1, 2, 256, D, causal, warps, repeats, dir)
+                     : attention(dev, 4, 32, 4096, D, causal, warps, repeats, dir);
+      });
   return rows;
 }
 

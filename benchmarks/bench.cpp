@@ -268,7 +268,7 @@ private:
   std::vector<Row> rows_;
 };
 
-// Vulkan GB/s over CUDA GB/s for the same kernel and size: against the CUDA device
+// Vulkan GB/s (dots: TFLOP/s) over CUDA's for the same kernel and size: against the CUDA device
 // with the same UUID (the same GPU), else the first CUDA device.
 void compareVulkanToCuda(std::vector<Row> &rows) {
   for (Row &v : rows) {
@@ -283,6 +283,8 @@ void compareVulkanToCuda(std::vector<Row> &rows) {
     }
     if (best && best->gbps > 0)
       v.vulkanOverCuda = v.gbps / best->gbps;
+    else if (best && best->tflops > 0 && v.tflops > 0) // dot rows: TFLOP/s over TFLOP/s
+      v.vulkanOverCuda = v.tflops / best->tflops;
   }
 }
 

@@ -1,7 +1,7 @@
 // Compilation: block IR text (or thread IR, for tests and tools) -> the SIMT
 // lowering with the device's TargetDesc -> SPIR-V (backends/spirv), validated,
 // then packed with its launch interface (KernelBinary.h). Needs no device: the
-// target string names one found at init, or "vulkan" for the generic target.
+// target string names one found at init, or a compile-only profile (spirv::profileDevice).
 
 #include "KernelBinary.h"
 #include "VulkanDevice.h"
@@ -20,12 +20,10 @@ namespace {
 
 // The device description for `target`: "vulkan" (generic) or a device's "vulkan:<name>".
 std::optional<spirv::DeviceInfo> deviceFor(const trident_context_s &ctx, std::string_view target) {
-  if (target == "vulkan")
-    return spirv::genericDevice();
   for (const auto &p : ctx.physical)
     if (p->info.name == target)
       return p->info;
-  return std::nullopt;
+  return spirv::profileDevice(target); // "vulkan", "vulkan:nvidia", "vulkan:lavapipe"
 }
 
 struct Output {
@@ -42,7 +40,7 @@ bool optimizeRequested() {
 trident_status supportsTarget(trident_context ctx, const char *target) {
   if (target && deviceFor(*ctx, target))
     return TRIDENT_SUCCESS;
-  std::string known = "vulkan";
+  std::string known = "vulkan, vulkan:nvidia, vulkan:lavapipe";
   for (const auto &p : ctx->physical)
     known += ", " + p->info.name;
   return fail(TRIDENT_ERROR_NOT_SUPPORTED, std::string("the vulkan plugin does not compile for '") +

@@ -68,6 +68,8 @@ struct PhysicalDevice {
   uint32_t timestampValidBits = 0;
   bool hostQueryReset = false; // queries can be reset from the host (no reset command on the queue)
   bool memoryBudgetExtension = false;        // VK_EXT_memory_budget: how much of each heap is free
+  bool coopMatrixExtension = false;          // VK_KHR_cooperative_matrix with its feature
+  VkInstance instance = VK_NULL_HANDLE;      // (for instance-level functions of extensions)
   VkPhysicalDeviceMemoryProperties memory{};
   uint64_t globalMemory = 0;
   uint64_t maxAllocationBytes = 0; // maxMemoryAllocationSize (Vulkan 1.1)

@@ -5,6 +5,7 @@
 // shaders; devices without them are skipped and the reason kept (it becomes the
 // zero-device reason when none is left).
 
+#include "VulkanCoopMatrix.h"
 #include "VulkanDevice.h"
 
 #include "trident/support/ByteSize.h"
@@ -48,8 +49,10 @@ struct FeatureChain {
       vk<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
 
+  CoopMatrixFeatures coopMatrix;
+
   FeatureChain(uint32_t api, bool sizeControlExtension, bool atomicFloatExtension, bool explicitLayoutExtension,
-               bool executableStatsExtension = false) {
+               bool executableStatsExtension = false, bool coopMatrixExtension = false) {
     void **next = &base.pNext;
     auto link = [&](auto &s) {
       *next = &s;
@@ -67,6 +70,8 @@ struct FeatureChain {
       link(explicitLayout);
     if (executableStatsExtension)
       link(executableStats);
+    if (coopMatrixExtension)
+      link(coopMatrix);
   }
   FeatureChain(const FeatureChain &) = delete;
   bool subgroupSizeControl() const { return v13.subgroupSizeControl || sizeControl.subgroupSizeControl; }
@@ -89,6 +94,7 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   out.explicitLayoutExtension = ext.count("VK_KHR_workgroup_memory_explicit_layout") != 0;
   out.executableStatsExtension = ext.count("VK_KHR_pipeline_executable_properties") != 0;
   out.memoryBudgetExtension = ext.count("VK_EXT_memory_budget") != 0;
+  out.coopMatrixExtension = ext.count(kCoopMatrixExtension) != 0;
 
   VkPhysicalDeviceIDProperties id = vk<VkPhysicalDeviceIDProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES);
   VkPhysicalDeviceSubgroupProperties subgroup = vk<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
@@ -124,8 +130,9 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   out.maxBufferBytes = p.apiVersion >= VK_API_VERSION_1_3 ? maintenance4.maxBufferSize : 0;
 
   FeatureChain f(p.apiVersion, out.subgroupSizeControlExtension, out.atomicFloatExtension,
-                 out.explicitLayoutExtension);
+                 out.explicitLayoutExtension, false, out.coopMatrixExtension);
   l.vkGetPhysicalDeviceFeatures2(pd, &f.base);
+  out.coopMatrixExtension = out.coopMatrixExtension && f.coopMatrix.cooperativeMatrix;
   if (!f.v12.bufferDeviceAddress) {
     why = name + ": no bufferDeviceAddress (Trident's pointers are buffer device addresses)";
     return false;
@@ -218,6 +225,14 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   add(f.explicitLayout.workgroupMemoryExplicitLayout, spirv::kWorkgroupMemoryExplicitLayout);
   add(f.explicitLayout.workgroupMemoryExplicitLayout8BitAccess, spirv::kWorkgroupMemoryExplicitLayout8BitAccess);
   add(f.explicitLayout.workgroupMemoryExplicitLayout16BitAccess, spirv::kWorkgroupMemoryExplicitLayout16BitAccess);
+  add(f.v12.vulkanMemoryModel && f.v12.vulkanMemoryModelDeviceScope, spirv::kVulkanMemoryModel);
+  if (out.coopMatrixExtension) {
+    // The shapes the driver multiplies (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR).
+    auto get = reinterpret_cast<GetCoopMatrixProperties>(
+        l.vkGetInstanceProcAddr(out.instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"));
+    d.coopShapes = coopMatrixShapes(get, pd);
+    add(!d.coopShapes.empty(), spirv::kCooperativeMatrix);
+  }
   d.features = features;
   return true;
 }
@@ -290,6 +305,7 @@ void enumerateDevices(trident_context_s &ctx) {
   for (VkPhysicalDevice pd : handles) {
     auto p = std::make_unique<PhysicalDevice>();
     std::string why;
+    p->instance = ctx.instance;
     if (!describe(l, pd, *p, why)) {
       skipped += (skipped.empty() ? "" : "; ") + why;
       continue;
@@ -329,7 +345,7 @@ trident_status Device::open() {
   const char *statsEnv = std::getenv("TRIDENT_VULKAN_STATS");
   bool stats = p.executableStatsExtension && statsEnv && std::string(statsEnv) == "1";
   FeatureChain f(p.properties.apiVersion, p.subgroupSizeControlExtension, p.atomicFloatExtension,
-                 p.explicitLayoutExtension, stats);
+                 p.explicitLayoutExtension, stats, p.coopMatrixExtension);
   l.vkGetPhysicalDeviceFeatures2(p.handle, &f.base);
   stats = stats && f.executableStats.pipelineExecutableInfo;
   f.base.features.robustBufferAccess = VK_FALSE;
@@ -347,6 +363,9 @@ trident_status Device::open() {
     extensions.push_back("VK_KHR_pipeline_executable_properties");
   if (p.memoryBudgetExtension)
     extensions.push_back("VK_EXT_memory_budget");
+  if (p.coopMatrixExtension)
+    extensions.push_back(kCoopMatrixExtension);
+  f.coopMatrix.cooperativeMatrixRobustBufferAccess = VK_FALSE;
   VkDeviceCreateInfo info = vk<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   info.pNext = &f.base;
   info.queueCreateInfoCount = 1;

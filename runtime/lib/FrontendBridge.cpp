@@ -142,6 +142,8 @@ std::vector<KernelSummary> listSourceKernels(const std::string &source, const st
       s.params.push_back(p.name);
       s.isConstexpr.push_back(p.isConstexpr);
     }
+    for (const detail::TuneConfig &c : k.configs)
+      s.autotuneConfigs.push_back({c.sources, c.numWarps, c.numStages});
     out.push_back(std::move(s));
   }
   return out;

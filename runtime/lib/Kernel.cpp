@@ -104,6 +104,7 @@ TuneConfig makeTuneConfig(const std::vector<std::pair<std::string, std::string>>
   TuneConfig config;
   for (const auto &[name, value] : kwargs) {
     config.kwargs.emplace_back(name, parseConstexprSource(value));
+    config.sources.emplace_back(name, value);
     config.text += name + "=" + value + ", ";
   }
   config.numWarps = numWarps;

@@ -39,6 +39,7 @@ struct TuneConfig {
   int numWarps = 4;
   int numStages = 3;
   std::string text; // "BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, num_warps=8, num_stages=3"
+  std::vector<std::pair<std::string, std::string>> sources; // each kwarg's value as written ("128")
 };
 
 // A mutex per key (a device, a target), made on first use.

@@ -9,6 +9,10 @@
 #include "../core/simt/ThreadSim.h"
 #include "trident/backends/nvptx/CodeGen.h"
 #include "trident/backends/nvptx/Target.h"
+#if TRIDENT_E2E_HAS_SPIRV
+#include "trident/backends/spirv/CodeGen.h"
+#include "trident/backends/spirv/Target.h"
+#endif
 
 namespace trident::e2e {
 
@@ -21,15 +25,32 @@ public:
 
   RunResult run(const RandomKernel &k, const std::string &) override {
     RunResult result;
-    std::optional<TargetDesc> target = nvptx::targetDesc(arch_);
+    Diagnostics diags;
+    std::optional<TargetDesc> target;
+    std::optional<Module> threadIR;
+#if TRIDENT_E2E_HAS_SPIRV
+    // "sim:vulkan:nvidia": the Vulkan lowering of a compile-only profile (cooperative
+    // matrices included, which the simulator runs tile by tile).
+    if (std::optional<spirv::DeviceInfo> device = spirv::profileDevice(arch_)) {
+      target = spirv::targetDesc(*device);
+      spirv::SpirvOptions options;
+      threadIR = spirv::lowerToThreadIR(k.module, *device, options, diags);
+      if (!threadIR) {
+        result.error = diags.str();
+        return result;
+      }
+    }
+#endif
+    if (!target)
+      target = nvptx::targetDesc(arch_);
     if (!target) {
       result.error = "unknown NVIDIA architecture '" + arch_ + "'";
       return result;
     }
-    Diagnostics diags;
     nvptx::PTXOptions options;
     options.kernel = k.name;
-    std::optional<Module> threadIR = nvptx::lowerToThreadIR(k.module, *target, options, diags);
+    if (!threadIR)
+      threadIR = nvptx::lowerToThreadIR(k.module, *target, options, diags);
     if (!threadIR) {
       result.error = diags.str();
       return result;

@@ -36,7 +36,8 @@ llvm::Type *Translator::type(Type t) {
                                                              : hooks.globalAddressSpace());
   case TypeKind::Vector:
     return llvm::FixedVectorType::get(type(t.element()), static_cast<unsigned>(t.numElements()));
-  case TypeKind::Block: break;
+  case TypeKind::Block:
+  case TypeKind::CoopMatrix: break; // Vulkan's cooperative matrices have no LLVM form
   }
   return nullptr; // blocks never reach the translation (verifyThreadIR)
 }

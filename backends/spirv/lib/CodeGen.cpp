@@ -69,6 +69,8 @@ const Ids &Translator::get(Value *v) {
 }
 
 uint32_t Translator::valueType(Type t) {
+  if (t.isCoopMatrix())
+    return w.coopMatrixType(valueType(t.element()), uint32_t(t.shape()[0]), uint32_t(t.shape()[1]), t.matrixUse());
   Type e = t.element();
   switch (e.kind()) {
   case TypeKind::I1: return w.boolType();
@@ -234,6 +236,10 @@ bool Translator::translateOp(Op *op) {
   case OpCode::ThLoadShared:
   case OpCode::ThStoreShared:
   case OpCode::ThBarrier: return translateMemory(*this, op);
+  case OpCode::ThCoopLoad:
+  case OpCode::ThCoopStore:
+  case OpCode::ThCoopMma:
+  case OpCode::ThCoopFill: return translateCoopMatrix(*this, op);
   case OpCode::Exp:
   case OpCode::Exp2:
   case OpCode::Log:
@@ -546,6 +552,8 @@ uint64_t featuresOf(const ModuleWriter &w) {
       {Capability::AtomicFloat64AddEXT, kShaderBufferFloat64AtomicAdd},
       {Capability::GroupNonUniformShuffle, kSubgroupShuffle},
       {Capability::GroupNonUniformShuffleRelative, kSubgroupShuffleRelative},
+      {Capability::CooperativeMatrixKHR, kCooperativeMatrix},
+      {Capability::VulkanMemoryModel, kVulkanMemoryModel},
   };
   uint64_t f = 0;
   for (const auto &[cap, bit] : map)

@@ -142,7 +142,7 @@ uint32_t fusedMultiplyAdd(Translator &t, uint32_t type, uint32_t a, uint32_t b, 
   auto wide = [&](uint32_t v) { return t.emit(Spv::FConvert, f64, {v}); };
   uint32_t p = x.mulE(wide(a), wide(b)); // exact: f64 holds twice the significand of f32
   auto [s, e] = x.twoSum(p, wide(c));
-  return t.emit(Spv::FConvert, type, {x.roundToOdd(s, e)});
+  return narrowFloat(t, x.roundToOdd(s, e), Type::f64(), type == t.w.floatType(16) ? Type::f16() : Type::f32());
 }
 
 } // namespace trident::spirv

@@ -105,6 +105,13 @@ uint32_t ModuleWriter::pointerType(StorageClass storage, uint32_t pointee) {
 
 uint32_t ModuleWriter::functionType(uint32_t result) { return interned(Spv::TypeFunction, {result}); }
 
+uint32_t ModuleWriter::coopMatrixType(uint32_t component, uint32_t rows, uint32_t cols, uint32_t use) {
+  capability(Capability::CooperativeMatrixKHR);
+  extension("SPV_KHR_cooperative_matrix");
+  uint32_t scope = u32(uint32_t(Scope::Subgroup)), r = u32(rows), c = u32(cols), u = u32(use);
+  return interned(Spv::TypeCooperativeMatrixKHR, {component, scope, r, c, u});
+}
+
 uint32_t ModuleWriter::structType(std::span<const uint32_t> members) {
   uint32_t id = newId();
   std::vector<uint32_t> ops{id};
@@ -196,7 +203,9 @@ std::vector<uint32_t> ModuleWriter::finish() const {
     head.emitWithString(Spv::Extension, {}, e);
   if (glsl_)
     head.emitWithString(Spv::ExtInstImport, {glsl_}, "GLSL.std.450");
-  head.emit(Spv::MemoryModel, {kAddressingPhysicalStorageBuffer64, kMemoryModelGLSL450});
+  bool vulkanModel = capabilities_.count(uint32_t(Capability::VulkanMemoryModel)) != 0;
+  head.emit(Spv::MemoryModel,
+            {kAddressingPhysicalStorageBuffer64, vulkanModel ? kMemoryModelVulkan : kMemoryModelGLSL450});
   const Words *sections[] = {&head, &entry_, &modes_, &debug_, &annotations_, &globals_, &body_};
   for (const Words *section : sections)
     out.insert(out.end(), section->words().begin(), section->words().end());

@@ -57,6 +57,8 @@ public:
   uint32_t arrayType(uint32_t element, uint32_t length, uint32_t stride); // stride 0: undecorated
   uint32_t pointerType(StorageClass storage, uint32_t pointee);
   uint32_t functionType(uint32_t result);
+  // A cooperative matrix of subgroup scope (`use`: 0 A, 1 B, 2 accumulator).
+  uint32_t coopMatrixType(uint32_t component, uint32_t rows, uint32_t cols, uint32_t use);
   // A new struct (never interned: each carries its own decorations).
   uint32_t structType(std::span<const uint32_t> members);
 

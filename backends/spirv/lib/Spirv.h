@@ -123,6 +123,15 @@ enum class Spv : uint16_t {
   GroupNonUniformShuffleXor = 346,
   GroupNonUniformShuffleUp = 347,
   GroupNonUniformShuffleDown = 348,
+  TypeCooperativeMatrixKHR = 4456,
+  CooperativeMatrixLoadKHR = 4457,
+  CooperativeMatrixStoreKHR = 4458,
+  CooperativeMatrixMulAddKHR = 4459,
+  // SPV_NV_cooperative_matrix: only in the form SPIRV-Tools 2023.1 validates (Tools.cpp).
+  TypeCooperativeMatrixNV = 5358,
+  CooperativeMatrixLoadNV = 5359,
+  CooperativeMatrixStoreNV = 5360,
+  CooperativeMatrixMulAddNV = 5361,
   AtomicFAddEXT = 6035,
 };
 
@@ -146,6 +155,10 @@ enum class Capability : uint32_t {
   DenormPreserve = 4464,
   SignedZeroInfNanPreserve = 4466,
   RoundingModeRTE = 4467,
+  VulkanMemoryModel = 5345,
+  VulkanMemoryModelDeviceScope = 5346,
+  CooperativeMatrixNV = 5357,
+  CooperativeMatrixKHR = 6022,
   AtomicFloat32AddEXT = 6033,
   AtomicFloat64AddEXT = 6034,
 };
@@ -186,6 +199,11 @@ constexpr uint32_t kVolatile = 0x1, kAligned = 0x2;
 
 constexpr uint32_t kAddressingPhysicalStorageBuffer64 = 5348;
 constexpr uint32_t kMemoryModelGLSL450 = 1;
+constexpr uint32_t kMemoryModelVulkan = 3; // with the VulkanMemoryModel capability (cooperative matrices need it)
+// Cooperative Matrix Use, Layout and Operands (SPV_KHR_cooperative_matrix).
+constexpr uint32_t kCoopMatrixRowMajor = 0, kCoopMatrixColumnMajor = 1;
+constexpr uint32_t kCoopMatrixSignedA = 0x1, kCoopMatrixSignedB = 0x2, kCoopMatrixSignedC = 0x4,
+                   kCoopMatrixSignedResult = 0x8;
 constexpr uint32_t kExecutionModelGLCompute = 5;
 constexpr uint32_t kExecutionModeLocalSize = 17;
 constexpr uint32_t kExecutionModeDenormPreserve = 4459;

@@ -1,5 +1,6 @@
 #include "trident/backends/spirv/Target.h"
 
+#include <tuple>
 #include <utility>
 
 namespace trident::spirv {
@@ -32,6 +33,8 @@ std::string featureNames(uint64_t features) {
       {kWorkgroupMemoryExplicitLayout, "workgroupMemoryExplicitLayout"},
       {kWorkgroupMemoryExplicitLayout8BitAccess, "workgroupMemoryExplicitLayout8BitAccess"},
       {kWorkgroupMemoryExplicitLayout16BitAccess, "workgroupMemoryExplicitLayout16BitAccess"},
+      {kCooperativeMatrix, "cooperativeMatrix (VK_KHR_cooperative_matrix)"},
+      {kVulkanMemoryModel, "vulkanMemoryModel"},
   };
   std::string out;
   for (const auto &[bit, name] : names)
@@ -48,6 +51,44 @@ DeviceInfo genericDevice() {
   return d;
 }
 
+std::optional<DeviceInfo> profileDevice(std::string_view target) {
+  if (target == "vulkan")
+    return genericDevice();
+  const uint64_t common = kShaderInt8 | kShaderInt16 | kShaderInt64 | kShaderFloat16 | kShaderFloat64 |
+                          kStorageBuffer8BitAccess | kStorageBuffer16BitAccess | kShaderBufferInt64Atomics |
+                          kShaderBufferFloat32AtomicAdd | kSubgroupShuffle | kSubgroupShuffleRelative |
+                          kSubgroupSizeControl | kComputeFullSubgroups | kSignedZeroInfNanPreserveFloat16 |
+                          kSignedZeroInfNanPreserveFloat32 | kSignedZeroInfNanPreserveFloat64 |
+                          kRoundingModeRTEFloat16 | kRoundingModeRTEFloat32 | kRoundingModeRTEFloat64;
+  DeviceInfo d;
+  d.name = std::string(target);
+  if (target == "vulkan:lavapipe") {
+    d.subgroupSize = 8;
+    d.sharedMemoryBytes = 32768;
+    d.features = common | kVulkanMemoryModel; // no subnormal preservation, no explicit workgroup layout
+    return d;
+  }
+  if (target == "vulkan:nvidia") {
+    d.subgroupSize = 32;
+    d.sharedMemoryBytes = 49152;
+    d.pushConstantBytes = 256;
+    d.maxGrid[0] = 2147483647;
+    d.features = common | kShaderBufferFloat64AtomicAdd | kDenormPreserveFloat16 | kDenormPreserveFloat32 |
+                 kDenormPreserveFloat64 | kWorkgroupMemoryExplicitLayout | kWorkgroupMemoryExplicitLayout8BitAccess |
+                 kWorkgroupMemoryExplicitLayout16BitAccess | kCooperativeMatrix | kVulkanMemoryModel;
+    // What the driver lists for Ampere and later (f16 products, 8-bit integers).
+    const Type f16 = Type::f16(), f32 = Type::f32(), i8 = Type::i8(), i32 = Type::i32();
+    for (auto [m, n, k] : {std::tuple{16, 16, 16}, {16, 8, 16}, {16, 8, 8}}) {
+      d.coopShapes.push_back({m, n, k, f16, f16, f16, f16});
+      d.coopShapes.push_back({m, n, k, f16, f16, f32, f32});
+    }
+    for (auto [m, n, k] : {std::tuple{16, 16, 32}, {16, 8, 32}})
+      d.coopShapes.push_back({m, n, k, i8, i8, i32, i32});
+    return d;
+  }
+  return std::nullopt;
+}
+
 TargetDesc targetDesc(const DeviceInfo &device) {
   TargetDesc t;
   t.name = device.name;
@@ -56,6 +97,12 @@ TargetDesc targetDesc(const DeviceInfo &device) {
   t.sharedMemoryBytes = device.sharedMemoryBytes;
   t.maxSharedMemoryBytes = device.sharedMemoryBytes;
   t.maxVectorBytes = 16; // one uvec4 per access
+  // Cooperative matrices load and store tiles of shared memory at their offsets: the
+  // Vulkan memory model and explicit workgroup layouts are needed besides them.
+  const uint64_t coop = kCooperativeMatrix | kVulkanMemoryModel | kWorkgroupMemoryExplicitLayout |
+                        kWorkgroupMemoryExplicitLayout16BitAccess | kWorkgroupMemoryExplicitLayout8BitAccess;
+  if ((device.features & coop) == coop && device.subgroupSize >= 16)
+    t.coopMatrices = device.coopShapes;
   return t;
 }
 

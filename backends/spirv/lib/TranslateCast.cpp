@@ -31,9 +31,64 @@ uint32_t f32ToBF16(Translator &t, uint32_t value, bool towardZero) {
   }
   uint32_t high = t.emit(Spv::ShiftRightLogical, u32, {rounded, t.u32(16)});
   uint32_t quietNan = t.emit(Spv::BitwiseOr, u32, {t.emit(Spv::ShiftRightLogical, u32, {bits, t.u32(16)}), t.u32(0x40)});
-  uint32_t isNan = t.emit(Spv::IsNan, b, {value});
+  // NaN from the bits, not OpIsNan: a driver that assumes no NaNs may fold that away.
+  uint32_t magnitude = t.emit(Spv::BitwiseAnd, u32, {bits, t.u32(0x7fffffff)});
+  uint32_t isNan = t.emit(Spv::UGreaterThan, b, {magnitude, t.u32(0x7f800000)});
   uint32_t result = t.emit(Spv::Select, u32, {isNan, quietNan, high});
   return t.emit(Spv::UConvert, t.w.intType(16), {result});
+}
+
+// Rounds to nearest even from f32 or f64 to f16, bf16 or f32 on the bits, in integer
+// arithmetic: OpFConvert rounds as the driver likes (NVIDIA's Vulkan driver was seen
+// off by an ulp or more of f16 with RoundingModeRTE requested), and f64 -> f32 -> bf16
+// would round twice. Normal results rebias the exponent and round the dropped bits
+// (carries run into the exponent, up to the infinity); subnormal results shift the
+// significand, implicit bit included, right and round; past the largest finite value
+// the result is the infinity; NaNs stay NaNs of the same sign, quiet.
+uint32_t narrowFloat(Translator &t, uint32_t value, Type from, Type to) {
+  const bool wide = from == Type::f64();
+  const unsigned W = wide ? 64 : 32, M = wide ? 52 : 23;
+  const uint64_t B = wide ? 1023 : 127;
+  const unsigned e = to == Type::f16() ? 5 : 8, m = to == Type::f16() ? 10 : to == Type::bf16() ? 7 : 23;
+  const unsigned D = 1 + e + m;
+  const uint64_t b = (uint64_t(1) << (e - 1)) - 1;
+  const uint32_t it = t.w.intType(W), bt = t.boolType();
+  auto c = [&](uint64_t v) { return t.constant(it, v); };
+  auto op = [&](Spv code, uint32_t x, uint32_t y) { return t.emit(code, it, {x, y}); };
+  uint32_t bits = t.emit(Spv::Bitcast, it, {value});
+  uint32_t a = op(Spv::BitwiseAnd, bits, c((uint64_t(1) << (W - 1)) - 1));
+  uint32_t sign = op(Spv::BitwiseAnd, op(Spv::ShiftRightLogical, bits, c(W - D)), c(uint64_t(1) << (D - 1)));
+  const unsigned drop = M - m;
+  // Normal results: exponent rebiased, the dropped bits rounded (ties to the even).
+  uint32_t rebiased = op(Spv::ISub, a, c((B - b) << M));
+  uint32_t lsb = op(Spv::BitwiseAnd, op(Spv::ShiftRightLogical, rebiased, c(drop)), c(1));
+  uint32_t normal = op(Spv::ShiftRightLogical, op(Spv::IAdd, rebiased, op(Spv::IAdd, lsb, c((uint64_t(1) << (drop - 1)) - 1))),
+                       c(drop));
+  // Subnormal results: the significand shifted right by K - exponent, rounded.
+  const uint64_t K = B + M + 1 - b - m;
+  uint32_t exponent = op(Spv::ShiftRightLogical, a, c(M));
+  uint32_t significand = op(Spv::BitwiseOr, op(Spv::BitwiseAnd, a, c((uint64_t(1) << M) - 1)), c(uint64_t(1) << M));
+  uint32_t shift = op(Spv::ISub, c(K), exponent);
+  shift = t.emit(Spv::Select, it, {t.emit(Spv::UGreaterThan, bt, {exponent, c(K - 1)}), c(1), shift});
+  shift = t.emit(Spv::Select, it, {t.emit(Spv::ULessThan, bt, {exponent, c(K - (W - 1))}), c(W - 1), shift});
+  uint32_t kept = op(Spv::ShiftRightLogical, significand, shift);
+  uint32_t rest = op(Spv::BitwiseAnd, significand, op(Spv::ISub, op(Spv::ShiftLeftLogical, c(1), shift), c(1)));
+  uint32_t half = op(Spv::ShiftLeftLogical, c(1), op(Spv::ISub, shift, c(1)));
+  uint32_t odd = t.emit(Spv::INotEqual, bt, {op(Spv::BitwiseAnd, kept, c(1)), c(0)});
+  uint32_t up = t.emit(Spv::LogicalOr, bt,
+                       {t.emit(Spv::UGreaterThan, bt, {rest, half}),
+                        t.emit(Spv::LogicalAnd, bt, {t.emit(Spv::IEqual, bt, {rest, half}), odd})});
+  uint32_t subnormal = op(Spv::IAdd, kept, t.emit(Spv::Select, it, {up, c(1), c(0)}));
+  uint32_t isNormal = t.emit(Spv::UGreaterThanEqual, bt, {a, c((B - b + 1) << M)});
+  uint32_t r = t.emit(Spv::Select, it, {isNormal, normal, subnormal});
+  const uint64_t infinity = ((uint64_t(1) << e) - 1) << m;
+  r = t.emit(Spv::Select, it, {t.emit(Spv::UGreaterThan, bt, {r, c(infinity)}), c(infinity), r});
+  uint32_t payload = op(Spv::BitwiseAnd, op(Spv::ShiftRightLogical, a, c(drop)), c((uint64_t(1) << m) - 1));
+  uint32_t nan = op(Spv::BitwiseOr, payload, c(infinity | (uint64_t(1) << (m - 1))));
+  uint32_t isNan = t.emit(Spv::UGreaterThan, bt, {a, c(((uint64_t(1) << (W - 1 - M)) - 1) << M)});
+  r = op(Spv::BitwiseOr, t.emit(Spv::Select, it, {isNan, nan, r}), sign);
+  uint32_t narrow = t.emit(Spv::UConvert, t.w.intType(D), {r});
+  return to == Type::bf16() ? narrow : t.emit(Spv::Bitcast, t.valueType(to), {narrow});
 }
 
 namespace {
@@ -159,11 +214,13 @@ bool translateTruncF(Translator &t, Op *op) {
   if (towardZero && dst != Type::bf16())
     return t.error(op, "with rounding \"rtz\" to " + dst.str() + " is not supported by the SPIR-V backend yet");
   mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
-    if (dst == Type::bf16()) {
+    if (dst == Type::bf16() && (src == Type::f32() || towardZero)) {
       uint32_t x = src == Type::f32() ? a[0] : t.emit(Spv::FConvert, t.w.floatType(32), {a[0]});
       return f32ToBF16(t, x, towardZero);
     }
-    return t.emit(Spv::FConvert, t.valueType(dst), {a[0]});
+    if (src == Type::f16()) // f16 -> bf16 is the only truncation from f16: through f32, exactly
+      return f32ToBF16(t, t.emit(Spv::FConvert, t.w.floatType(32), {a[0]}), false);
+    return narrowFloat(t, a[0], src, dst);
   });
   return true;
 }

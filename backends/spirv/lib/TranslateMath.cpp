@@ -81,7 +81,7 @@ bool translateAbs(Translator &t, Op *op) {
 // `op` computed in f64 and rounded once to its own type.
 bool translatePrecise(Translator &t, Op *op) {
   Type e = op->result()->type().element();
-  uint32_t f64 = t.w.floatType(64), type = t.valueType(e);
+  uint32_t f64 = t.w.floatType(64);
   bool isDiv = op->is(OpCode::PreciseDivF);
   mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
     if (e == Type::f64())
@@ -93,9 +93,7 @@ bool translatePrecise(Translator &t, Op *op) {
       wide.push_back(t.emit(Spv::FConvert, f64, {x}));
     }
     uint32_t r = isDiv ? t.emit(Spv::FDiv, f64, {wide[0], wide[1]}) : t.glsl(Glsl::Sqrt, f64, {wide[0]});
-    if (e == Type::bf16())
-      return f32ToBF16(t, t.emit(Spv::FConvert, t.w.floatType(32), {r}), false);
-    return t.emit(Spv::FConvert, type, {r});
+    return narrowFloat(t, r, Type::f64(), e);
   });
   return true;
 }
@@ -165,7 +163,7 @@ bool translateMath(Translator &t, Op *op) {
       r = t.glsl(inst, type, {a[0]});
     if (!viaF32)
       return r;
-    return e == Type::bf16() ? f32ToBF16(t, r, false) : t.emit(Spv::FConvert, t.valueType(e), {r});
+    return e == Type::bf16() ? f32ToBF16(t, r, false) : narrowFloat(t, r, Type::f32(), e);
   });
   return true;
 }

@@ -179,6 +179,9 @@ void mapComponents(Translator &t, Op *op, const std::function<uint32_t(const std
 // bf16 values are u16 bits; arithmetic on them runs in f32 (TranslateCast.cpp).
 uint32_t bf16ToF32(Translator &t, uint32_t bits);
 uint32_t f32ToBF16(Translator &t, uint32_t value, bool towardZero);
+// `value` (f32 or f64 `from`) rounded to nearest even to f16, bf16 (u16 bits) or f32,
+// exactly on every driver: integer arithmetic on the bits (TranslateCast.cpp).
+uint32_t narrowFloat(Translator &t, uint32_t value, Type from, Type to);
 
 // Exact floating-point sequences (FloatExact.cpp), on f32 or f64 values of `type`.
 // C's fmod(x, y), exactly (OpFRem may round).
@@ -208,5 +211,6 @@ bool translateMemory(Translator &t, Op *op);     // th.load/store, atomics, barr
 bool translateShared(Translator &t, Op *op);     // th.shared_alloc, th.load_shared, th.store_shared
 bool translateControlFlow(Translator &t, Op *op); // scf.for/if/while
 bool translateThread(Translator &t, Op *op);     // ids, shuffles, pack/extract
+bool translateCoopMatrix(Translator &t, Op *op); // th.coop_* (TranslateCoopMatrix.cpp)
 
 } // namespace trident::spirv

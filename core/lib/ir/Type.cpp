@@ -81,6 +81,16 @@ Type Type::vector(int64_t length, Type element) {
   return TypeStorage::get(TypeKind::Vector, element, 0, {length});
 }
 
+Type Type::coopMatrix(int64_t rows, int64_t cols, Type element, unsigned use) {
+  assert(element && (element.isInteger() || element.isFloat()) && rows > 0 && cols > 0 && use <= 2);
+  return TypeStorage::get(TypeKind::CoopMatrix, element, use, {rows, cols});
+}
+
+unsigned Type::matrixUse() const {
+  assert(isCoopMatrix());
+  return impl_->addressSpace;
+}
+
 TypeKind Type::kind() const { return impl_->kind; }
 bool Type::isInteger() const { return impl_ && impl_->kind <= TypeKind::I64; }
 bool Type::isFloat() const { return impl_ && impl_->kind >= TypeKind::F16 && impl_->kind <= TypeKind::F8E5M2; }
@@ -92,7 +102,7 @@ unsigned Type::bitWidth() const {
   case TypeKind::I16: case TypeKind::F16: case TypeKind::BF16: return 16;
   case TypeKind::I32: case TypeKind::F32: return 32;
   case TypeKind::I64: case TypeKind::F64: case TypeKind::Ptr: return 64;
-  case TypeKind::Block: case TypeKind::Vector: return impl_->element.bitWidth();
+  case TypeKind::Block: case TypeKind::Vector: case TypeKind::CoopMatrix: return impl_->element.bitWidth();
   }
   return 0;
 }
@@ -117,6 +127,8 @@ int64_t Type::numElements() const {
 Type Type::element() const { return isScalar() ? *this : impl_->element; }
 
 Type Type::withElement(Type element) const {
+  if (isCoopMatrix())
+    return coopMatrix(impl_->shape[0], impl_->shape[1], element, impl_->addressSpace);
   if (isVector())
     return vector(impl_->shape[0], element);
   return block(shape(), element);
@@ -151,6 +163,11 @@ std::string Type::str() const {
     for (int64_t d : shape())
       s += std::to_string(d) + "x";
     return s + element().str() + ">";
+  }
+  case TypeKind::CoopMatrix: {
+    static const char *uses[] = {"a", "b", "acc"};
+    return "coopmat<" + std::to_string(shape()[0]) + "x" + std::to_string(shape()[1]) + "x" + element().str() + ", " +
+           uses[matrixUse()] + ">";
   }
   default:
     return scalarKindName(kind());

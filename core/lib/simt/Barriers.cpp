@@ -24,7 +24,8 @@ std::vector<Access> accessesOf(const Op *op) {
   auto at = [&](unsigned operand) -> Access {
     const Op *alloc = op->operand(operand)->definingOp();
     int64_t lo = alloc->intAttr("offset");
-    return {alloc, lo, lo + alloc->intAttr("size"), op->is(OpCode::ThStoreShared) || op->is(OpCode::ThAsyncCopy)};
+    return {alloc, lo, lo + alloc->intAttr("size"), op->is(OpCode::ThStoreShared) || op->is(OpCode::ThAsyncCopy) ||
+                                                         op->is(OpCode::ThCoopStore)};
   };
   std::vector<Access> out{at(0)};
   if (op->is(OpCode::ThWgmma) && op->attr("a").isString() && op->stringAttr("a") == "shared")
@@ -34,7 +35,8 @@ std::vector<Access> accessesOf(const Op *op) {
 
 bool isSharedAccess(const Op *op) {
   return op->is(OpCode::ThLoadShared) || op->is(OpCode::ThStoreShared) || op->is(OpCode::ThLdMatrix) ||
-         op->is(OpCode::ThAsyncCopy) || op->is(OpCode::ThWgmma);
+         op->is(OpCode::ThAsyncCopy) || op->is(OpCode::ThWgmma) || op->is(OpCode::ThCoopLoad) ||
+         op->is(OpCode::ThCoopStore);
 }
 
 // The stages of a pipelined ring buffer are ordered by the loop that fills them (its
@@ -92,7 +94,9 @@ public:
       case OpCode::ThStoreShared:
       case OpCode::ThLdMatrix:
       case OpCode::ThAsyncCopy:
-      case OpCode::ThWgmma: {
+      case OpCode::ThWgmma:
+      case OpCode::ThCoopLoad:
+      case OpCode::ThCoopStore: {
         std::vector<Access> accesses = accessesOf(op);
         if (std::any_of(accesses.begin(), accesses.end(), [&](const Access &a) { return races(a, state); })) {
           barrierBefore(op);

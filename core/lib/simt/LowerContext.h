@@ -67,7 +67,10 @@ public:
   void set(Value *v, Lowered l);
   void setScalar(Value *v, Value *t);
   // The layout layout assignment chose for `v` (the scalar layout for scalars).
-  LinearLayout assigned(const Value *v) const { return layouts.layout(v); }
+  LinearLayout assigned(const Value *v) const {
+    auto it = coopLayouts.find(v);
+    return it != coopLayouts.end() ? it->second : layouts.layout(v);
+  }
   LinearLayout scalarLayout() const;
 
   // ---- ops and regions ----
@@ -145,6 +148,9 @@ public:
   // The scf.for loops being lowered, outermost first: the block-IR loop and its
   // thread-IR counterpart (code for a loop-invariant value can go before the latter).
   std::vector<std::pair<const Op *, Op *>> loops;
+  // Block values a loop carries as cooperative matrices (LowerCoopMatrix.cpp): their
+  // marker layouts (isCoopLayout), which assigned() gives instead of the assignment's.
+  std::unordered_map<const Value *, LinearLayout> coopLayouts;
   LayoutAssignment &layouts;
   Diagnostics &diags;
 
@@ -177,6 +183,15 @@ Value *lowerNarrowFloatConversion(Lowering &l, const Op *op, Value *v);
 Value *narrowFloatConstant(Lowering &l, Type type, double value);
 // An f8 scalar converted (exactly) to a wider float type.
 Value *widenNarrowFloat(Lowering &l, Value *v, Type to);
+
+// Dots on cooperative matrices (LowerCoopMatrix.cpp, Vulkan): whether `layout` is the
+// marker layout of tiles held as coopmat values; a conversion to or from one; the
+// accumulators `loop` (a block-IR scf.for) carries as tiles; and a dot on them (false,
+// with nothing emitted, when the target has no cooperative matrix for it).
+bool isCoopLayout(const LinearLayout &layout);
+Lowered convertCoop(Lowering &l, Value *v, const Lowered &own, const LinearLayout &dst);
+void planCoopLoop(Lowering &l, const Op *loop);
+bool lowerDotCoop(Lowering &l, Op *op);
 
 // One lowering per op family; each returns false after a diagnostic.
 bool lowerElementwise(Lowering &l, Op *op);

@@ -103,6 +103,7 @@ std::vector<Lowered> unflattenState(const std::vector<Lowered> &like, std::span<
 // the address state num_stages - 1 iterations ahead and the stage it reads.
 bool lowerFor(Lowering &l, Op *op) {
   Block *body = op->region();
+  planCoopLoop(l, op); // accumulators carried as cooperative matrices (Vulkan)
   std::vector<Value *> iterArgs;
   for (unsigned i = 1; i < body->numArguments(); ++i)
     iterArgs.push_back(body->argument(i));

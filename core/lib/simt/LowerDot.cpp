@@ -356,6 +356,8 @@ bool lowerDotWgmma(Lowering &l, Op *op, const MmaPlan &plan) {
 bool lowerDot(Lowering &l, Op *op) {
   if (const MmaPlan *plan = l.layouts.mmaPlan(op))
     return plan->atom->warps > 1 ? lowerDotWgmma(l, op, *plan) : lowerDotMma(l, op, *plan);
+  if (lowerDotCoop(l, op)) // Vulkan's cooperative matrices (LowerCoopMatrix.cpp)
+    return true;
   Value *result = op->result();
   Type accType = result->type().element();
   Type inType = op->operand(0)->type().element();

@@ -60,7 +60,9 @@ Lowered Lowering::get(Value *v, const LinearLayout &layout) {
   if (it != conversions_.end() && isInside(b.block(), it->second.block))
     return it->second.value;
   int budget = 12;
-  Lowered converted = canRematerialize(v, budget) ? rematerialize(v, layout) : convert(own, layout);
+  Lowered converted = isCoopLayout(own.layout) || isCoopLayout(layout) ? convertCoop(*this, v, own, layout)
+                      : canRematerialize(v, budget)                     ? rematerialize(v, layout)
+                                                                        : convert(own, layout);
   conversions_[key] = {converted, b.block()};
   return converted;
 }

@@ -39,6 +39,10 @@ public:
       break;
     case OpCode::ThWgmma: checkWgmma(); break;
     case OpCode::ThWgmmaFence: checkPassThrough(); break;
+    case OpCode::ThCoopLoad:
+    case OpCode::ThCoopStore:
+    case OpCode::ThCoopMma:
+    case OpCode::ThCoopFill: checkCoop(); break;
     case OpCode::Func:
       expect(op->attr("num_threads").isInt() && op->intAttr("num_threads") > 0,
              "needs a positive integer attribute 'num_threads' in thread IR");
@@ -88,6 +92,39 @@ private:
     for (unsigned r = 0; r < op_->numRegions(); ++r)
       for (unsigned i = 0; i < op_->region(r)->numArguments(); ++i)
         bad(op_->region(r)->argument(i)->type(), "region argument #" + std::to_string(i));
+  }
+
+  // Cooperative matrices: shared-memory tiles of their element type, consistent shapes and uses.
+  void checkCoop() {
+    if (op_->is(OpCode::ThCoopFill)) {
+      Type m = op_->result()->type();
+      if (!m.isCoopMatrix())
+        return error("result must be a coopmat, got " + m.str());
+      return expect(op_->operand(0)->type() == m.element(), "operand must be " + m.element().str());
+    }
+    if (op_->is(OpCode::ThCoopMma)) {
+      Type a = op_->operand(0)->type(), b = op_->operand(1)->type(), c = op_->operand(2)->type();
+      Type d = op_->result()->type();
+      if (!a.isCoopMatrix() || !b.isCoopMatrix() || !c.isCoopMatrix() || a.matrixUse() != 0 || b.matrixUse() != 1 ||
+          c.matrixUse() != 2)
+        return error("operands must be coopmats of uses a, b and acc");
+      expect(d == c, "result must be " + c.str());
+      return expect(a.shape()[0] == c.shape()[0] && a.shape()[1] == b.shape()[0] && b.shape()[1] == c.shape()[1],
+                    "shapes " + a.str() + " x " + b.str() + " do not make " + c.str());
+    }
+    bool store = op_->is(OpCode::ThCoopStore);
+    Type m = store ? op_->operand(2)->type() : op_->result()->type();
+    if (!m.isCoopMatrix())
+      return error(std::string(store ? "operand #2" : "result") + " must be a coopmat, got " + m.str());
+    Type element = pointee(0, 3);
+    if (!element)
+      return;
+    expect(element == m.element(), "the allocation's elements must be " + m.element().str());
+    expect(op_->operand(1)->type() == Type::i32(), "index must be i32");
+    expect(op_->attr("stride").isInt() && op_->intAttr("stride") > 0, "needs a positive integer attribute 'stride'");
+    expect(op_->attr("layout").isString() &&
+               (op_->stringAttr("layout") == "row" || op_->stringAttr("layout") == "col"),
+           "needs a string attribute 'layout', \"row\" or \"col\"");
   }
 
   // `t` is `element` or a vector of it.

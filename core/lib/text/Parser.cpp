@@ -170,7 +170,43 @@ private:
       return parsePointerType(out);
     if (word == "block" || word == "vector")
       return parseShapedType(out, word == "vector");
+    if (word == "coopmat")
+      return parseCoopMatrixType(out);
     return fail(pos, "unknown type '" + std::string(word) + "'");
+  }
+
+  // After 'coopmat': '<' rows 'x' cols 'x' type ',' (a | b | acc) '>'
+  bool parseCoopMatrixType(Type &out) {
+    if (!expect('<', "after 'coopmat'"))
+      return false;
+    int64_t dims[2];
+    for (int64_t &d : dims) {
+      size_t pos = lex_.pos();
+      bool overflow = false;
+      std::optional<uint64_t> dim = lex_.unsignedInteger(overflow);
+      if (!dim || *dim == 0 || overflow || *dim > 4096)
+        return fail(pos, "expected a dimension from 1 to 4096 in coopmat type");
+      d = static_cast<int64_t>(*dim);
+      if (!lex_.consumeRawIf('x'))
+        return fail(lex_.pos(), "expected 'x' after dimension in coopmat type");
+    }
+    size_t elementPos = lex_.pos();
+    Type element;
+    if (!parseType(element))
+      return false;
+    if (!element.isInteger() && !element.isFloat())
+      return fail(elementPos, "coopmat element type must be an integer or float, got '" + element.str() + "'");
+    if (!expect(',', "after the shape of a coopmat type"))
+      return false;
+    size_t usePos = lex_.pos();
+    std::string_view use = lex_.identifier(/*dots=*/false);
+    unsigned u = use == "a" ? 0 : use == "b" ? 1 : use == "acc" ? 2 : 3;
+    if (u == 3)
+      return fail(usePos, "expected a, b or acc as the use of a coopmat type");
+    if (!expect('>', "at end of coopmat type"))
+      return false;
+    out = Type::coopMatrix(dims[0], dims[1], element, u);
+    return true;
   }
 
   // After 'ptr': '<' type [',' integer] '>'

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace trident {
@@ -45,6 +46,11 @@ struct KernelSummary {
   std::string name;
   std::vector<std::string> params;
   std::vector<bool> isConstexpr;
+  struct Config { // @triton.autotune's triton.Config: each kwarg's value as written
+    std::vector<std::pair<std::string, std::string>> kwargs;
+    int numWarps = 4, numStages = 3;
+  };
+  std::vector<Config> autotuneConfigs;
 };
 // The @triton.jit functions of `source`; throws Error(Compile) when it does not parse.
 TRIDENT_API std::vector<KernelSummary> listSourceKernels(const std::string &source, const std::string &fileName);

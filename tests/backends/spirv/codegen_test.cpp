@@ -2,10 +2,12 @@
 // validator), uses what it should, and constructs the backend cannot translate
 // give diagnostics.
 
+#include "CoopMatmulKernel.h"
 #include "KernelFiles.h"
 
 #include "trident/backends/spirv/CodeGen.h"
 #include "trident/backends/spirv/Tools.h"
+#include "trident/ir/Printer.h"
 #include "trident/ir/Verifier.h"
 
 #include <doctest/doctest.h>
@@ -471,4 +473,43 @@ TEST_CASE("an offset the thread ids bound folds its constant into the address") 
   CHECK(contains(asm_, "OpUConvert %ulong"));
   CHECK(contains(asm_, "%ulong_128"));  // 32 elements of 4 bytes, added last
   CHECK(contains(asm_, "OpSConvert %ulong")); // %n: nothing known
+}
+
+// Cooperative matrices (issue 14): a matmul compiled for the vulkan:nvidia profile loads,
+// multiplies and stores coopmat tiles; its module is valid (validate() sees the NV form
+// where these SPIRV-Tools predate SPV_KHR_cooperative_matrix) and needs the extension.
+// The same kernel for the generic target (no cooperative matrices) keeps multiply-adds.
+TEST_CASE("a matmul on vulkan:nvidia runs on cooperative matrices") {
+  std::optional<DeviceInfo> nvidia = profileDevice("vulkan:nvidia");
+  REQUIRE(nvidia);
+  REQUIRE(profileDevice("vulkan:lavapipe"));
+  CHECK_FALSE(profileDevice("vulkan:nonesuch"));
+  std::string text = test::coopMatmulKernel(64, 64, 64, 32);
+  Diagnostics diags;
+  std::optional<Module> m = parseModule(text, "<coop>", diags);
+  REQUIRE_MESSAGE(m, diags.str());
+  REQUIRE_MESSAGE(verify(*m, diags), diags.str());
+  std::optional<Module> lowered = lowerToThreadIR(*m, *nvidia, SpirvOptions{}, diags);
+  REQUIRE_MESSAGE(lowered, diags.str());
+  std::string threadIR = print(*lowered);
+  CHECK(count(threadIR, "th.coop_mma") == 8); // 2x2 tiles per subgroup, 2 k steps per dot
+  CHECK(contains(threadIR, "coopmat<16x16xf32, acc>"));
+  std::optional<SpirvKernel> k = compileToSpirv(*m, "mm", *nvidia, SpirvOptions{}, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  auto hasOpcode = [&](uint32_t opcode) {
+    for (size_t i = 5; i < k->words.size(); i += k->words[i] >> 16)
+      if ((k->words[i] & 0xffff) == opcode)
+        return true;
+    return false;
+  };
+  CHECK(hasOpcode(4459)); // OpCooperativeMatrixMulAddKHR
+  CHECK(hasOpcode(4457)); // OpCooperativeMatrixLoadKHR
+  CHECK(hasOpcode(4458)); // OpCooperativeMatrixStoreKHR
+  CHECK((k->interface.requiredFeatures & kCooperativeMatrix) != 0);
+  CHECK((k->interface.requiredFeatures & kVulkanMemoryModel) != 0);
+  CHECK(validate(k->words).empty());
+  CHECK(contains(disassemble(k->words), "CooperativeMatrixMulAdd"));
+  std::optional<SpirvKernel> generic = compileToSpirv(*m, "mm", genericDevice(), SpirvOptions{}, diags);
+  REQUIRE_MESSAGE(generic, diags.str());
+  CHECK((generic->interface.requiredFeatures & kCooperativeMatrix) == 0);
 }

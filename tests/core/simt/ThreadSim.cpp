@@ -111,7 +111,10 @@ public:
   }
 
 private:
-  unsigned lanesOf(Type t) const { return t.isVector() ? static_cast<unsigned>(t.numElements()) : 1; }
+  // A vector's elements; a cooperative matrix is its whole tile in every thread of the warp.
+  unsigned lanesOf(Type t) const {
+    return t.isVector() || t.isCoopMatrix() ? static_cast<unsigned>(t.numElements()) : 1;
+  }
   const Words &get(const Value *v) const { return values_.at(v); }
   void set(const Value *v, Words w) { values_[v] = std::move(w); }
 
@@ -405,9 +408,89 @@ private:
       }
       break;
     }
+    case OpCode::ThCoopLoad:
+    case OpCode::ThCoopStore: runCoopAccess(op, out); break;
+    case OpCode::ThCoopMma: out = runCoopMma(op); break;
+    case OpCode::ThCoopFill:
+      for (unsigned t = 0; t < threads_; ++t)
+        out.insert(out.end(), lanesOf(rt), get(op->operand(0))[t]);
+      break;
     default: fail(op, "not supported by the simulator");
     }
-    set(op->result(), std::move(out));
+    if (op->numResults())
+      set(op->result(), std::move(out));
+  }
+
+  // th.coop_load / th.coop_store: each warp moves its tile (the index must be the same in
+  // the warp); element (r, c) counts as an access of lane (r * cols + c) % warp size, as
+  // a driver spreads a tile over the subgroup.
+  void runCoopAccess(Op *op, Words &out) {
+    bool store = op->is(OpCode::ThCoopStore);
+    Type m = store ? op->operand(2)->type() : op->result()->type();
+    int64_t rows = m.shape()[0], cols = m.shape()[1], stride = op->intAttr("stride");
+    bool column = op->stringAttr("layout") == "col";
+    uint64_t eb = elementBytes(m);
+    unsigned n = lanesOf(m), ws = sim_.warpSize_;
+    if (threads_ % ws)
+      fail(op, "runs on whole subgroups");
+    Words offsets = sharedOffsets(op, eb);
+    if (!store)
+      out.assign(size_t(threads_) * n, 0);
+    for (unsigned w = 0; w < threads_ / ws; ++w) {
+      for (unsigned lane = 1; lane < ws; ++lane)
+        if (offsets[w * ws + lane] != offsets[w * ws] ||
+            (store && !std::equal(get(op->operand(2)).begin() + (w * ws) * n,
+                                  get(op->operand(2)).begin() + (w * ws + 1) * n,
+                                  get(op->operand(2)).begin() + (w * ws + lane) * n)))
+          fail(op, "operands differ within a subgroup");
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) {
+          uint64_t at = offsets[w * ws] + uint64_t(column ? c * stride + r : r * stride + c) * eb;
+          unsigned thread = w * ws + unsigned((r * cols + c) % ws);
+          size_t k = size_t(r * cols + c);
+          if (store) {
+            uint64_t v = get(op->operand(2))[size_t(w * ws) * n + k];
+            checkInAllocation(op, at, eb);
+            shared_.write(op, thread, at, eb, &v);
+          } else {
+            uint64_t v = 0;
+            checkInAllocation(op, at, eb);
+            shared_.read(op, thread, at, eb, &v);
+            for (unsigned lane = 0; lane < ws; ++lane)
+              out[size_t(w * ws + lane) * n + k] = v;
+          }
+        }
+    }
+  }
+
+  // th.coop_mma: D = A * B + C per tile, summed exactly (double, 64-bit integers) and
+  // rounded once, as th.mma.
+  Words runCoopMma(Op *op) {
+    Type a = op->operand(0)->type(), b = op->operand(1)->type(), c = op->operand(2)->type();
+    int64_t M = a.shape()[0], K = a.shape()[1], N = b.shape()[1];
+    unsigned na = lanesOf(a), nb = lanesOf(b), nc = lanesOf(c);
+    const Words &A = get(op->operand(0)), &B = get(op->operand(1)), &C = get(op->operand(2));
+    Words out(size_t(threads_) * nc);
+    bool integer = c.element().isInteger();
+    for (unsigned t = 0; t < threads_; ++t)
+      for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j) {
+          size_t at = size_t(t) * nc + size_t(i * N + j);
+          if (integer) {
+            int64_t sum = signedOf(C[at], bitsOf(c.element()));
+            for (int64_t k = 0; k < K; ++k)
+              sum += signedOf(A[size_t(t) * na + size_t(i * K + k)], bitsOf(a.element())) *
+                     signedOf(B[size_t(t) * nb + size_t(k * N + j)], bitsOf(b.element()));
+            out[at] = mask(uint64_t(sum), bitsOf(c.element()));
+          } else {
+            double sum = floatOf(C[at], c.element());
+            for (int64_t k = 0; k < K; ++k)
+              sum += floatOf(A[size_t(t) * na + size_t(i * K + k)], a.element()) *
+                     floatOf(B[size_t(t) * nb + size_t(k * N + j)], b.element());
+            out[at] = wordOf(sum, c.element());
+          }
+        }
+    return out;
   }
 
   void runMma(Op *op) {

@@ -6,6 +6,9 @@
 //   pointers  ptr<f32>, ptr<ptr<i8>>, ptr<f16, 3> (address space 3 = shared memory)
 //   blocks    block<128x64xf16>, block<128xptr<f32>>   static power-of-two shapes
 //   vectors   vector<4xf32>                             thread IR only
+//   matrices  coopmat<16x16xf16, a>                     thread IR only: a cooperative matrix
+//             (Vulkan), one tile spread over a subgroup in a layout only the driver knows;
+//             its use is a (left operand), b (right operand) or acc (accumulator)
 //
 // Integers carry no signedness: ops say how they read their operands, as in LLVM.
 // A rank-0 block is the scalar itself: Type::block({}, t) == t.
@@ -20,7 +23,7 @@ namespace trident {
 enum class TypeKind : uint8_t {
   I1, I8, I16, I32, I64,
   F16, BF16, F32, F64, F8E4M3, F8E5M2,
-  Ptr, Block, Vector,
+  Ptr, Block, Vector, CoopMatrix,
 };
 
 namespace detail { struct TypeStorage; }
@@ -50,6 +53,8 @@ public:
     return block(std::span<const int64_t>(shape.begin(), shape.size()), element);
   }
   static Type vector(int64_t length, Type element);
+  // A cooperative matrix of `rows` x `cols` elements; `use` 0 = a, 1 = b, 2 = acc.
+  static Type coopMatrix(int64_t rows, int64_t cols, Type element, unsigned use);
 
   TypeKind kind() const;
   bool isInteger() const; // i1..i64
@@ -57,14 +62,17 @@ public:
   bool isPtr() const { return kind() == TypeKind::Ptr; }
   bool isBlock() const { return kind() == TypeKind::Block; }
   bool isVector() const { return kind() == TypeKind::Vector; }
-  bool isScalar() const { return !isBlock() && !isVector(); } // ints, floats, pointers
+  bool isCoopMatrix() const { return kind() == TypeKind::CoopMatrix; }
+  bool isScalar() const { return !isBlock() && !isVector() && !isCoopMatrix(); } // ints, floats, pointers
+  // Cooperative matrices: 0 (a), 1 (b) or 2 (acc).
+  unsigned matrixUse() const;
 
   // Bits of a scalar (pointers: 64). Blocks and vectors: bits of the element.
   unsigned bitWidth() const;
   // Pointers: the pointee type and address space.
   Type pointee() const;
   unsigned addressSpace() const;
-  // Blocks and vectors: the shape (a vector has rank 1); scalars: empty.
+  // Blocks, vectors and matrices: the shape (a vector has rank 1); scalars: empty.
   std::span<const int64_t> shape() const;
   unsigned rank() const { return static_cast<unsigned>(shape().size()); }
   int64_t numElements() const; // 1 for scalars

@@ -35,6 +35,15 @@ struct MatrixAtom {
   bool sharedB = false;  // B is read from shared memory (th.wgmma), never from registers
 };
 
+// A cooperative-matrix multiply a Vulkan device offers (VK_KHR_cooperative_matrix at
+// subgroup scope): one subgroup computes D[m x n] = A[m x k] * B[k x n] + C with the
+// matrices spread over its invocations in a layout only the driver knows, so the
+// lowering moves whole tiles between them and shared memory (LowerCoopMatrix.cpp).
+struct CoopMatrixShape {
+  int64_t m = 0, n = 0, k = 0;
+  Type aType, bType, cType, resultType;
+};
+
 struct TargetDesc {
   std::string name;       // "cuda:sm_90", "hip:gfx942", "vulkan" ...
   unsigned warpSize = 32; // lanes per warp (subgroup size)
@@ -47,6 +56,7 @@ struct TargetDesc {
                                  // (DotLayout.h); AMD's atoms are described but not emitted yet
   bool ldmatrix = false;  // th.ldmatrix: a warp reads 8x8 matrices of 16-bit elements from shared memory
   bool asyncCopy = false; // th.async_copy/commit/wait: global -> shared copies that bypass registers
+  std::vector<CoopMatrixShape> coopMatrices; // th.coop_*: tt.dot on cooperative matrices (Vulkan)
 
   unsigned log2WarpSize() const;
 };

@@ -11,7 +11,10 @@
 #include "trident/simt/TargetDesc.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace trident::spirv {
 
@@ -47,6 +50,10 @@ enum Feature : uint64_t {
   kWorkgroupMemoryExplicitLayout = 1u << 23,
   kWorkgroupMemoryExplicitLayout8BitAccess = 1u << 24,
   kWorkgroupMemoryExplicitLayout16BitAccess = 1u << 25,
+  // VK_KHR_cooperative_matrix (DeviceInfo::coopShapes lists what it multiplies), which
+  // needs the Vulkan memory model.
+  kCooperativeMatrix = 1u << 26,
+  kVulkanMemoryModel = 1u << 27,
 };
 
 // The Vulkan feature names of the bits set in `features`, comma-separated.
@@ -60,11 +67,21 @@ struct DeviceInfo {
   unsigned pushConstantBytes = 128;   // maxPushConstantsSize
   uint32_t maxGrid[3] = {65535, 65535, 65535};
   uint64_t features = 0;              // Feature bits the device supports
+  // vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR at subgroup scope, in its order.
+  std::vector<CoopMatrixShape> coopShapes;
 };
 
 // The generic "vulkan" target: no device needed (subgroups of 32, 16 KiB of
 // workgroup memory, 128 bytes of push constants, the common 8/16/64-bit features).
 DeviceInfo genericDevice();
+
+// A compile-only description of a device family by its target name, so that SPIR-V
+// for it can be made and checked without the device: "vulkan" (genericDevice),
+// "vulkan:nvidia" (NVIDIA's driver 580: subgroups of 32, 48 KiB of workgroup memory,
+// explicit workgroup layouts, cooperative matrices as it reports them),
+// "vulkan:lavapipe" (Mesa 22.3's lavapipe with AVX2: subgroups of 8, as `trident
+// devices` finds it). Nothing for other names.
+std::optional<DeviceInfo> profileDevice(std::string_view target);
 
 // The SIMT lowering's description of `device`.
 TargetDesc targetDesc(const DeviceInfo &device);

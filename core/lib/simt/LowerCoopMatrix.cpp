@@ -1,0 +1,337 @@
+// Dots on cooperative matrices (Vulkan's VK_KHR_cooperative_matrix; TargetDesc::
+// coopMatrices): each subgroup computes its part of the result as tiles of the
+// device's shape (m x n, k at a time), held in coopmat values whose layout over the
+// invocations only the driver knows. So they are never taken apart: A and B are
+// written to shared memory row-major and each k step loads their tiles from there;
+// an accumulator carried by a loop stays a coopmat through it (its block value is
+// "laid out" as coopLayout, a marker the conversions recognise); every other use gets
+// the result through shared memory, stored tile by tile and read back in the layout
+// it needs, one row of tiles per subgroup at a time so the buffer stays small. The
+// shared rows of A and B carry 16 bytes of padding (where they fit), so that the rows
+// of a tile fall in distinct banks.
+//
+//   %acc = scf.for ... iter_args(%c = zeros) { %d = tt.dot %a, %b, %c; scf.yield %d }
+// ->
+//   %z = th.coop_fill %cst0 : coopmat<16x16xf32, acc>                  (one per tile)
+//   %r = scf.for ..., %z, ... : coopmat<16x16xf32, acc>, ... ({
+//     th.store_shared %sa, ... (A, rows of K + 8)   th.store_shared %sb, ... (B, rows of N + 8)
+//     %ta = th.coop_load %sa, %ia {layout = "row", stride = K + 8} : coopmat<16x16xf16, a>
+//     %tb = th.coop_load %sb, %ib {layout = "row", stride = N + 8} : coopmat<16x16xf16, b>
+//     %d = th.coop_mma %ta, %tb, %c0 : coopmat<16x16xf32, acc>          (per tile and k step)
+//     scf.yield %d, ... })
+//   th.coop_store %buf, %i, %r {layout = "row", stride = N}          (a row of tiles)
+//   %x = th.load_shared %buf, ... : vector<4xf32>                      (in the store's layout)
+#include "LowerContext.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace trident::simt {
+
+namespace {
+
+struct CoopPlan {
+  const CoopMatrixShape *shape = nullptr;
+  int64_t warpsM = 1, warpsN = 1; // subgroups tiling M and N
+};
+
+int64_t flatOf(std::span<const int64_t> shape, int64_t row, int64_t col) { return row * shape[1] + col; }
+
+// The shape and subgroup tiling for `dot`, or nothing (then it runs on multiply-adds):
+// a rank-2 dot whose element types the device multiplies, a multiple of its shape,
+// with every subgroup owning a distinct part of the result.
+std::optional<CoopPlan> planCoop(const Lowering &l, const Op *dot) {
+  if (l.target.coopMatrices.empty() || !dot->is(OpCode::Dot))
+    return std::nullopt;
+  Type a = dot->operand(0)->type(), b = dot->operand(1)->type(), c = dot->operand(2)->type();
+  if (a.rank() != 2 || c.element() != dot->result()->type().element())
+    return std::nullopt;
+  int64_t M = a.shape()[0], K = a.shape()[1], N = b.shape()[1];
+  unsigned warps = l.layouts.numWarps;
+  for (const CoopMatrixShape &s : l.target.coopMatrices) {
+    if (s.aType != a.element() || s.bType != b.element() || s.cType != c.element() || s.resultType != c.element() ||
+        M % s.m || N % s.n || K % s.k)
+      continue;
+    // Triton's choice: split the side with more tiles left, M first on ties.
+    CoopPlan plan{&s, 1, 1};
+    int64_t tilesM = M / s.m, tilesN = N / s.n;
+    while (plan.warpsM * plan.warpsN < warps) {
+      bool roomM = plan.warpsM < tilesM, roomN = plan.warpsN < tilesN;
+      if (!roomM && !roomN)
+        break;
+      bool alongM = roomM && (tilesM / plan.warpsM >= tilesN / plan.warpsN || !roomN);
+      (alongM ? plan.warpsM : plan.warpsN) *= 2;
+    }
+    if (plan.warpsM * plan.warpsN == warps)
+      return plan;
+  }
+  return std::nullopt;
+}
+
+// The marker layout of a result held as cooperative matrices: a register per tile of
+// the subgroup's part (columns of tiles first), warps tiling M then N; the lanes, whose
+// part the driver decides, are -1 (no real layout has a negative basis).
+LinearLayout coopLayout(std::span<const int64_t> shape, const CoopPlan &plan, unsigned warpSize) {
+  int64_t RM = shape[0] / plan.warpsM, RN = shape[1] / plan.warpsN;
+  std::vector<int64_t> reg, warp;
+  for (int64_t j = plan.shape->n; j < RN; j *= 2)
+    reg.push_back(flatOf(shape, 0, j));
+  for (int64_t i = plan.shape->m; i < RM; i *= 2)
+    reg.push_back(flatOf(shape, i, 0));
+  for (int64_t w = 1; w < plan.warpsM; w *= 2)
+    warp.push_back(flatOf(shape, RM * w, 0));
+  for (int64_t w = 1; w < plan.warpsN; w *= 2)
+    warp.push_back(flatOf(shape, 0, RN * w));
+  return LinearLayout({shape[0], shape[1]}, reg, std::vector<int64_t>(log2Exact(warpSize), -1), warp);
+}
+
+// The plan a coopLayout was made for, read back from its bases.
+CoopPlan planOf(const Lowering &l, const LinearLayout &layout, const CoopMatrixShape *shape) {
+  CoopPlan plan{shape, 1, 1};
+  for (int64_t b : layout.warpBases())
+    (b >= layout.shape()[1] ? plan.warpsM : plan.warpsN) *= 2;
+  (void)l;
+  return plan;
+}
+
+// This subgroup's offset in elements: the sum over the set bits i of its warp id of
+// `offsetOf(warp basis i)`. A sum, not the XOR of a layout: padded rows make offsets
+// that share bits.
+template <class F> Value *subgroupBase(Lowering &l, const LinearLayout &layout, F offsetOf) {
+  Value *sum = nullptr;
+  for (size_t i = 0; i < layout.warpBases().size(); ++i) {
+    int64_t offset = offsetOf(layout.warpBases()[i]);
+    if (!offset)
+      continue;
+    Value *bit = l.b.binary(OpCode::AndI, l.b.binary(OpCode::ShRUI, l.warpId(), l.constI32(int64_t(i))), l.constI32(1));
+    Value *term = l.b.binary(OpCode::MulI, bit, l.constI32(offset));
+    sum = sum ? l.b.binary(OpCode::AddI, sum, term) : term;
+  }
+  return sum ? sum : l.constI32(0);
+}
+
+Value *plus(Lowering &l, Value *base, int64_t offset) {
+  return offset ? l.b.binary(OpCode::AddI, base, l.constI32(offset)) : base;
+}
+
+Value *coopLoad(Lowering &l, Value *buffer, Value *index, int64_t stride, Type type) {
+  Value *operands[] = {buffer, index};
+  Type types[] = {type};
+  return l.b.create(OpCode::ThCoopLoad, operands, types,
+                    {{"stride", Attribute::integer(stride)}, {"layout", Attribute::string("row")}})
+      ->result();
+}
+
+void coopStore(Lowering &l, Value *buffer, Value *index, Value *m, int64_t stride) {
+  Value *operands[] = {buffer, index, m};
+  l.b.create(OpCode::ThCoopStore, operands, std::span<const Type>{},
+             {{"stride", Attribute::integer(stride)}, {"layout", Attribute::string("row")}});
+}
+
+// The cooperative-matrix shape of tiles held as `layout` with element type `element`.
+const CoopMatrixShape *shapeFor(const Lowering &l, const LinearLayout &layout, Type element) {
+  for (const CoopMatrixShape &s : l.target.coopMatrices) {
+    if (s.resultType != element)
+      continue;
+    CoopPlan plan = planOf(l, layout, &s);
+    if (layout.shape()[0] % (s.m * plan.warpsM) == 0 && layout.shape()[1] % (s.n * plan.warpsN) == 0 &&
+        coopLayout(layout.shape(), plan, l.target.warpSize) == layout)
+      return &s;
+  }
+  return nullptr;
+}
+
+// Tiles held as `layout` (coopLayout), to `dst`: each round stores one row of tiles of
+// every subgroup's part to a buffer of warpsM * m rows and reads back the registers of
+// `dst` in those rows, which must not depend on the thread (no lane or warp basis of
+// `dst` in the row bits that pick the row of tiles); else through a blocked layout.
+Lowered materialize(Lowering &l, const Lowered &tiles, const CoopMatrixShape &s, const LinearLayout &dst, Type element) {
+  std::span<const int64_t> shape = dst.shape();
+  CoopPlan plan = planOf(l, tiles.layout, &s);
+  int64_t M = shape[0], N = shape[1], RM = M / plan.warpsM, rm = RM / s.m, rn = N / plan.warpsN / s.n;
+  unsigned colBits = log2Exact(N), mBits = log2Exact(s.m), rmBits = log2Exact(rm);
+  auto tileRow = [&](int64_t flat) { return ((flat >> colBits) >> mBits) & (rm - 1); };
+  bool rounds = rm > 1;
+  for (const std::vector<int64_t> *bases : {&dst.laneBases(), &dst.warpBases()})
+    for (int64_t b : *bases)
+      rounds = rounds && tileRow(b) == 0;
+  if (rm > 1 && !rounds) {
+    LinearLayout blocked = LinearLayout::defaultBlocked(shape, l.target.warpSize, l.layouts.numWarps, 4);
+    if (blocked != dst)
+      return l.convert(materialize(l, tiles, s, blocked, element), dst);
+  }
+  // Where element (row, col) of a round lands: the rows of a tile stay, the row of tiles
+  // is the round (offset 0), the subgroups' rows stack. Without rounds: row-major.
+  SharedLayout at = SharedLayout::rowMajor(M * N);
+  if (rounds) {
+    at.bases.clear();
+    for (unsigned bit = 0; bit < colBits; ++bit)
+      at.bases.push_back(int64_t(1) << bit);
+    for (unsigned bit = 0; bit < log2Exact(M); ++bit) {
+      int64_t row = int64_t(1) << bit;
+      at.bases.push_back(bit < mBits ? row * N : bit < mBits + rmBits ? 0 : (row >> rmBits) * N);
+    }
+  }
+  Value *buffer = l.sharedAlloc(element, (rounds ? plan.warpsM * s.m : M) * N);
+  Value *base = subgroupBase(l, tiles.layout, [&](int64_t b) { return at.offset(b); });
+  Lowered out{dst, std::vector<Value *>(size_t(dst.numRegisters()), nullptr)};
+  for (int64_t round = 0; round < (rounds ? rm : 1); ++round) {
+    for (int64_t t = 0; t < (rounds ? rn : rm * rn); ++t) {
+      int64_t reg = rounds ? round * rn + t : t;
+      coopStore(l, buffer, plus(l, base, at.offset(tiles.layout.registerOffset(reg))), tiles.regs[size_t(reg)], N);
+    }
+    std::vector<bool> only(size_t(dst.numRegisters()), false);
+    bool any = false;
+    for (int64_t r = 0; r < dst.numRegisters(); ++r)
+      if (!rounds || tileRow(dst.registerOffset(r)) == round)
+        any = only[size_t(r)] = true;
+    if (!any)
+      continue;
+    Lowered read = l.readShared(buffer, element, dst, at, &only);
+    for (size_t r = 0; r < out.regs.size(); ++r)
+      if (only[r])
+        out.regs[r] = read.regs[r];
+  }
+  return out;
+}
+
+// `src` (an ordinary layout) as tiles of `dst` (coopLayout): a block every thread holds
+// one value of (a splat, tl.zeros) fills them; anything else goes through shared memory.
+Lowered toTiles(Lowering &l, const Lowered &src, const LinearLayout &dst, const CoopMatrixShape &s, Type element) {
+  Type tile = Type::coopMatrix(s.m, s.n, element, 2);
+  Lowered out{dst, {}};
+  bool splat = std::all_of(src.regs.begin(), src.regs.end(), [&](Value *v) { return v == src.regs[0]; });
+  if (splat) {
+    Value *x[] = {src.regs[0]};
+    Type types[] = {tile};
+    Value *fill = l.b.create(OpCode::ThCoopFill, x, types)->result();
+    out.regs.assign(size_t(dst.numRegisters()), fill);
+    return out;
+  }
+  Value *buffer = l.writeShared(src); // row-major
+  int64_t N = dst.shape()[1];
+  Value *base = subgroupBase(l, dst, [](int64_t b) { return b; });
+  for (int64_t r = 0; r < dst.numRegisters(); ++r)
+    out.regs.push_back(coopLoad(l, buffer, plus(l, base, dst.registerOffset(r)), N, tile));
+  return out;
+}
+
+// `src` (a rank-2 block of `cols` columns) written to a new shared array row-major with
+// rows of `cols + pad` elements: 16 bytes of padding put the rows of a tile in distinct
+// banks (rows of 64 or 128 bytes would share them), at one shift and add per access.
+Value *writePadded(Lowering &l, const Lowered &src, int64_t rows, int64_t cols, int64_t pad) {
+  if (!pad)
+    return l.writeShared(src);
+  Type element = src.regs[0]->type();
+  Type storage = Lowering::storageType(element);
+  int64_t maxWidth = std::max<int64_t>(1, l.target.maxVectorBytes / (storage.bitWidth() / 8));
+  Value *buffer = l.sharedAlloc(element, rows * (cols + pad));
+  int64_t width = std::min(src.layout.contiguousRegisters(1), maxWidth);
+  int64_t dups = src.layout.registerReplicationMask();
+  Value *owner = l.ownerPredicate(src.layout);
+  unsigned colBits = log2Exact(cols);
+  for (int64_t r = 0; r < src.layout.numRegisters(); r += width) {
+    if (r & dups)
+      continue;
+    std::vector<Value *> stored;
+    for (int64_t i = 0; i < width; ++i)
+      stored.push_back(l.toStorage(src.regs[size_t(r + i)]));
+    Value *flat = l.elementIndex(src.layout, r);
+    Value *row = l.b.binary(OpCode::ShRUI, flat, l.constI32(colBits));
+    Value *index = l.b.binary(OpCode::AddI, flat, l.b.binary(OpCode::MulI, row, l.constI32(pad)));
+    std::vector<Value *> operands{buffer, index, packRegisters(l, stored, 0, width)};
+    if (owner)
+      operands.push_back(owner);
+    l.b.create(OpCode::ThStoreShared, operands, std::span<const Type>{});
+  }
+  return buffer;
+}
+
+} // namespace
+
+bool isCoopLayout(const LinearLayout &layout) { return !layout.laneBases().empty() && layout.laneBases()[0] == -1; }
+
+Lowered convertCoop(Lowering &l, Value *v, const Lowered &own, const LinearLayout &dst) {
+  Type element = v->type().element();
+  if (isCoopLayout(own.layout)) {
+    const CoopMatrixShape *s = shapeFor(l, own.layout, element);
+    assert(s && "a coopLayout no shape of the target makes");
+    if (!isCoopLayout(dst))
+      return materialize(l, own, *s, dst, element);
+    LinearLayout blocked = LinearLayout::defaultBlocked(dst.shape(), l.target.warpSize, l.layouts.numWarps, 4);
+    Lowered mid = materialize(l, own, *s, blocked, element);
+    const CoopMatrixShape *t = shapeFor(l, dst, element);
+    return toTiles(l, mid, dst, *t, element);
+  }
+  const CoopMatrixShape *s = shapeFor(l, dst, element);
+  assert(s && "a coopLayout no shape of the target makes");
+  return toTiles(l, own, dst, *s, element);
+}
+
+void planCoopLoop(Lowering &l, const Op *loop) {
+  Block *body = loop->region();
+  const Op *yield = body->terminator();
+  if (!yield)
+    return;
+  for (unsigned i = 0; i + 1 < body->numArguments() && i < yield->numOperands(); ++i) {
+    Value *arg = body->argument(i + 1), *next = yield->operand(i);
+    const Op *dot = next->definingOp();
+    if (!dot || !dot->is(OpCode::Dot) || dot->parentBlock() != body || dot->operand(2) != arg || arg->uses().size() != 1)
+      continue;
+    std::optional<CoopPlan> plan = planCoop(l, dot);
+    if (!plan)
+      continue;
+    LinearLayout layout = coopLayout(next->type().shape(), *plan, l.target.warpSize);
+    l.coopLayouts[arg] = layout;
+    l.coopLayouts[next] = layout;
+    l.coopLayouts[loop->result(i)] = layout;
+  }
+}
+
+bool lowerDotCoop(Lowering &l, Op *op) {
+  std::optional<CoopPlan> plan = planCoop(l, op);
+  if (!plan)
+    return false;
+  const CoopMatrixShape &s = *plan->shape;
+  Value *result = op->result();
+  std::span<const int64_t> shape = result->type().shape();
+  std::span<const int64_t> aShape = op->operand(0)->type().shape(), bShape = op->operand(1)->type().shape();
+  int64_t M = shape[0], N = shape[1], K = aShape[1];
+  LinearLayout layout = coopLayout(shape, *plan, l.target.warpSize);
+  Lowered acc = l.get(op->operand(2), layout);
+  // A and B row-major with 16 bytes of padding per row where both still fit.
+  int64_t pad = 16 / (Lowering::storageType(s.aType).bitWidth() / 8);
+  int64_t bytes = (M * (K + pad) + K * (N + pad)) * (Lowering::storageType(s.aType).bitWidth() / 8);
+  if (bytes > int64_t(l.target.sharedMemoryBytes))
+    pad = 0;
+  int64_t strideA = K + pad, strideB = N + pad;
+  Value *sa = writePadded(l, l.get(op->operand(0)), M, K, pad);
+  Value *sb = writePadded(l, l.get(op->operand(1)), K, N, pad);
+  int64_t RM = M / plan->warpsM, RN = N / plan->warpsN, rm = RM / s.m, rn = RN / s.n;
+  // This subgroup's rows of A and columns of B.
+  auto atA = [&](int64_t row, int64_t col) { return row * strideA + col; };
+  auto atB = [&](int64_t row, int64_t col) { return row * strideB + col; };
+  Value *baseA = subgroupBase(l, layout, [&](int64_t b) { return b >= N ? atA(b / N, 0) : 0; });
+  Value *baseB = subgroupBase(l, layout, [&](int64_t b) { return b < N ? atB(0, b) : 0; });
+  Type aTile = Type::coopMatrix(s.m, s.k, s.aType, 0), bTile = Type::coopMatrix(s.k, s.n, s.bType, 1);
+  Type cTile = Type::coopMatrix(s.m, s.n, s.cType, 2);
+  for (int64_t k0 = 0; k0 < K; k0 += s.k) {
+    std::vector<Value *> as, bs;
+    for (int64_t i = 0; i < rm; ++i)
+      as.push_back(coopLoad(l, sa, plus(l, baseA, atA(i * s.m, k0)), strideA, aTile));
+    for (int64_t j = 0; j < rn; ++j)
+      bs.push_back(coopLoad(l, sb, plus(l, baseB, atB(k0, j * s.n)), strideB, bTile));
+    for (int64_t i = 0; i < rm; ++i)
+      for (int64_t j = 0; j < rn; ++j) {
+        size_t r = size_t(i * rn + j);
+        Value *operands[] = {as[size_t(i)], bs[size_t(j)], acc.regs[r]};
+        Type types[] = {cTile};
+        acc.regs[r] = l.b.create(OpCode::ThCoopMma, operands, types)->result();
+      }
+  }
+  LinearLayout wanted = l.assigned(result);
+  l.set(result, isCoopLayout(wanted) ? std::move(acc) : materialize(l, acc, s, wanted, result->type().element()));
+  return true;
+}
+
+} // namespace trident::simt

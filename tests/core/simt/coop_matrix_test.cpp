@@ -1,0 +1,87 @@
+// Dots on cooperative matrices (LowerCoopMatrix.cpp), lowered for a target that lists
+// Vulkan-style coopmat shapes and run in the thread-IR simulator, which gives each
+// subgroup's tile to all of its invocations (ThreadSim.cpp): the tile offsets in the
+// operands' shared arrays, the accumulator carried by the loop, the rounds that move
+// the result to the store's layout, and the barriers between them (the simulator
+// reports races) are checked against a plain matmul on small integers (exact in any
+// order), without a device that has VK_KHR_cooperative_matrix.
+#include "../../backends/spirv/CoopMatmulKernel.h"
+#include "SimtTestUtil.h"
+
+#include "trident/support/FloatFormats.h"
+
+using namespace trident;
+using namespace trident::simt::test;
+
+namespace {
+
+TargetDesc coopTarget() {
+  TargetDesc t = testTarget();
+  t.name = "test (cooperative matrices)";
+  t.coopMatrices.push_back({16, 16, 16, Type::f16(), Type::f16(), Type::f32(), Type::f32()});
+  return t;
+}
+
+void runCase(int M, int N, int K, int BK, unsigned warps, bool initFromC = false, bool doubleInLoop = false) {
+  CAPTURE(M);
+  CAPTURE(N);
+  CAPTURE(K);
+  CAPTURE(warps);
+  CAPTURE(initFromC);
+  CAPTURE(doubleInLoop);
+  Module thread =
+      lowerOrFail(trident::test::coopMatmulKernel(M, N, K, BK, initFromC, doubleInLoop), warps, coopTarget());
+  // One loop body; each subgroup issues its own tiles.
+  CHECK(countOps(thread, "th.coop_mma") == (M / 16) * (N / 16) * (BK / 16) / int(warps));
+  CHECK(countOps(thread, "th.coop_fill") == (initFromC || doubleInLoop ? 0 : 1));
+  std::mt19937 gen(uint32_t(M * 7 + N + warps));
+  std::vector<uint16_t> a(size_t(M * K)), b(size_t(K * N));
+  std::vector<int> ia(a.size()), ib(b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = uint16_t(encodeFloat(ia[i] = int(gen() % 7) - 3, FloatFormat::F16));
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = uint16_t(encodeFloat(ib[i] = int(gen() % 5) - 2, FloatFormat::F16));
+  std::vector<float> c(size_t(M * N), 0.0f);
+  std::vector<int> c0(c.size(), 0);
+  if (initFromC)
+    for (size_t i = 0; i < c.size(); ++i)
+      c[i] = float(c0[i] = int(gen() % 9) - 4);
+  std::vector<uint16_t> d(size_t(M * N), 0);
+  ThreadSim sim(32);
+  simulate(thread, "mm", {ptrArg(a.data()), ptrArg(b.data()), ptrArg(c.data()), ptrArg(d.data())}, {1, 1, 1},
+           {{a.data(), a.size() * 2}, {b.data(), b.size() * 2}, {c.data(), c.size() * 4}, {d.data(), d.size() * 2}},
+           &sim);
+  int bad = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      int sum = c0[size_t(i * N + j)];
+      for (int k = 0; k < K; ++k) {
+        if (doubleInLoop && k % BK == 0)
+          sum *= 2;
+        sum += ia[size_t(i * K + k)] * ib[size_t(k * N + j)];
+      }
+      size_t at = size_t(i * N + j);
+      if (c[at] != float(sum) && bad < 6)
+        MESSAGE("element (", i, ", ", j, "): expected ", sum, ", got ", c[at]);
+      bad += c[at] != float(sum) || d[at] != uint16_t(encodeFloat(sum, FloatFormat::F16));
+    }
+  CHECK_MESSAGE(bad == 0, bad, " of ", M * N, " elements wrong");
+}
+
+} // namespace
+
+TEST_CASE("dots on cooperative matrices: tiles through shared memory, accumulators carried, results stored") {
+  runCase(64, 64, 64, 32, 4);  // 2 x 2 subgroups of 2 x 2 tiles: two rounds back
+  runCase(32, 64, 32, 16, 2);  // subgroups along N
+  runCase(128, 32, 32, 32, 4); // subgroups along M, 2 x 2 tiles
+  runCase(16, 16, 48, 16, 1);  // one tile, three iterations
+  runCase(64, 32, 32, 16, 4, true); // the accumulator starts as C: to the tiles through shared memory
+  runCase(32, 64, 64, 16, 4, true, true); // doubled each iteration: tiles and back in every one
+}
+
+TEST_CASE("a dot no cooperative matrix fits keeps multiply-adds") {
+  TargetDesc t = coopTarget();
+  t.coopMatrices[0].resultType = t.coopMatrices[0].cType = Type::f16(); // f16 accumulators only
+  Module thread = lowerOrFail(trident::test::coopMatmulKernel(32, 32, 32, 16), 4, t);
+  CHECK(countOps(thread, "th.coop_mma") == 0);
+}
