@@ -113,6 +113,8 @@ std::string sourceToBlockIR(const std::string &source, const std::string &fileNa
   addDefaultPipeline(pm);
   if (!pm.run(*m, diags))
     throw Error(ErrorCode::Compile, "optimizing '" + kernel + "' failed:\n" + diags.str());
+  // The plugin's compileToThreadIR does not run the pipeline a second time.
+  markBlockPipelineDone(*m);
   return print(*m);
 #else
   (void)source;

@@ -21,9 +21,10 @@ tools_dir = getattr(config, "trident_tools_dir", None)
 llvm_tools_dir = getattr(config, "llvm_tools_dir", "/usr/lib/llvm-19/bin")
 if tools_dir is None:
     lit_config.fatal("run lit on the build folder (tests/lit in the build), which holds lit.site.cfg.py")
-for tool in ["trident-opt", "trident-translate"]:
-    if not os.path.exists(os.path.join(tools_dir, tool)):
-        lit_config.fatal("%s is not built in %s (ninja %s)" % (tool, tools_dir, tool))
+translate_dir = getattr(config, "trident_translate_dir", tools_dir)
+for tool, where in [("trident-opt", tools_dir), ("trident-translate", translate_dir)]:
+    if not os.path.exists(os.path.join(where, tool)):
+        lit_config.fatal("%s is not built in %s (ninja %s)" % (tool, where, tool))
 for tool in ["FileCheck", "not"]:
     if not os.path.exists(os.path.join(llvm_tools_dir, tool)):
         lit_config.fatal("%s not found in %s (install llvm-19-tools)" % (tool, llvm_tools_dir))
@@ -31,5 +32,5 @@ for tool in ["FileCheck", "not"]:
 for backend in getattr(config, "trident_backends", []):
     config.available_features.add(backend)
 
-path = [tools_dir, llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))]
+path = [tools_dir, translate_dir, llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))]
 config.environment["PATH"] = os.pathsep.join(path)

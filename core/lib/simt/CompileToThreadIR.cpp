@@ -2,7 +2,8 @@
 // list of named stages, each timed and dumped (StageTimer.h):
 //
 //   the block-IR pipeline    inline, canonicalize, cse, version-signs, licm, canonicalize,
-//                            cse, dce (passes/Pipeline.cpp)
+//                            cse, dce (passes/Pipeline.cpp), unless the runtime ran it
+//                            already (the module's block_pipeline = "default")
 //   assign-layouts           layouts written onto the block IR as attributes
 //   lower-to-thread-ir       every op lowered in those layouts, dot loops pipelined
 //   allocate-shared-memory   offsets by liveness
@@ -36,7 +37,8 @@ std::optional<Module> compileToThreadIR(const Module &blockIR, const TargetDesc 
     stages.lap(pass.c_str(), "tir", text(after));
   };
   PassManager pm(pmOptions);
-  addDefaultPipeline(pm);
+  if (!blockPipelineDone(m))
+    addDefaultPipeline(pm);
   if (!pm.run(m, diags))
     return std::nullopt;
   SimtPassContext context{target, options};

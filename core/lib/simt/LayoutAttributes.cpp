@@ -78,7 +78,9 @@ private:
 
   // A layout of `shape` for this function's warps, or a diagnostic.
   std::optional<LinearLayout> check(const Op *op, const LayoutBases &bases, Type type, const char *what) {
-    std::vector<int64_t> shape = type.isBlock() ? type.shape() : std::vector<int64_t>{};
+    std::vector<int64_t> shape;
+    if (type.isBlock())
+      shape.assign(type.shape().begin(), type.shape().end());
     if (bases.shape != shape)
       return fail(op, std::string(what) + " " + bases.str() + " does not have the shape of its value (" +
                           type.str() + ")");
