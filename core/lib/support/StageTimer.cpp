@@ -30,7 +30,7 @@ StageTimer::StageTimer(const char *who, std::string_view kernel)
 
 void StageTimer::lap(const char *stage) {
   if (on_)
-    std::fprintf(stderr, "trident %s: %-10s %8.2f ms wall %8.2f ms cpu\n", who_, stage,
+    std::fprintf(stderr, "trident %s: %-22s %8.2f ms wall %8.2f ms cpu\n", who_, stage,
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall_).count(),
                  1e3 * static_cast<double>(std::clock() - cpu_) / CLOCKS_PER_SEC);
   reset();

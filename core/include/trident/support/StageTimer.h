@@ -8,7 +8,7 @@
 //                           the plugin's follow each other in one folder per kernel
 //
 //   StageTimer timer("nvptx", kernel);   ... timer.lap("optimize", "ll", [&] { return text(m); });
-//   -> trident nvptx: optimize      27.10 ms wall    27.05 ms cpu
+//   -> trident nvptx: optimize                  27.10 ms wall    27.05 ms cpu
 //   -> DIR/add_kernel/14-nvptx-optimize.ll
 //
 // The dump's text is made only when dumping, so the stages cost nothing otherwise.
