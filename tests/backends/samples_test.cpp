@@ -115,6 +115,10 @@ TEST_CASE("every sample kernel compiles to PTX for sm_80, sm_86, sm_89 and sm_90
         int rc = runPtxas(ptx->ptx, arch, output);
         INFO(output);
         CHECK(rc == 0);
+        // No "Potential Performance Loss" note: wgmma serialized (C7514) because other
+        // instructions read its accumulators, or warpgroup.arrive injected (C7519) because
+        // A registers were written after the fence.
+        CHECK_MESSAGE(output.find("(C75") == std::string::npos, output);
       }
     }
   }

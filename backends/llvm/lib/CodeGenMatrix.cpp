@@ -99,14 +99,16 @@ bool Translator::translateMatrix(Op *op) {
       define(op->result(i), d[i]);
     return true;
   }
-  case OpCode::ThWgmmaFence: return hooks.warpgroupFence(b) || unsupported();
   case OpCode::ThWgmmaCommit: return hooks.warpgroupCommit(b) || unsupported();
   case OpCode::ThFenceAsyncShared: return hooks.fenceAsyncShared(b) || unsupported();
+  case OpCode::ThWgmmaFence:
   case OpCode::ThWgmmaWait: {
     std::vector<llvm::Value *> values;
     for (unsigned i = 0; i < op->numOperands(); ++i)
       values.push_back(x(i));
-    std::vector<llvm::Value *> out = hooks.warpgroupWait(b, static_cast<unsigned>(op->intAttr("pending")), values);
+    std::vector<llvm::Value *> out =
+        op->is(OpCode::ThWgmmaFence) ? hooks.warpgroupFence(b, values)
+                                     : hooks.warpgroupWait(b, static_cast<unsigned>(op->intAttr("pending")), values);
     if (out.size() != values.size())
       return unsupported();
     for (unsigned i = 0; i < op->numResults(); ++i)

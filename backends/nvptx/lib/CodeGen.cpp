@@ -50,6 +50,11 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch
     return nullptr;
   }
   llvm::TargetOptions options;
+  // Multiplies and adds may fuse into fma, as Triton compiles by default
+  // (enable_fp_fusion=True): one rounding instead of two, and half the instructions in
+  // softmax-like code (x * scale - max). Without it LLVM writes mul.rn/add.rn, which
+  // ptxas must not contract.
+  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   auto level = optLevel == 0   ? llvm::CodeGenOptLevel::None
                : optLevel == 1 ? llvm::CodeGenOptLevel::Less
                : optLevel == 2 ? llvm::CodeGenOptLevel::Default
@@ -99,6 +104,7 @@ std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContex
   if (!linkLibdevice(*m, diags))
     return nullptr;
   timer.lap("libdevice");
+  pairNarrowingConversions(*m);
   optimize(*m, tm, optLevel);
   timer.lap("optimize", "ll", text);
   return m;

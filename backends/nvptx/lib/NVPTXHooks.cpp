@@ -37,6 +37,13 @@ llvm::Value *NVPTXHooks::numPrograms(llvm::IRBuilder<> &b, int axis) {
   return readRegister(b, byAxis(axis, ids));
 }
 
+// The warp id read from lane 0: the same value, but ptxas then knows it is uniform across
+// the warp and keeps what is computed from it (shared-memory bases, wgmma descriptors) in
+// uniform registers instead of one copy per thread.
+llvm::Value *NVPTXHooks::warpId(llvm::IRBuilder<> &b) {
+  return shuffle(b, b.CreateLShr(threadId(b), 5), b.getInt32(0), "idx");
+}
+
 void NVPTXHooks::barrier(llvm::IRBuilder<> &b) { readRegister(b, llvm::Intrinsic::nvvm_barrier0); }
 
 llvm::Value *NVPTXHooks::shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane,
@@ -70,8 +77,13 @@ llvm::Value *NVPTXHooks::mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::A
   case OpCode::Erf: name = "erf"; break;
   default: return nullptr;
   }
-  // libdevice: __nv_expf for float, __nv_exp for double.
   llvm::Type *t = args[0]->getType();
+  // f32 2^x as Triton computes it: ex2.approx.ftz.f32, within 2 ulp, results below 2^-126
+  // flushed to zero. libdevice's exp2f is the same instruction without .ftz, which costs a
+  // compare, a select and two multiplies around each one (a third of attention's softmax).
+  if (code == OpCode::Exp2 && t->isFloatTy())
+    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_ftz_f, {}, args);
+  // libdevice: __nv_expf for float, __nv_exp for double.
   std::string fn = std::string("__nv_") + name + (t->isFloatTy() ? "f" : "");
   llvm::Module *m = b.GetInsertBlock()->getModule();
   llvm::FunctionCallee callee = m->getOrInsertFunction(fn, llvm::FunctionType::get(t, {t}, false));

@@ -16,6 +16,7 @@ public:
   std::string_view triple() const override { return "nvptx64-nvidia-cuda"; }
   unsigned warpSize() const override { return 32; }
   llvm::Value *threadId(llvm::IRBuilder<> &b) override;
+  llvm::Value *warpId(llvm::IRBuilder<> &b) override;
   llvm::Value *programId(llvm::IRBuilder<> &b, int axis) override;
   llvm::Value *numPrograms(llvm::IRBuilder<> &b, int axis) override;
   void barrier(llvm::IRBuilder<> &b) override;
@@ -46,7 +47,7 @@ public:
   std::vector<llvm::Value *> warpgroupMultiply(llvm::IRBuilder<> &b, std::string_view atom, const MatrixTile *aTile,
                                                llvm::ArrayRef<llvm::Value *> aRegisters, const MatrixTile &bTile,
                                                llvm::ArrayRef<llvm::Value *> c) override;
-  bool warpgroupFence(llvm::IRBuilder<> &b) override;
+  std::vector<llvm::Value *> warpgroupFence(llvm::IRBuilder<> &b, llvm::ArrayRef<llvm::Value *> values) override;
   bool warpgroupCommit(llvm::IRBuilder<> &b) override;
   std::vector<llvm::Value *> warpgroupWait(llvm::IRBuilder<> &b, unsigned pending,
                                            llvm::ArrayRef<llvm::Value *> values) override;
@@ -57,5 +58,10 @@ private:
   llvm::Value *globalString(llvm::IRBuilder<> &b, std::string_view text, const char *name);
   std::map<std::string, llvm::GlobalVariable *> strings_; // of the module being translated
 };
+
+// Vectors of f16/bf16 lanes converted from f32 one lane at a time become paired
+// `cvt.rn.f16x2.f32` conversions (NVPTXPack.cpp). Runs before LLVM's optimizer, which
+// would otherwise move single conversions apart (into both sides of a branch, say).
+void pairNarrowingConversions(llvm::Module &m);
 
 } // namespace trident::nvptx

@@ -270,9 +270,39 @@ std::vector<llvm::Value *> NVPTXHooks::warpgroupMultiply(llvm::IRBuilder<> &b, s
   return halfAcc ? unpackHalves(b, d, c[0]->getType()) : d;
 }
 
-bool NVPTXHooks::warpgroupFence(llvm::IRBuilder<> &b) {
-  inlineAsm(b, b.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {}, true);
-  return true;
+std::vector<llvm::Value *> NVPTXHooks::warpgroupFence(llvm::IRBuilder<> &b, llvm::ArrayRef<llvm::Value *> values) {
+  const std::string text = "wgmma.fence.sync.aligned;";
+  if (values.empty()) {
+    inlineAsm(b, b.getVoidTy(), text, "~{memory}", {}, true);
+    return {};
+  }
+  // The registers the atoms read pass through the fence as the atoms read them: 16-bit
+  // halves paired into words (the pack must happen before the fence too), others as they are.
+  std::vector<llvm::Value *> words;
+  std::vector<bool> paired;
+  for (size_t i = 0; i < values.size(); ++i) {
+    bool half = values[i]->getType()->getPrimitiveSizeInBits() == 16;
+    if (half && i + 1 < values.size() && values[i + 1]->getType() == values[i]->getType()) {
+      words.push_back(packWords(b, values.slice(i, 2), false)[0]);
+      paired.push_back(true);
+      ++i;
+    } else {
+      words.push_back(values[i]);
+      paired.push_back(false);
+    }
+  }
+  std::vector<llvm::Value *> through = tiedAsm(b, text, words, {}, ""), out;
+  for (size_t w = 0, i = 0; w < through.size(); ++w) {
+    if (!paired[w]) {
+      out.push_back(through[w]);
+      ++i;
+      continue;
+    }
+    for (llvm::Value *h : unpackHalves(b, through[w], values[i]->getType()))
+      out.push_back(h);
+    i += 2;
+  }
+  return out;
 }
 
 bool NVPTXHooks::warpgroupCommit(llvm::IRBuilder<> &b) {

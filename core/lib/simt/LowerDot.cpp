@@ -294,7 +294,29 @@ bool lowerDotWgmma(Lowering &l, Op *op, const MmaPlan &plan) {
     int64_t offset = t.shared.offset(flat);
     return offset ? l.b.binary(OpCode::AddI, origin, l.constI32(offset)) : origin;
   };
-  l.b.create(OpCode::ThWgmmaFence, std::span<Value *const>{}, std::span<const Type>{});
+  // Every register the atoms read goes through the fence, so that all of them are
+  // written before it: A fragments (atom by atom, in their pairing order), then the
+  // accumulators.
+  std::vector<Value *> fenced;
+  std::map<int64_t, size_t> aAt; // (row0, k0) of an A fragment -> its first fenced value
+  if (!ta) {
+    for (int64_t k0 = 0; k0 < aShape[1]; k0 += atom.k)
+      for (int64_t rc = 0; rc < lc.numRegisters(); rc += numC) {
+        int64_t corner = ((lc.registerOffset(rc) >> colBits) << kBits) | k0;
+        if (!aAt.emplace(corner, fenced.size()).second)
+          continue;
+        for (int64_t e = 0; e < numA; ++e)
+          fenced.push_back(aRegs->regs[size_t(regA.at(corner ^ atomElement(atom.a.registerBits, e, aShape)))]);
+      }
+  }
+  size_t accAt = fenced.size();
+  fenced.insert(fenced.end(), d.regs.begin(), d.regs.end());
+  std::vector<Type> fencedTypes;
+  for (Value *v : fenced)
+    fencedTypes.push_back(v->type());
+  Op *fence = l.b.create(OpCode::ThWgmmaFence, fenced, fencedTypes);
+  for (size_t i = 0; i < d.regs.size(); ++i)
+    d.regs[i] = fence->result(static_cast<unsigned>(accAt + i));
   for (int64_t k0 = 0; k0 < aShape[1]; k0 += atom.k) {
     for (int64_t rc = 0; rc < lc.numRegisters(); rc += numC) {
       int64_t origin = lc.registerOffset(rc);
@@ -304,9 +326,9 @@ bool lowerDotWgmma(Lowering &l, Op *op, const MmaPlan &plan) {
         operands.push_back(ta->buffer);
         operands.push_back(at(aOrigin, *ta, (row0 << kBits) | k0));
       } else {
+        size_t first = aAt.at((row0 << kBits) | k0);
         for (int64_t e = 0; e < numA; ++e)
-          operands.push_back(
-              aRegs->regs[size_t(regA.at(((row0 << kBits) | k0) ^ atomElement(atom.a.registerBits, e, aShape)))]);
+          operands.push_back(fence->result(static_cast<unsigned>(first + size_t(e))));
       }
       for (int64_t e = 0; e < numC; ++e)
         operands.push_back(d.regs[static_cast<size_t>(rc + e)]);

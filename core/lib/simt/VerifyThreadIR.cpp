@@ -38,6 +38,7 @@ public:
         checkPassThrough();
       break;
     case OpCode::ThWgmma: checkWgmma(); break;
+    case OpCode::ThWgmmaFence: checkPassThrough(); break;
     case OpCode::Func:
       expect(op->attr("num_threads").isInt() && op->intAttr("num_threads") > 0,
              "needs a positive integer attribute 'num_threads' in thread IR");

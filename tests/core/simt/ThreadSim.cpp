@@ -366,9 +366,9 @@ private:
       return;
     case OpCode::ThMma:
     case OpCode::ThWgmma: return runMma(op);
-    case OpCode::ThWgmmaFence:
     case OpCode::ThWgmmaCommit:
     case OpCode::ThFenceAsyncShared: return; // th.wgmma completes at once here
+    case OpCode::ThWgmmaFence:
     case OpCode::ThWgmmaWait:
       for (unsigned i = 0; i < op->numOperands(); ++i)
         set(op->result(i), Words(get(op->operand(i))));

@@ -116,7 +116,11 @@ public:
                                                        llvm::ArrayRef<llvm::Value *> /*c*/) {
     return {};
   }
-  virtual bool warpgroupFence(llvm::IRBuilder<> &) { return false; }
+  // Orders earlier register writes before the next atoms; `values` (the registers they
+  // read) come back as the ones to use after it.
+  virtual std::vector<llvm::Value *> warpgroupFence(llvm::IRBuilder<> &, llvm::ArrayRef<llvm::Value *> /*values*/) {
+    return {};
+  }
   virtual bool warpgroupCommit(llvm::IRBuilder<> &) { return false; }
   // Waits for all but `pending` groups; `values` come back as the ones to use after it.
   virtual std::vector<llvm::Value *> warpgroupWait(llvm::IRBuilder<> &, unsigned /*pending*/,
