@@ -3,7 +3,7 @@
 //
 //   trident-opt --inline --canonicalize --cse input.tir      passes run in flag order
 //   cat input.tir | trident-opt --dce -                      stdin when no file or '-'
-//   trident-opt --target=cuda:sm_90 --assign-layouts --lower-to-thread-ir \
+//   trident-opt --target=cuda:sm_90 --assign-layouts --lower-to-thread-ir
 //     --allocate-shared-memory --insert-barriers kernel.tir  block IR to thread IR
 //
 // Errors in the input (syntax, verifier) print as "file:line:col: error: message" and
