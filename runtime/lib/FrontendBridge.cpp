@@ -5,6 +5,7 @@
 #include "trident/ir/Printer.h"
 #include "trident/passes/PassManager.h"
 #include "trident/passes/Pipeline.h"
+#include "trident/support/StageTimer.h"
 
 #if TRIDENT_RUNTIME_HAS_FRONTEND
 #include "trident/frontend/Frontend.h"
@@ -88,10 +89,15 @@ std::string sourceToBlockIR(const std::string &source, const std::string &fileNa
   request.kernel = kernel;
   request.args = std::move(*args);
   request.debug = debug;
+  StageTimer stages("runtime", kernel);
   std::optional<Module> m = compileKernel(source, fileName, request, diags);
   if (!m)
     throw Error(ErrorCode::Compile, "cannot compile '" + kernel + "' for (" + signature + "):\n" + diags.str());
+  stages.lap("frontend", "tir", [&] { return print(*m); });
   PassManagerOptions po;
+  po.afterEach = [&](const std::string &pass, const Module &after) {
+    stages.lap(pass.c_str(), "tir", [&] { return print(after); });
+  };
 #ifdef NDEBUG
   po.verifyEach = debug;
 #else
@@ -101,6 +107,8 @@ std::string sourceToBlockIR(const std::string &source, const std::string &fileNa
   addDefaultPipeline(pm);
   if (!pm.run(*m, diags))
     throw Error(ErrorCode::Compile, "optimizing '" + kernel + "' failed:\n" + diags.str());
+  // The plugin's compileToThreadIR does not run the pipeline a second time.
+  markBlockPipelineDone(*m);
   return print(*m);
 #else
   (void)source;

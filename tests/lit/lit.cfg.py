@@ -3,7 +3,8 @@
 # Test files end in .tir (Trident IR, the textual form in docs/ir-syntax.md). Each
 # holds its RUN: and CHECK: lines as // comments, e.g.
 #   // RUN: trident-opt --canonicalize %s | FileCheck %s
-# trident-opt (the build's), FileCheck and not (LLVM 19's) are found on PATH.
+# trident-opt and trident-translate (the build's), FileCheck and not (LLVM 19's) are
+# found on PATH. The backends of the build are features: `// REQUIRES: nvptx`.
 import os
 
 import lit.formats
@@ -20,12 +21,16 @@ tools_dir = getattr(config, "trident_tools_dir", None)
 llvm_tools_dir = getattr(config, "llvm_tools_dir", "/usr/lib/llvm-19/bin")
 if tools_dir is None:
     lit_config.fatal("run lit on the build folder (tests/lit in the build), which holds lit.site.cfg.py")
-for tool in ["trident-opt"]:
-    if not os.path.exists(os.path.join(tools_dir, tool)):
-        lit_config.fatal("%s is not built in %s (ninja %s)" % (tool, tools_dir, tool))
+translate_dir = getattr(config, "trident_translate_dir", tools_dir)
+for tool, where in [("trident-opt", tools_dir), ("trident-translate", translate_dir)]:
+    if not os.path.exists(os.path.join(where, tool)):
+        lit_config.fatal("%s is not built in %s (ninja %s)" % (tool, where, tool))
 for tool in ["FileCheck", "not"]:
     if not os.path.exists(os.path.join(llvm_tools_dir, tool)):
         lit_config.fatal("%s not found in %s (install llvm-19-tools)" % (tool, llvm_tools_dir))
 
-path = [tools_dir, llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))]
+for backend in getattr(config, "trident_backends", []):
+    config.available_features.add(backend)
+
+path = [tools_dir, translate_dir, llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))]
 config.environment["PATH"] = os.pathsep.join(path)

@@ -1,7 +1,10 @@
-// trident-opt: runs block-IR passes on textual IR.
+// trident-opt: runs passes on textual IR: the block-IR passes, and the steps of the
+// SIMT lowering for a target (docs/simt.md, "The lowering as text").
 //
 //   trident-opt --inline --canonicalize --cse input.tir      passes run in flag order
 //   cat input.tir | trident-opt --dce -                      stdin when no file or '-'
+//   trident-opt --target=cuda:sm_90 --assign-layouts --lower-to-thread-ir
+//     --allocate-shared-memory --insert-barriers kernel.tir  block IR to thread IR
 //
 // Errors in the input (syntax, verifier) print as "file:line:col: error: message" and
 // exit with status 1.
@@ -14,6 +17,9 @@
 #include "trident/passes/PassManager.h"
 #include "trident/passes/PassRegistry.h"
 #include "trident/passes/Pipeline.h"
+#include "trident/simt/SimtPasses.h"
+
+#include "Targets.h"
 
 #include <fstream>
 #include <iostream>
@@ -27,8 +33,17 @@ using namespace trident;
 
 namespace {
 
+// One pass of the command line: a block-IR pass, a SIMT pass, or the default pipeline.
+struct PassChoice {
+  const PassInfo *pass = nullptr;
+  const simt::SimtPassInfo *simtPass = nullptr; // both null: the default pipeline
+};
+
 struct Options {
-  std::vector<const PassInfo *> passes; // null stands for the default pipeline
+  std::vector<PassChoice> passes;
+  std::string target;           // --target=, for the SIMT passes
+  unsigned numWarps = 0;        // --num-warps=, 0: Triton's default
+  unsigned numStages = 3;       // --num-stages=
   std::string input = "-";
   std::string output = "-";
   bool verifyEach = true;
@@ -47,6 +62,13 @@ void printUsage(std::ostream &os) {
     os << "  --" << p.name << std::string(p.name.size() < 20 ? 20 - p.name.size() : 1, ' ') << p.summary
        << "\n";
   os << "  --optimize            the default pipeline (inline, canonicalize, cse, licm, ...)\n"
+        "\n"
+        "SIMT passes, for the target --target names:\n";
+  for (const simt::SimtPassInfo &p : simt::simtPasses())
+    os << "  --" << p.name << std::string(p.name.size() < 24 ? 24 - p.name.size() : 1, ' ') << p.summary << "\n";
+  os << "  --target=<name>         the target of the SIMT passes: " << tools::knownTargets() << "\n"
+        "  --num-warps=<n>         warps per program (default: Triton's choice)\n"
+        "  --num-stages=<n>        pipelining depth of dot loops (default 3; 1: none)\n"
         "\n"
         "options:\n"
         "  -o <file>               write the result to <file> (default: stdout)\n"
@@ -89,14 +111,24 @@ bool parseArguments(int argc, char **argv, Options &opts) {
     } else if (arg == "--split-input-file") {
       opts.splitInputFile = true;
     } else if (arg == "--optimize") {
-      opts.passes.push_back(nullptr);
+      opts.passes.push_back({});
+    } else if (arg.rfind("--target=", 0) == 0) {
+      opts.target = arg.substr(9);
+    } else if (arg.rfind("--num-warps=", 0) == 0 || arg.rfind("--num-stages=", 0) == 0) {
+      std::string value = arg.substr(arg.find('=') + 1);
+      if (value.empty() || value.size() > 4 || value.find_first_not_of("0123456789") != std::string::npos) {
+        std::cerr << "trident-opt: error: '" << arg << "' needs a number\n";
+        return false;
+      }
+      (arg.rfind("--num-warps=", 0) == 0 ? opts.numWarps : opts.numStages) = unsigned(std::stoul(value));
     } else if (arg.rfind("--", 0) == 0) {
       const PassInfo *pass = lookupPass(arg.substr(2));
-      if (!pass) {
+      const simt::SimtPassInfo *simtPass = pass ? nullptr : simt::lookupSimtPass(arg.substr(2));
+      if (!pass && !simtPass) {
         std::cerr << "trident-opt: error: unknown option '" << arg << "' (see --help)\n";
         return false;
       }
-      opts.passes.push_back(pass);
+      opts.passes.push_back({pass, simtPass});
     } else if (!sawInput) {
       opts.input = arg;
       sawInput = true;
@@ -105,6 +137,13 @@ bool parseArguments(int argc, char **argv, Options &opts) {
                 << "')\n";
       return false;
     }
+  }
+  bool needsTarget = false;
+  for (const PassChoice &p : opts.passes)
+    needsTarget |= p.simtPass != nullptr;
+  if (needsTarget && opts.target.empty()) {
+    std::cerr << "trident-opt: error: the SIMT passes need --target=<name> (" << tools::knownTargets() << ")\n";
+    return false;
   }
   return true;
 }
@@ -132,9 +171,23 @@ std::optional<Module> process(const Options &opts, const std::string &text, cons
   pmOptions.printLocations = opts.locations;
   pmOptions.timePasses = opts.timePasses;
   PassManager pm(pmOptions);
-  for (const PassInfo *pass : opts.passes) {
-    if (pass)
-      pm.add(std::string(pass->name), pass->run);
+  simt::SimtPassContext context;
+  if (!opts.target.empty()) {
+    std::string error;
+    std::optional<TargetDesc> target = tools::findTarget(opts.target, error);
+    if (!target) {
+      diags.error(Location(), error);
+      return std::nullopt;
+    }
+    context.target = std::move(*target);
+    context.lowering.numWarps = opts.numWarps;
+    context.lowering.numStages = opts.numStages;
+  }
+  for (const PassChoice &choice : opts.passes) {
+    if (choice.pass)
+      pm.add(std::string(choice.pass->name), choice.pass->run);
+    else if (const simt::SimtPassInfo *p = choice.simtPass)
+      pm.add(std::string(p->name), [p, &context](Module &m, Diagnostics &d) { return p->run(m, context, d); });
     else
       addDefaultPipeline(pm);
   }

@@ -11,6 +11,7 @@
 #include "trident/ir/Verifier.h"
 #include "trident/simt/Lowering.h"
 #include "trident/simt/VerifyThreadIR.h"
+#include "trident/support/StageTimer.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
@@ -113,18 +114,28 @@ void placeSharedMemory(llvm::Module &m, const Module &threadIR) {
 std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContext &ctx,
                                         llvm::TargetMachine &tm, const std::string &arch,
                                         const HSACOOptions &options, Diagnostics &diags) {
+  StageTimer timer("amdgpu", options.kernel);
   AMDGPUHooks hooks(arch);
   hooks.setWavesPerEU(options.wavesPerEU);
   std::unique_ptr<llvm::Module> m = llvmgen::translateToLLVM(threadIR, ctx, hooks, diags);
   if (!m)
     return nullptr;
+  auto text = [&m] {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    m->print(os, nullptr);
+    return s;
+  };
+  timer.lap("to LLVM IR", "ll", text);
   m->setDataLayout(tm.createDataLayout());
   // Code object v5, the ABI oclc_abi_version_500 tells the device libraries about.
   m->addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version", uint32_t(500));
   placeSharedMemory(*m, threadIR);
   if (!linkDeviceLibs(*m, arch, diags))
     return nullptr;
+  timer.lap("device libs");
   optimize(*m, tm, options.optLevel);
+  timer.lap("optimize", "ll", text);
   return m;
 }
 
@@ -251,6 +262,28 @@ std::optional<HSACOModule> compileThreadIRToHSACO(const Module &threadIR, const 
   if (!built)
     return std::nullopt;
   return finish(*built, diags);
+}
+
+std::string emitLLVMFromThreadIR(const Module &threadIR, const TargetDesc &target, const HSACOOptions &options,
+                                 Diagnostics &diags) {
+  std::optional<std::string> arch = archOf(target, diags);
+  std::optional<Built> built = arch ? buildFromThreadIR(threadIR, *arch, options, diags) : std::nullopt;
+  if (!built)
+    return {};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  built->module->print(os, nullptr);
+  return os.str();
+}
+
+std::string emitAssemblyFromThreadIR(const Module &threadIR, const TargetDesc &target,
+                                     const HSACOOptions &options, Diagnostics &diags) {
+  std::optional<std::string> arch = archOf(target, diags);
+  std::optional<Built> built = arch ? buildFromThreadIR(threadIR, *arch, options, diags) : std::nullopt;
+  if (!built)
+    return {};
+  std::optional<std::string> text = emitFile(*built, llvm::CodeGenFileType::AssemblyFile, diags);
+  return text ? *text : std::string();
 }
 
 std::string compileToHSACO(const Module &blockIR, const TargetDesc &target, const HSACOOptions &options,

@@ -83,6 +83,13 @@ void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
   mpm.run(m, mam);
 }
 
+std::string llvmText(const llvm::Module &m) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  m.print(os, nullptr);
+  return os.str();
+}
+
 // Thread IR through LLVM's optimizer: the module ready for the NVPTX code generator.
 std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContext &ctx,
                                         llvm::TargetMachine &tm, unsigned optLevel, Diagnostics &diags,
@@ -93,14 +100,15 @@ std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContex
   std::unique_ptr<llvm::Module> m = llvmgen::translateToLLVM(threadIR, ctx, hooks, diags);
   if (!m)
     return nullptr;
-  timer.lap("to LLVM IR");
+  auto text = [&m] { return llvmText(*m); };
+  timer.lap("to LLVM IR", "ll", text);
   m->setDataLayout(tm.createDataLayout());
   if (!linkLibdevice(*m, diags))
     return nullptr;
   timer.lap("libdevice");
   pairNarrowingConversions(*m);
   optimize(*m, tm, optLevel);
-  timer.lap("optimize");
+  timer.lap("optimize", "ll", text);
   return m;
 }
 
@@ -132,38 +140,45 @@ std::string emitThreadIR(const Module &blockIR, const TargetDesc &target, const 
 
 std::string emitLLVM(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
                      Diagnostics &diags) {
+  std::optional<Module> threadIR = archOf(target, diags) ? lowerToThreadIR(blockIR, target, options, diags)
+                                                         : std::nullopt;
+  return threadIR ? emitLLVMFromThreadIR(*threadIR, target, options, diags) : std::string();
+}
+
+std::string emitLLVMFromThreadIR(const Module &threadIR, const TargetDesc &target, const PTXOptions &options,
+                                 Diagnostics &diags) {
   std::optional<std::string> arch = archOf(target, diags);
   if (!arch)
-    return {};
-  std::optional<Module> threadIR = lowerToThreadIR(blockIR, target, options, diags);
-  if (!threadIR)
     return {};
   std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(*arch, options.optLevel, diags);
   if (!tm)
     return {};
   llvm::LLVMContext ctx;
-  StageTimer timer("nvptx");
-  std::unique_ptr<llvm::Module> m = buildLLVM(*threadIR, ctx, *tm, options.optLevel, diags, timer);
-  if (!m)
-    return {};
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  m->print(os, nullptr);
-  return os.str();
+  StageTimer timer("nvptx", options.kernel);
+  std::unique_ptr<llvm::Module> m = buildLLVM(threadIR, ctx, *tm, options.optLevel, diags, timer);
+  return m ? llvmText(*m) : std::string();
 }
 
 std::optional<PTXModule> compileModuleToPTX(const Module &blockIR, const TargetDesc &target,
                                             const PTXOptions &options, Diagnostics &diags) {
-  std::optional<std::string> arch = archOf(target, diags);
-  if (!arch)
+  if (!archOf(target, diags))
     return std::nullopt;
-  StageTimer timer("nvptx");
+  StageTimer timer("nvptx", options.kernel);
   std::optional<Module> threadIR = lowerToThreadIR(blockIR, target, options, diags);
   if (!threadIR)
     return std::nullopt;
   timer.lap("thread IR");
+  return compileThreadIRToPTX(*threadIR, target, options, diags);
+}
+
+std::optional<PTXModule> compileThreadIRToPTX(const Module &threadIR, const TargetDesc &target,
+                                              const PTXOptions &options, Diagnostics &diags) {
+  std::optional<std::string> arch = archOf(target, diags);
+  if (!arch)
+    return std::nullopt;
+  StageTimer timer("nvptx", options.kernel);
   PTXModule out;
-  for (Op *f : threadIR->functions())
+  for (Op *f : threadIR.functions())
     out.kernels.push_back({std::string(func::name(f)), static_cast<unsigned>(f->intAttr("num_threads")),
                            static_cast<uint64_t>(f->intAttr("shared_bytes")),
                            static_cast<unsigned>(f->region()->numArguments())});
@@ -171,7 +186,7 @@ std::optional<PTXModule> compileModuleToPTX(const Module &blockIR, const TargetD
   if (!tm)
     return std::nullopt;
   llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::Module> m = buildLLVM(*threadIR, ctx, *tm, options.optLevel, diags, timer);
+  std::unique_ptr<llvm::Module> m = buildLLVM(threadIR, ctx, *tm, options.optLevel, diags, timer);
   if (!m)
     return std::nullopt;
   llvm::SmallString<0> ptx;
@@ -183,8 +198,8 @@ std::optional<PTXModule> compileModuleToPTX(const Module &blockIR, const TargetD
     return std::nullopt;
   }
   pm.run(*m);
-  timer.lap("PTX");
   out.ptx = ptx.str().str();
+  timer.lap("PTX", "ptx", [&] { return out.ptx; });
   return out;
 }
 

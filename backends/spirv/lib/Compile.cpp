@@ -53,7 +53,7 @@ std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view ker
     diags.error(Location(), "the IR has no tt.func named '" + std::string(kernel) + "'");
     return std::nullopt;
   }
-  StageTimer timer("spirv");
+  StageTimer timer("spirv", kernel);
   std::optional<Module> lowered;
   const Module *threadIR = &ir;
   if (isThreadIR(f)) {
@@ -69,7 +69,7 @@ std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view ker
   std::optional<SpirvKernel> k = generateSpirv(*threadIR, kernel, device, diags);
   if (!k)
     return std::nullopt;
-  timer.lap("translate");
+  timer.lap("translate", "spvasm", [&] { return disassemble(k->words); });
   std::string errors = validate(k->words);
   timer.lap("validate");
   if (!errors.empty()) {
@@ -83,7 +83,7 @@ std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view ker
       diags.error(f->loc(), "internal error: SPIRV-Tools' optimizer failed on '" + std::string(kernel) + "': " + error);
       return std::nullopt;
     }
-    timer.lap("optimize");
+    timer.lap("optimize", "spvasm", [&] { return disassemble(k->words); });
     if (errors = validate(k->words); !errors.empty()) {
       diags.error(f->loc(), "internal error: the optimized SPIR-V of '" + std::string(kernel) + "' is invalid:\n" +
                                 errors);

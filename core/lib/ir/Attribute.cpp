@@ -50,6 +50,23 @@ std::string quote(const std::string &s) {
 
 } // namespace
 
+std::string LayoutBases::str() const {
+  std::string s = "layout<";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(shape[i]);
+  s += ":";
+  auto list = [&](const char *name, const std::vector<int64_t> &v) {
+    s += std::string(" ") + name + " [";
+    for (size_t i = 0; i < v.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(v[i]);
+    s += "]";
+  };
+  list("reg", reg);
+  list("lane", lane);
+  list("warp", warp);
+  return s + ">";
+}
+
 std::string Attribute::str() const {
   if (isInt())
     return std::to_string(getInt());
@@ -61,6 +78,8 @@ std::string Attribute::str() const {
     return quote(getString());
   if (isType())
     return getType().str();
+  if (isLayout())
+    return getLayout().str();
   std::string s = "[";
   if (isInts()) {
     for (size_t i = 0; i < getInts().size(); ++i)
@@ -68,6 +87,9 @@ std::string Attribute::str() const {
   } else if (isTypes()) {
     for (size_t i = 0; i < getTypes().size(); ++i)
       s += (i ? ", " : "") + getTypes()[i].str();
+  } else if (isLayouts()) {
+    for (size_t i = 0; i < getLayouts().size(); ++i)
+      s += (i ? ", " : "") + getLayouts()[i].str();
   } else {
     return "<absent>";
   }

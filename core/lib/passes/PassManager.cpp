@@ -45,6 +45,8 @@ bool PassManager::run(Module &m, Diagnostics &diags) {
         return false;
       }
     }
+    if (options_.afterEach)
+      options_.afterEach(pass.name, m);
   }
   return true;
 }

@@ -20,4 +20,11 @@ void addDefaultPipeline(PassManager &pm) {
   pm.add("dce", eliminateDeadCode);             // drop what folding and merging left unused
 }
 
+void markBlockPipelineDone(Module &m) { m.op()->setAttr("block_pipeline", Attribute::string("default")); }
+
+bool blockPipelineDone(const Module &m) {
+  const Attribute &a = m.op()->attr("block_pipeline");
+  return a.isString() && a.getString() == "default";
+}
+
 } // namespace trident

@@ -1,30 +1,60 @@
-// The path every backend shares from block IR to verified thread IR (Lowering.h).
+// The path every backend shares from block IR to verified thread IR (Lowering.h), as a
+// list of named stages, each timed and dumped (StageTimer.h):
+//
+//   the block-IR pipeline    inline, canonicalize, cse, version-signs, licm, canonicalize,
+//                            cse, dce (passes/Pipeline.cpp), unless the runtime ran it
+//                            already (the module's block_pipeline = "default")
+//   assign-layouts           layouts written onto the block IR as attributes
+//   lower-to-thread-ir       every op lowered in those layouts, dot loops pipelined
+//   allocate-shared-memory   offsets by liveness
+//   insert-barriers          th.barrier where shared memory needs one
+//   dce                      what the lowering made for every register but nothing reads
+//   verify-thread-ir         both verifiers; a failure is an internal error of the lowering
+//
+// These are the passes of SimtPasses.h, the ones `trident-opt --assign-layouts ...` runs.
+#include "trident/ir/Printer.h"
 #include "trident/ir/Verifier.h"
 #include "trident/passes/DCE.h"
 #include "trident/passes/Pipeline.h"
 #include "trident/simt/Lowering.h"
+#include "trident/simt/SimtPasses.h"
 #include "trident/simt/VerifyThreadIR.h"
+#include "trident/support/StageTimer.h"
 
 namespace trident::simt {
 
 std::optional<Module> compileToThreadIR(const Module &blockIR, const TargetDesc &target,
                                         const LoweringOptions &options, Diagnostics &diags) {
-  Module optimized = blockIR.clone();
-  PassManager pm;
-  addDefaultPipeline(pm);
-  if (!pm.run(optimized, diags))
+  std::vector<Op *> functions = blockIR.functions();
+  std::string kernel = !options.onlyFunction.empty() ? options.onlyFunction
+                       : functions.size() == 1         ? std::string(func::name(functions[0]))
+                                                       : std::string();
+  StageTimer stages("simt", kernel);
+  auto text = [](const Module &m) { return [&m] { return print(m); }; };
+  Module m = blockIR.clone();
+  PassManagerOptions pmOptions;
+  pmOptions.afterEach = [&](const std::string &pass, const Module &after) {
+    stages.lap(pass.c_str(), "tir", text(after));
+  };
+  PassManager pm(pmOptions);
+  if (!blockPipelineDone(m))
+    addDefaultPipeline(pm);
+  if (!pm.run(m, diags))
     return std::nullopt;
-  std::optional<Module> threadIR = lowerToThreadIR(optimized, target, options, diags);
-  if (!threadIR)
-    return std::nullopt;
-  // What the lowering made for every register but nothing reads: the pointers of a
-  // vector's other elements, address state a pipelined loop no longer needs.
-  eliminateDeadCode(*threadIR, diags);
-  if (!verify(*threadIR, diags) || !verifyThreadIR(*threadIR, diags)) {
+  SimtPassContext context{target, options};
+  for (const char *step : {"assign-layouts", "lower-to-thread-ir", "allocate-shared-memory", "insert-barriers"}) {
+    if (!lookupSimtPass(step)->run(m, context, diags))
+      return std::nullopt;
+    stages.lap(step, "tir", text(m));
+  }
+  eliminateDeadCode(m, diags);
+  stages.lap("dce", "tir", text(m));
+  if (!verify(m, diags) || !verifyThreadIR(m, diags)) {
     diags.error(Location(), "internal error: the SIMT lowering produced invalid thread IR");
     return std::nullopt;
   }
-  return threadIR;
+  stages.lap("verify-thread-ir");
+  return m;
 }
 
 } // namespace trident::simt

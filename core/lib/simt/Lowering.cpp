@@ -5,9 +5,11 @@
 #include "trident/simt/Lowering.h"
 
 #include "trident/simt/Barriers.h"
+#include "trident/simt/LayoutAttributes.h"
 #include "trident/simt/SharedMemory.h"
 
 #include <cassert>
+#include <unordered_map>
 
 namespace trident::simt {
 
@@ -354,14 +356,6 @@ bool Lowering::lowerFunction(const Op *blockFunc, Module &out) {
   b.setLoc(blockEntry->terminator() ? blockEntry->terminator()->loc() : blockFunc->loc());
   b.ret();
   entry->splice(nullptr, body);
-
-  int64_t shared = allocateSharedMemory(f);
-  f->setAttr("shared_bytes", Attribute::integer(shared));
-  if (static_cast<uint64_t>(shared) > target.maxSharedMemoryBytes)
-    return error(blockFunc, "tt.func '" + std::string(func::name(blockFunc)) + "' needs " +
-                                std::to_string(shared) + " bytes of shared memory; " + target.name + " has " +
-                                std::to_string(target.maxSharedMemoryBytes));
-  insertBarriers(f);
   return true;
 }
 
@@ -380,8 +374,41 @@ unsigned defaultNumWarps(const Op *func, const TargetDesc &target) {
   return warps;
 }
 
-std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target,
+bool placeSharedMemory(Op *threadFunc, const TargetDesc &target, Diagnostics &diags) {
+  int64_t shared = allocateSharedMemory(threadFunc);
+  threadFunc->setAttr("shared_bytes", Attribute::integer(shared));
+  if (static_cast<uint64_t>(shared) <= target.maxSharedMemoryBytes)
+    return true;
+  diags.error(threadFunc->loc(), "tt.func '" + std::string(func::name(threadFunc)) + "' needs " +
+                                     std::to_string(shared) + " bytes of shared memory; " + target.name +
+                                     " has " + std::to_string(target.maxSharedMemoryBytes));
+  return false;
+}
+
+std::optional<Module> lowerToThreadIR(const Module &input, const TargetDesc &target,
                                       const LoweringOptions &options, Diagnostics &diags) {
+  // Functions with layout attributes (trident-opt --assign-layouts) are lowered in the
+  // layouts they carry; the attributes are read from a copy, then dropped, so that no
+  // lowered op copies them into thread IR.
+  Module annotated;
+  std::unordered_map<const Op *, LayoutAssignment> given;
+  const Module *source = &input;
+  for (Op *f : input.functions())
+    if (hasLayoutAttributes(f))
+      source = &annotated;
+  if (source == &annotated) {
+    annotated = input.clone();
+    for (Op *f : annotated.functions()) {
+      if (!hasLayoutAttributes(f))
+        continue;
+      std::optional<LayoutAssignment> read = readLayoutAttributes(f, target, diags);
+      if (!read)
+        return std::nullopt;
+      eraseLayoutAttributes(f);
+      given.emplace(f, std::move(*read));
+    }
+  }
+  const Module &blockIR = *source;
   Module out;
   if (!options.onlyFunction.empty() && !blockIR.lookupFunction(options.onlyFunction)) {
     diags.error(Location(), "the module has no tt.func named '" + options.onlyFunction + "'");
@@ -397,18 +424,31 @@ std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &t
                   "tt.func '" + options.onlyFunction + "' returns values; a kernel returns nothing");
       return std::nullopt;
     }
-    unsigned numWarps = options.numWarps ? options.numWarps : defaultNumWarps(f, target);
+    auto it = given.find(f);
+    unsigned numWarps = it != given.end() ? it->second.numWarps
+                        : options.numWarps ? options.numWarps
+                                           : defaultNumWarps(f, target);
+    if (it != given.end() && options.numWarps && options.numWarps != numWarps) {
+      diags.error(f->loc(), "the layouts of tt.func '" + std::string(func::name(f)) + "' are for num_warps = " +
+                                std::to_string(numWarps) + ", not " + std::to_string(options.numWarps));
+      return std::nullopt;
+    }
     if (!isPowerOfTwo(numWarps) || numWarps * target.warpSize > target.maxThreadsPerProgram) {
       diags.error(f->loc(), "num_warps = " + std::to_string(numWarps) + " is not a power of two of at most " +
                                 std::to_string(target.maxThreadsPerProgram / target.warpSize) + " warps on " +
                                 target.name);
       return std::nullopt;
     }
-    LayoutAssignment layouts = assignLayouts(f, target, numWarps);
+    LayoutAssignment layouts = it != given.end() ? std::move(it->second) : assignLayouts(f, target, numWarps);
     Lowering lowering(target, layouts, diags);
     lowering.numStages = int(options.numStages);
     if (!lowering.lowerFunction(f, out))
       return std::nullopt;
+    Op *lowered = out.functions().back();
+    if (options.allocateSharedMemory && !placeSharedMemory(lowered, target, diags))
+      return std::nullopt;
+    if (options.allocateSharedMemory && options.insertBarriers)
+      insertBarriers(lowered);
   }
   return out;
 }

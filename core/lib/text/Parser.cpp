@@ -335,6 +335,13 @@ private:
     }
     if (word.empty())
       return fail(pos, "expected attribute value");
+    if (word == "layout") {
+      LayoutBases l;
+      if (!parseLayoutAfterKeyword(l))
+        return false;
+      out = Attribute::layout(std::move(l));
+      return true;
+    }
     lex_.reset(pos);
     Type t;
     if (!parseType(t))
@@ -363,6 +370,17 @@ private:
         ints.push_back(n->intValue);
       } while (lex_.consumeIf(','));
       out = Attribute::ints(std::move(ints));
+    } else if (startsLayout()) {
+      Attribute::LayoutArray layouts;
+      do {
+        LayoutBases l;
+        if (lex_.identifier(/*dots=*/false) != "layout")
+          return fail(lex_.pos(), "expected 'layout' in layout array");
+        if (!parseLayoutAfterKeyword(l))
+          return false;
+        layouts.push_back(std::move(l));
+      } while (lex_.consumeIf(','));
+      out = Attribute::layouts(std::move(layouts));
     } else {
       Attribute::TypeArray types;
       if (!parseTypeList(types))
@@ -370,6 +388,66 @@ private:
       out = Attribute::types(std::move(types));
     }
     return expect(']', "at end of array");
+  }
+
+  // True when the next word is 'layout' (which is no type).
+  bool startsLayout() {
+    size_t pos = lex_.pos();
+    bool is = lex_.identifier(/*dots=*/false) == "layout";
+    lex_.reset(pos);
+    return is;
+  }
+
+  // After 'layout': '<' dim ('x' dim)* ':' 'reg' list 'lane' list 'warp' list '>'
+  // with list = '[' [integer (',' integer)*] ']' (docs/ir-syntax.md).
+  bool parseLayoutAfterKeyword(LayoutBases &out) {
+    if (!expect('<', "after 'layout'"))
+      return false;
+    uint64_t elements = 1;
+    for (;;) {
+      size_t pos = lex_.pos();
+      bool overflow = false;
+      std::optional<uint64_t> dim = lex_.unsignedInteger(overflow);
+      if (!dim)
+        return fail(pos, "expected dimension in layout");
+      if (*dim == 0 || (*dim & (*dim - 1)) != 0)
+        return fail(pos, "layout dimension must be a power of two");
+      if (overflow || *dim > kMaxElements / elements)
+        return fail(pos, "layout has too many elements");
+      elements *= *dim;
+      out.shape.push_back(static_cast<int64_t>(*dim));
+      if (!lex_.consumeRawIf('x'))
+        break;
+    }
+    if (!expect(':', "after the shape of a layout"))
+      return false;
+    const char *names[] = {"reg", "lane", "warp"};
+    std::vector<int64_t> *lists[] = {&out.reg, &out.lane, &out.warp};
+    for (int i = 0; i < 3; ++i) {
+      size_t pos = lex_.pos();
+      if (lex_.identifier(/*dots=*/false) != names[i])
+        return fail(pos, std::string("expected '") + names[i] + "' in layout");
+      if (!expect('[', std::string("after '") + names[i] + "'"))
+        return false;
+      if (!lex_.consumeIf(']')) {
+        do {
+          size_t basisPos = lex_.pos();
+          bool overflow = false;
+          std::optional<uint64_t> basis = lex_.unsignedInteger(overflow);
+          if (!basis)
+            return fail(basisPos, "expected basis (a flat element index) in layout");
+          if (overflow || *basis >= elements)
+            return fail(basisPos, "layout basis " + std::to_string(*basis) + " is outside the " +
+                                      std::to_string(elements) + " elements of its block");
+          if (lists[i]->size() >= 40)
+            return fail(basisPos, "layout has too many bases");
+          lists[i]->push_back(static_cast<int64_t>(*basis));
+        } while (lex_.consumeIf(','));
+        if (!expect(']', "at end of layout bases"))
+          return false;
+      }
+    }
+    return expect('>', "at end of layout");
   }
 
   // '{' name '=' attr (',' name '=' attr)* '}'

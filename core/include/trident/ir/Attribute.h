@@ -2,7 +2,8 @@
 // Op attributes: compile-time data attached to an op by name.
 //
 //   {axis = 0, value = 1.5, predicate = "slt", order = [1, 0], callee = "f",
-//    result_types = [i32, f32], type = f16, volatile = true}
+//    result_types = [i32, f32], type = f16, volatile = true,
+//    layouts = [layout<8x64: reg [1, 2] lane [4, 8, 16, 32, 64] warp [128, 256]>]}
 
 #include "trident/ir/Type.h"
 
@@ -15,10 +16,21 @@
 
 namespace trident {
 
+// The bases of a linear layout (trident/simt/Layout.h) as IR text carries them on
+// block-IR ops after layout assignment (docs/simt.md, "Layouts in IR text"):
+//   layout<8x64: reg [1, 2] lane [4, 8, 16, 32, 64] warp [128, 256]>
+// The IR only stores and prints them; the SIMT lowering gives them their meaning.
+struct LayoutBases {
+  std::vector<int64_t> shape, reg, lane, warp;
+  std::string str() const;
+  bool operator==(const LayoutBases &) const = default;
+};
+
 class Attribute {
 public:
   using IntArray = std::vector<int64_t>;
   using TypeArray = std::vector<Type>;
+  using LayoutArray = std::vector<LayoutBases>;
 
   Attribute() = default; // absent
   static Attribute integer(int64_t v) { return Attribute(v); }
@@ -28,6 +40,8 @@ public:
   static Attribute type(Type v) { return Attribute(v); }
   static Attribute ints(IntArray v) { return Attribute(std::move(v)); }
   static Attribute types(TypeArray v) { return Attribute(std::move(v)); }
+  static Attribute layout(LayoutBases v) { return Attribute(std::move(v)); }
+  static Attribute layouts(LayoutArray v) { return Attribute(std::move(v)); }
 
   bool present() const { return !std::holds_alternative<std::monostate>(v_); }
   bool isInt() const { return std::holds_alternative<int64_t>(v_); }
@@ -37,6 +51,8 @@ public:
   bool isType() const { return std::holds_alternative<Type>(v_); }
   bool isInts() const { return std::holds_alternative<IntArray>(v_); }
   bool isTypes() const { return std::holds_alternative<TypeArray>(v_); }
+  bool isLayout() const { return std::holds_alternative<LayoutBases>(v_); }
+  bool isLayouts() const { return std::holds_alternative<LayoutArray>(v_); }
 
   int64_t getInt() const { return std::get<int64_t>(v_); }
   double getFloat() const { return std::get<double>(v_); }
@@ -45,8 +61,11 @@ public:
   Type getType() const { return std::get<Type>(v_); }
   const IntArray &getInts() const { return std::get<IntArray>(v_); }
   const TypeArray &getTypes() const { return std::get<TypeArray>(v_); }
+  const LayoutBases &getLayout() const { return std::get<LayoutBases>(v_); }
+  const LayoutArray &getLayouts() const { return std::get<LayoutArray>(v_); }
 
-  // Textual form: 3, 1.5, true, "s", f32, [1, 2], [i32, f32]. Floats always
+  // Textual form: 3, 1.5, true, "s", f32, [1, 2], [i32, f32], layout<...>,
+  // [layout<...>, layout<...>]. Floats always
   // print with a '.', an exponent, inf or nan, and round-trip exactly.
   std::string str() const;
 
@@ -54,7 +73,9 @@ public:
 
 private:
   template <class T> explicit Attribute(T v) : v_(std::move(v)) {}
-  std::variant<std::monostate, int64_t, double, bool, std::string, Type, IntArray, TypeArray> v_;
+  std::variant<std::monostate, int64_t, double, bool, std::string, Type, IntArray, TypeArray, LayoutBases,
+               LayoutArray>
+      v_;
 };
 
 struct NamedAttribute {

@@ -31,6 +31,9 @@ struct PassManagerOptions {
   std::ostream *printAfterEach = nullptr; // when set, print the IR after every pass here
   bool printLocations = false;            // with printAfterEach: append loc(...) to ops
   bool timePasses = false;                // record each pass's wall time (see printTimings)
+  // When set, called after every pass that succeeded and verified (a compile's stages:
+  // StageTimer times and dumps each pass through it).
+  std::function<void(const std::string &pass, const Module &)> afterEach;
 };
 
 class PassManager {

@@ -10,8 +10,8 @@
 //   %v = th.load %p0 : vector<4xf32>
 //   %x0 = th.extract %v {index = 0} : f32  ...
 //
-// Runs layout assignment, lowers every op, allocates shared memory by liveness and
-// places barriers. The input must be inlined (tt.call is an error) and verified.
+// Runs layout assignment (or reads the layouts the IR carries), lowers every op,
+// allocates shared memory by liveness and places barriers. The input must be inlined (tt.call is an error) and verified.
 
 #include "trident/ir/IR.h"
 #include "trident/simt/TargetDesc.h"
@@ -26,12 +26,22 @@ struct LoweringOptions {
   unsigned numWarps = 0;    // warps per program; 0 picks Triton's default (see defaultNumWarps)
   unsigned numStages = 3;   // software pipelining depth of dot loops (a loop's num_stages wins); 1: none
   std::string onlyFunction; // when set, only this tt.func is lowered
+  // The last two steps, which trident-opt also runs as passes of their own
+  // (--allocate-shared-memory, --insert-barriers); barriers need the allocation.
+  bool allocateSharedMemory = true;
+  bool insertBarriers = true;
 };
 
 // Lowers every tt.func without results of `blockIR` to thread IR for `target`.
-// Each thread-IR tt.func carries num_threads and shared_bytes attributes.
+// Each thread-IR tt.func carries num_threads and shared_bytes attributes. A tt.func
+// with layout attributes (LayoutAttributes.h) is lowered in those layouts, one
+// without is assigned its layouts first.
 std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target,
                                       const LoweringOptions &options, Diagnostics &diags);
+
+// Shared-memory allocation of a lowered tt.func (SharedMemory.h), setting its
+// shared_bytes; an error when `target` has less shared memory than it needs.
+bool placeSharedMemory(Op *threadFunc, const TargetDesc &target, Diagnostics &diags);
 
 // What every backend runs first: the default pass pipeline (inlining, folding, CSE,
 // LICM, DCE) on a copy of `blockIR`, the lowering, and both verifiers. A result that

@@ -63,6 +63,13 @@ std::optional<HSACOModule> compileModuleToHSACO(const Module &blockIR, const Tar
 // every tt.func needs num_threads and shared_bytes); nullopt after diagnostics.
 std::optional<HSACOModule> compileThreadIRToHSACO(const Module &threadIR, const TargetDesc &target,
                                                   const HSACOOptions &options, Diagnostics &diags);
+// The optimized LLVM IR and the AMDGPU assembly of thread IR that verifies
+// (trident-translate's input); "" after diagnostics.
+std::string emitLLVMFromThreadIR(const Module &threadIR, const TargetDesc &target, const HSACOOptions &options,
+                                 Diagnostics &diags);
+std::string emitAssemblyFromThreadIR(const Module &threadIR, const TargetDesc &target,
+                                     const HSACOOptions &options, Diagnostics &diags);
+
 // The code object only ("" after diagnostics).
 std::string compileToHSACO(const Module &blockIR, const TargetDesc &target, const HSACOOptions &options,
                            Diagnostics &diags);

@@ -54,6 +54,13 @@ std::string emitLLVM(const Module &blockIR, const TargetDesc &target, const PTXO
 // PTX and kernel metadata; nullopt after diagnostics.
 std::optional<PTXModule> compileModuleToPTX(const Module &blockIR, const TargetDesc &target,
                                             const PTXOptions &options, Diagnostics &diags);
+// The same two from thread IR that verifies (trident-translate's input): the stages
+// after the SIMT lowering.
+std::string emitLLVMFromThreadIR(const Module &threadIR, const TargetDesc &target, const PTXOptions &options,
+                                 Diagnostics &diags);
+std::optional<PTXModule> compileThreadIRToPTX(const Module &threadIR, const TargetDesc &target,
+                                              const PTXOptions &options, Diagnostics &diags);
+
 // PTX text only ("" after diagnostics).
 std::string compileToPTX(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
                          Diagnostics &diags);

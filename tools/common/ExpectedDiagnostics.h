@@ -7,7 +7,9 @@
 //   %2 = arith.nope %0 : i32
 //
 // `@+N` / `@-N` move the expected line relative to the comment's line. The text
-// between the braces must occur in the message of an error on that line.
+// between the braces must occur in the message of an error on that line. Ops carry
+// the line only when the text gives it (`loc("f.tir":8:5)`). The pass manager's
+// "pass 'x' failed" that follows a pass's own error is not a diagnostic of its own.
 
 #include "trident/support/Diagnostic.h"
 
