@@ -87,13 +87,14 @@ int64_t atomElement(const Bits &bases, int64_t bits, std::span<const int64_t> sh
 }
 
 std::optional<MmaPlan> planMma(const Op *dot, const TargetDesc &target, unsigned numWarps, bool warpsAlongM) {
-  if (!target.emitsMatrixAtoms || dot->operand(0)->type().rank() != 2 || target.warpSize != 32)
+  if (!target.emitsMatrixAtoms || dot->operand(0)->type().rank() != 2)
     return std::nullopt;
   // The first atom (the targets list the fastest first) that keeps every warp busy, else
-  // the first that fits at all.
+  // the first that fits at all. An atom's lane maps span one warp of the target (32 lanes,
+  // or AMD's wave64).
   std::optional<MmaPlan> first;
   for (const MatrixAtom &candidate : target.matrixAtoms) {
-    if (!fits(candidate, dot))
+    if (!fits(candidate, dot) || candidate.c.laneBits.size() != target.log2WarpSize())
       continue;
     std::optional<MmaPlan> plan = tile(candidate, dot->result()->type().shape(), numWarps, warpsAlongM);
     if (plan && plan->warpsM * plan->warpsN * candidate.warps == numWarps)
