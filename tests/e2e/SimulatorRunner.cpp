@@ -3,12 +3,18 @@
 // by thread in tests/core/simt/ThreadSim. It tests on any machine the thread IR that
 // CUDA devices run, so a wrong lowering is found and shrunk (--reduce sim:sm_90)
 // without a GPU; a kernel that then fails only on the GPU points at the LLVM/PTX side.
+// "sim:gfx942" / "sim:gfx90a" / "sim:gfx1100" run the AMD lowering (wave64 or wave32,
+// MFMA/WMMA dots) the same way, where the AMDGPU backend is built.
 
 #include "DeviceRunner.h"
 
 #include "../core/simt/ThreadSim.h"
 #include "trident/backends/nvptx/CodeGen.h"
 #include "trident/backends/nvptx/Target.h"
+#ifdef TRIDENT_E2E_AMDGPU
+#include "trident/backends/amdgpu/CodeGen.h"
+#include "trident/backends/amdgpu/Target.h"
+#endif
 
 namespace trident::e2e {
 
@@ -21,15 +27,26 @@ public:
 
   RunResult run(const RandomKernel &k, const std::string &) override {
     RunResult result;
-    std::optional<TargetDesc> target = nvptx::targetDesc(arch_);
-    if (!target) {
-      result.error = "unknown NVIDIA architecture '" + arch_ + "'";
-      return result;
-    }
     Diagnostics diags;
-    nvptx::PTXOptions options;
-    options.kernel = k.name;
-    std::optional<Module> threadIR = nvptx::lowerToThreadIR(k.module, *target, options, diags);
+    std::optional<TargetDesc> target;
+    std::optional<Module> threadIR;
+#ifdef TRIDENT_E2E_AMDGPU
+    if ((target = amdgpu::targetDesc(arch_))) {
+      amdgpu::HSACOOptions options;
+      options.kernel = k.name;
+      threadIR = amdgpu::lowerToThreadIR(k.module, *target, options, diags);
+    }
+#endif
+    if (!target) {
+      target = nvptx::targetDesc(arch_);
+      if (!target) {
+        result.error = "unknown NVIDIA or AMD architecture '" + arch_ + "'";
+        return result;
+      }
+      nvptx::PTXOptions options;
+      options.kernel = k.name;
+      threadIR = nvptx::lowerToThreadIR(k.module, *target, options, diags);
+    }
     if (!threadIR) {
       result.error = diags.str();
       return result;
