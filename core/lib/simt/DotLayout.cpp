@@ -64,13 +64,16 @@ std::optional<MmaPlan> tile(const MatrixAtom &atom, std::span<const int64_t> sha
       plan.warpsN *= 2;
     return plan;
   }
-  // Triton's choice: split the longer side (counted in atoms, N in pairs), M first on
-  // ties; warps that find no room left replicate.
+  // Triton's choice: split the longer side (counted in atoms, N in pairs for atoms half as
+  // wide as tall, m16n8's; square ones, AMD's, one by one), M first on ties; warps that
+  // find no room left replicate.
+  int64_t perN = atom.n < atom.m ? atom.m / atom.n : 1;
   while (plan.warpsM * plan.warpsN < units) {
     bool roomM = plan.warpsM < tilesM, roomN = plan.warpsN < tilesN;
     if (!roomM && !roomN)
       break;
-    bool alongM = warpsAlongM ? roomM : roomM && (tilesM / plan.warpsM >= tilesN / 2 / plan.warpsN || !roomN);
+    bool alongM =
+        warpsAlongM ? roomM : roomM && (tilesM / plan.warpsM >= tilesN / perN / plan.warpsN || !roomN);
     (alongM ? plan.warpsM : plan.warpsN) *= 2;
   }
   return plan;
