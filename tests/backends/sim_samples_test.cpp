@@ -1,5 +1,5 @@
 // The sample kernels (samples/*.py) lowered for sm_90 (and, where the AMD backend is
-// built, for gfx942 and gfx1100: matmul and attention on MFMA and WMMA) and run in the
+// built, for gfx942: matmul and attention on MFMA) and run in the
 // thread-IR simulator, against the reference interpreter: a check of the SIMT lowering
 // on real kernels that needs no GPU (the simulator also checks shared-memory races).
 #include "../core/simt/ThreadSim.h"
@@ -96,8 +96,10 @@ void runSamples(const std::string &target, bool onlyDots = false) {
 TEST_CASE("sample kernels in the thread-IR simulator agree with the interpreter") { runSamples("sm_90"); }
 
 #ifdef TRIDENT_HAVE_AMDGPU
-TEST_CASE("matmul and attention lowered for AMD (MFMA on gfx942, WMMA on gfx1100) agree with the interpreter") {
+// gfx942's MFMA only: under ASan both AMD targets took over 6 minutes; WMMA (gfx1100)
+// dots are simulated in dot_mma_tests (and random kernels with dots by
+// `trident-randtest --compile sim:gfx1100`).
+TEST_CASE("matmul and attention lowered for gfx942 (MFMA, wave64) agree with the interpreter") {
   runSamples("gfx942", true);
-  runSamples("gfx1100", true);
 }
 #endif
