@@ -4,6 +4,10 @@
 // warps, the K loop, a fused epilogue. The simulator executes th.mma and th.ldmatrix
 // element by element and counts shared-memory bank conflicts.
 #include "../core/simt/ThreadSim.h"
+#ifdef TRIDENT_HAVE_AMDGPU
+#include "trident/backends/amdgpu/CodeGen.h"
+#include "trident/backends/amdgpu/Target.h"
+#endif
 #include "trident/backends/nvptx/CodeGen.h"
 #include "trident/backends/nvptx/Target.h"
 #include "trident/frontend/Frontend.h"
@@ -55,7 +59,7 @@ struct DotCase {
   bool epilogue = false;
   unsigned stages = 3; // num_stages: 1 is no pipelining
   bool f16Accumulator = false; // out_dtype=tl.float16
-  const char *arch = "sm_80";   // sm_90: wgmma
+  const char *arch = "sm_80";   // sm_90: wgmma; gfx90a, gfx942, gfx1100: MFMA / WMMA
 };
 
 uint16_t toHalfBits(float f, bool bf16) {
@@ -94,6 +98,7 @@ struct Outcome {
   std::string atom; // of the last th.mma or th.wgmma
   std::string wgmmaASharedMajor, wgmmaBMajor; // of the last th.wgmma: "k", "mn" (A: or "registers")
   uint64_t bankConflicts = 0;
+  int64_t sharedBytes = 0;
 };
 
 Outcome runCase(const DotCase &c) {
@@ -155,12 +160,25 @@ Outcome runCase(const DotCase &c) {
   INFO(diags.str());
   REQUIRE(interpreted);
 
-  std::optional<TargetDesc> target = nvptx::targetDesc(c.arch);
-  nvptx::PTXOptions options;
-  options.kernel = "dot_kernel";
-  options.numWarps = c.warps;
-  options.numStages = c.stages;
-  std::optional<Module> threadIR = nvptx::lowerToThreadIR(*m, *target, options, diags);
+  std::optional<TargetDesc> target;
+  std::optional<Module> threadIR;
+  if (std::string_view(c.arch).starts_with("gfx")) {
+#ifdef TRIDENT_HAVE_AMDGPU
+    target = amdgpu::targetDesc(c.arch);
+    amdgpu::HSACOOptions options; // no num_stages: AMD targets do not pipeline
+    options.kernel = "dot_kernel";
+    options.numWarps = c.warps;
+    threadIR = amdgpu::lowerToThreadIR(*m, *target, options, diags);
+#endif
+  } else {
+    target = nvptx::targetDesc(c.arch);
+    nvptx::PTXOptions options;
+    options.kernel = "dot_kernel";
+    options.numWarps = c.warps;
+    options.numStages = c.stages;
+    threadIR = nvptx::lowerToThreadIR(*m, *target, options, diags);
+  }
+  REQUIRE(target);
   INFO(diags.str());
   REQUIRE(threadIR);
   Outcome outcome;
@@ -182,7 +200,7 @@ Outcome runCase(const DotCase &c) {
     }
   });
 
-  simt::test::ThreadSim simulator(32, target->matrixAtoms);
+  simt::test::ThreadSim simulator(target->warpSize, target->matrixAtoms);
   simulator.addBuffer(a.data(), a.size());
   simulator.addBuffer(b.data(), b.size());
   simulator.addBuffer(sim.data(), sim.size() * 4);
@@ -197,6 +215,7 @@ Outcome runCase(const DotCase &c) {
   INFO(error);
   REQUIRE(ran);
   outcome.bankConflicts = simulator.bankConflicts();
+  outcome.sharedBytes = threadIR->functions()[0]->intAttr("shared_bytes");
   // Exact inputs, sums of at most K products: f32 accumulation in another order
   // differs by rounding only (tf32 rounding is exact on these inputs too); int8 into
   // i32 is exact.
@@ -321,3 +340,55 @@ TEST_CASE("sm_90: dots run on wgmma from canonical shared tiles, both majors, 4 
   DotCase half{"fp16", 64, 64, 64, 64, 64, 32, 4, false, false, false, 3, true, "sm_90"};
   CHECK(runCase(half).atom == "wgmma.m64n64k16.f16.f16");
 }
+
+#ifdef TRIDENT_HAVE_AMDGPU
+TEST_CASE("AMD: dots run on MFMA (gfx90a, gfx942: wave64) and WMMA (gfx1100: wave32), simulated from the ISA") {
+  struct Amd {
+    DotCase c;
+    const char *atom;
+    int mma; // th.mma per thread in the kernel's text (the K loop's body counted once)
+  };
+  auto amd = [](const char *arch, const char *dtype, int m, int n, int k, int bm, int bn, int bk, unsigned warps,
+                bool at = false, bool bt = false, bool epilogue = false) {
+    DotCase c{dtype, m, n, k, bm, bn, bk, warps, at, bt, epilogue};
+    c.arch = arch;
+    return c;
+  };
+  std::vector<Amd> cases = {
+      // 64 x 64 on 4 waves: 2 x 2 waves of one 32x32 atom each, 4 k steps of 8 per 32-wide k tile.
+      {amd("gfx90a", "fp16", 64, 64, 64, 64, 64, 32, 4), "v_mfma_f32_32x32x8f16", 4},
+      {amd("gfx942", "fp16", 64, 64, 64, 64, 64, 32, 4), "v_mfma_f32_32x32x8_f16", 4},
+      // 64 x 32 would leave two of four waves idle on 32x32 atoms: 16x16 ones, 2 per wave and k step.
+      // Sizes off the blocks (masks), several programs.
+      {amd("gfx90a", "bf16", 100, 72, 80, 64, 32, 32, 4), "v_mfma_f32_16x16x16bf16_1k", 4},
+      {amd("gfx942", "bf16", 100, 72, 80, 64, 32, 32, 4), "v_mfma_f32_16x16x16_bf16", 4},
+      // int8 into exact i32: gfx942 has k = 16 per 32x32 atom, gfx90a k = 8.
+      {amd("gfx90a", "i8", 64, 64, 96, 64, 64, 32, 4), "v_mfma_i32_32x32x8i8", 4},
+      {amd("gfx942", "i8", 64, 64, 96, 64, 64, 32, 4), "v_mfma_i32_32x32x16_i8", 2},
+      {amd("gfx942", "i8", 40, 24, 48, 32, 32, 32, 2), "v_mfma_i32_16x16x32_i8", 2},
+      // Both operands stored transposed, 8 waves (4 x 2), a fused epilogue; 1 wave alone.
+      {amd("gfx942", "fp16", 128, 128, 64, 128, 128, 32, 8, true, true, true), "v_mfma_f32_32x32x8_f16", 8},
+      {amd("gfx90a", "fp16", 32, 32, 32, 32, 32, 16, 1), "v_mfma_f32_32x32x8f16", 2},
+      // gfx1100: 16x16x16 on wave32, A and B repeated in both half-waves.
+      {amd("gfx1100", "fp16", 64, 64, 64, 64, 64, 32, 4), "v_wmma_f32_16x16x16_f16", 8},
+      {amd("gfx1100", "bf16", 48, 40, 40, 32, 32, 32, 2, true, true), "v_wmma_f32_16x16x16_bf16", 4},
+      {amd("gfx1100", "i8", 64, 64, 96, 64, 64, 32, 4), "v_wmma_i32_16x16x16_iu8", 8},
+      {amd("gfx1100", "fp16", 64, 128, 32, 64, 128, 32, 8, false, false, true), "v_wmma_f32_16x16x16_f16", 8},
+  };
+  for (const Amd &a : cases) {
+    INFO(std::string(a.c.arch) << " " << std::string(a.c.dtype) << " " << a.c.m << "x" << a.c.n << "x" << a.c.k << ", " << a.c.warps
+                  << " waves");
+    Outcome o = runCase(a.c);
+    CHECK(o.atom == a.atom);
+    CHECK(o.mma == a.mma);
+    CHECK(o.ldmatrix == 0);
+    CHECK(o.asyncCopies == 0); // no cp.async on AMD: num_stages acts as 1
+    CHECK(o.sharedBytes <= 64 * 1024);
+    CHECK(o.bankConflicts == 0);
+  }
+  // f16 accumulators (out_dtype=tl.float16): no AMD atom takes them; multiply-adds.
+  DotCase half = amd("gfx942", "fp16", 64, 64, 32, 64, 64, 32, 4);
+  half.f16Accumulator = true;
+  CHECK(runCase(half).mma == 0);
+}
+#endif

@@ -3,6 +3,8 @@
 // by thread in tests/core/simt/ThreadSim. It tests on any machine the thread IR that
 // CUDA devices run, so a wrong lowering is found and shrunk (--reduce sim:sm_90)
 // without a GPU; a kernel that then fails only on the GPU points at the LLVM/PTX side.
+// "sim:gfx942" / "sim:gfx90a" / "sim:gfx1100" run the AMD lowering (wave64 or wave32,
+// MFMA/WMMA dots) the same way, where the AMDGPU backend is built.
 
 #include "DeviceRunner.h"
 
@@ -12,6 +14,10 @@
 #if TRIDENT_E2E_HAS_SPIRV
 #include "trident/backends/spirv/CodeGen.h"
 #include "trident/backends/spirv/Target.h"
+#endif
+#ifdef TRIDENT_E2E_AMDGPU
+#include "trident/backends/amdgpu/CodeGen.h"
+#include "trident/backends/amdgpu/Target.h"
 #endif
 
 namespace trident::e2e {
@@ -41,16 +47,23 @@ public:
       }
     }
 #endif
-    if (!target)
-      target = nvptx::targetDesc(arch_);
-    if (!target) {
-      result.error = "unknown NVIDIA architecture '" + arch_ + "'";
-      return result;
+#ifdef TRIDENT_E2E_AMDGPU
+    if (!target && (target = amdgpu::targetDesc(arch_))) {
+      amdgpu::HSACOOptions options;
+      options.kernel = k.name;
+      threadIR = amdgpu::lowerToThreadIR(k.module, *target, options, diags);
     }
-    nvptx::PTXOptions options;
-    options.kernel = k.name;
-    if (!threadIR)
+#endif
+    if (!target) {
+      target = nvptx::targetDesc(arch_);
+      if (!target) {
+        result.error = "unknown NVIDIA or AMD architecture '" + arch_ + "'";
+        return result;
+      }
+      nvptx::PTXOptions options;
+      options.kernel = k.name;
       threadIR = nvptx::lowerToThreadIR(k.module, *target, options, diags);
+    }
     if (!threadIR) {
       result.error = diags.str();
       return result;

@@ -1,7 +1,7 @@
 #pragma once
 // Internal to backends/amdgpu: how the shared LLVM translation reaches AMD's work-item
 // ids, barriers, cross-lane moves (DPP, ds_swizzle, permlanex16, ds_bpermute),
-// ocml/ockl functions and kernel attributes.
+// ocml/ockl functions, kernel attributes and matrix units (MFMA, WMMA).
 
 #include "trident/backends/llvm/Target.h"
 
@@ -32,6 +32,11 @@ public:
   bool assertFail(llvm::IRBuilder<> &b, std::string_view message, std::string_view file, unsigned line,
                   std::string_view function) override;
   void markKernel(llvm::Function *f, unsigned numThreads) override;
+  // th.mma on MFMA (gfx9) and WMMA (gfx11) atoms: llvm.amdgcn.mfma.* / wmma.* (AMDGPUMatrix.cpp).
+  bool matrixFragments(std::string_view atom, unsigned &a, unsigned &b, unsigned &c) const override;
+  std::vector<llvm::Value *> matrixMultiply(llvm::IRBuilder<> &b, std::string_view atom,
+                                            llvm::ArrayRef<llvm::Value *> a, llvm::ArrayRef<llvm::Value *> bv,
+                                            llvm::ArrayRef<llvm::Value *> c) override;
 
   // "amdgpu-waves-per-eu" for every kernel marked after this (0: leave it to LLVM).
   void setWavesPerEU(unsigned waves) { wavesPerEU_ = waves; }

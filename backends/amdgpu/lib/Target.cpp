@@ -31,17 +31,18 @@ Bits concat(Bits a, const Bits &b) {
 }
 
 // MFMA (CDNA, wave64) with an M x M result, M = 16 or 32, and `kPerLane` consecutive
-// k elements in each lane's registers (AMD's "matrix instruction calculator"): A's
-// lane l holds row l % M, B's lane l column l % M, both at k = kPerLane * (l / M) + r;
-// C's lane l holds column l % M and rows 4 * (l / M) + (r % 4) + 8 * (r / 4) for M = 32
-// (rows 4 * (l / M) + r for M = 16).
+// k elements in each lane's registers (CDNA3 ISA, "Dense Matrix Layouts"; AMD's matrix
+// instruction calculator): A's lane l holds row l % M, B's lane l column l % M, both at
+// k = kPerLane * (l / M) + r; C's lane l holds column l % M and rows
+// 8 * (r / 4) + 4 * (l / M) + r % 4 for M = 32 (rows 4 * (l / M) + r for M = 16).
+// Integer atoms take i8 into i32 (the inputs packed 4 or 8 to a word by the backend).
 MatrixAtom mfma(std::string name, int64_t m, int64_t k, Type input) {
   MatrixAtom a;
   a.name = std::move(name);
   a.m = a.n = m;
   a.k = k;
   a.aType = a.bType = input;
-  a.cType = Type::f32();
+  a.cType = input.isInteger() ? Type::i32() : Type::f32();
   int64_t groups = 64 / m;       // lane groups along k
   int64_t kPerLane = k / groups; // consecutive k in one lane's registers
   a.a.registerBits = cols(kPerLane);
@@ -58,15 +59,16 @@ MatrixAtom mfma(std::string name, int64_t m, int64_t k, Type input) {
   return a;
 }
 
-// WMMA (RDNA3, wave32) 16x16x16: A and B are replicated in both halves of the wave
-// (lane bit 4 selects nothing); each lane holds a whole row of A (column of B) of 16
-// k elements; C's lane l holds column l % 16 and rows 2 * r + l / 16.
+// WMMA (RDNA3, wave32) 16x16x16 (RDNA3 ISA, "Wave Matrix Multiply Accumulate"): A and B
+// are replicated in both halves of the wave (lane bit 4 selects nothing); each lane holds
+// a whole row of A (column of B) of 16 k elements; C's lane l holds column l % 16 and
+// rows 2 * r + l / 16. The int8 atom takes signed bytes into i32.
 MatrixAtom wmma(std::string name, Type input) {
   MatrixAtom a;
   a.name = std::move(name);
   a.m = a.n = a.k = 16;
   a.aType = a.bType = input;
-  a.cType = Type::f32();
+  a.cType = input.isInteger() ? Type::i32() : Type::f32();
   a.a.registerBits = cols(16);
   a.a.laneBits = concat(rows(16), {{0, 0}});
   a.b.registerBits = rows(16);
@@ -76,19 +78,28 @@ MatrixAtom wmma(std::string name, Type input) {
   return a;
 }
 
+// The atoms in the order the lowering tries them (DotLayout.h: the first that keeps every
+// wave busy): 32x32 first, which reads half the operand bytes per product of 16x16.
+// No fp8 atom: gfx942's MFMA fp8/bf8 are the FNUZ formats (E4M3 with bias 8, one NaN
+// 0x80, no infinities or negative zero), not the OCP E4M3FN/E5M2 of Trident's f8 types
+// (those are gfx950's); fp8 dots keep the multiply-add lowering there.
 std::vector<MatrixAtom> matrixAtoms(std::string_view arch) {
   if (arch == "gfx90a")
-    return {mfma("v_mfma_f32_16x16x16f16", 16, 16, Type::f16()),
-            mfma("v_mfma_f32_32x32x8f16", 32, 8, Type::f16()),
+    return {mfma("v_mfma_f32_32x32x8f16", 32, 8, Type::f16()),
+            mfma("v_mfma_f32_16x16x16f16", 16, 16, Type::f16()),
+            mfma("v_mfma_f32_32x32x8bf16_1k", 32, 8, Type::bf16()),
             mfma("v_mfma_f32_16x16x16bf16_1k", 16, 16, Type::bf16()),
-            mfma("v_mfma_f32_32x32x8bf16_1k", 32, 8, Type::bf16())};
-  if (arch == "gfx942")
-    return {mfma("v_mfma_f32_16x16x16_f16", 16, 16, Type::f16()),
-            mfma("v_mfma_f32_32x32x8_f16", 32, 8, Type::f16()),
-            mfma("v_mfma_f32_16x16x16_bf16", 16, 16, Type::bf16()),
+            mfma("v_mfma_i32_32x32x8i8", 32, 8, Type::i8()),
+            mfma("v_mfma_i32_16x16x16i8", 16, 16, Type::i8())};
+  if (arch == "gfx942") // gfx940's names; the i8 atoms doubled their k
+    return {mfma("v_mfma_f32_32x32x8_f16", 32, 8, Type::f16()),
+            mfma("v_mfma_f32_16x16x16_f16", 16, 16, Type::f16()),
             mfma("v_mfma_f32_32x32x8_bf16", 32, 8, Type::bf16()),
-            mfma("v_mfma_f32_16x16x32_fp8_fp8", 16, 32, Type::f8e4m3())};
-  return {wmma("v_wmma_f32_16x16x16_f16", Type::f16()), wmma("v_wmma_f32_16x16x16_bf16", Type::bf16())};
+            mfma("v_mfma_f32_16x16x16_bf16", 16, 16, Type::bf16()),
+            mfma("v_mfma_i32_32x32x16_i8", 32, 16, Type::i8()),
+            mfma("v_mfma_i32_16x16x32_i8", 16, 32, Type::i8())};
+  return {wmma("v_wmma_f32_16x16x16_f16", Type::f16()), wmma("v_wmma_f32_16x16x16_bf16", Type::bf16()),
+          wmma("v_wmma_i32_16x16x16_iu8", Type::i8())};
 }
 
 } // namespace
@@ -130,6 +141,9 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   t.maxSharedMemoryBytes = 64 * 1024;
   t.maxVectorBytes = 16; // global_load_dwordx4 / ds_read_b128
   t.matrixAtoms = matrixAtoms(*arch);
+  t.emitsMatrixAtoms = true; // th.mma -> llvm.amdgcn.mfma.* / wmma.* (AMDGPUMatrix.cpp)
+  // No ldmatrix and no asynchronous copies: operands reach the atoms through ds_read, and
+  // loops are not pipelined (num_stages acts as 1).
   return t;
 }
 

@@ -24,11 +24,14 @@ bool Translator::translateMatrix(Op *op) {
   switch (op->code()) {
   case OpCode::ThMma: {
     std::string atom = op->stringAttr("atom");
-    unsigned m = 0, n = 0, k = 0;
-    if (!atomShape(atom, m, n, k))
-      return error(op, "th.mma atom '" + atom + "' is not of the form mma.mMnNkK...");
-    unsigned lanes = hooks.warpSize();
-    unsigned numA = m * k / lanes, numB = k * n / lanes, numC = m * n / lanes;
+    unsigned numA = 0, numB = 0, numC = 0;
+    if (!hooks.matrixFragments(atom, numA, numB, numC)) {
+      unsigned m = 0, n = 0, k = 0;
+      if (!atomShape(atom, m, n, k))
+        return error(op, "th.mma atom '" + atom + "' is not of the form mma.mMnNkK...");
+      unsigned lanes = hooks.warpSize();
+      numA = m * k / lanes, numB = k * n / lanes, numC = m * n / lanes;
+    }
     if (op->numOperands() != numA + numB + numC || op->numResults() != numC)
       return error(op, "th.mma " + atom + " takes " + std::to_string(numA) + " + " + std::to_string(numB) +
                            " + " + std::to_string(numC) + " operands and gives " + std::to_string(numC) + " results");

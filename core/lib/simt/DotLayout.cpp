@@ -64,13 +64,16 @@ std::optional<MmaPlan> tile(const MatrixAtom &atom, std::span<const int64_t> sha
       plan.warpsN *= 2;
     return plan;
   }
-  // Triton's choice: split the longer side (counted in atoms, N in pairs), M first on
-  // ties; warps that find no room left replicate.
+  // Triton's choice: split the longer side (counted in atoms, N in pairs for atoms half as
+  // wide as tall, m16n8's; square ones, AMD's, one by one), M first on ties; warps that
+  // find no room left replicate.
+  int64_t perN = atom.n < atom.m ? atom.m / atom.n : 1;
   while (plan.warpsM * plan.warpsN < units) {
     bool roomM = plan.warpsM < tilesM, roomN = plan.warpsN < tilesN;
     if (!roomM && !roomN)
       break;
-    bool alongM = warpsAlongM ? roomM : roomM && (tilesM / plan.warpsM >= tilesN / 2 / plan.warpsN || !roomN);
+    bool alongM =
+        warpsAlongM ? roomM : roomM && (tilesM / plan.warpsM >= tilesN / perN / plan.warpsN || !roomN);
     (alongM ? plan.warpsM : plan.warpsN) *= 2;
   }
   return plan;
@@ -87,13 +90,14 @@ int64_t atomElement(const Bits &bases, int64_t bits, std::span<const int64_t> sh
 }
 
 std::optional<MmaPlan> planMma(const Op *dot, const TargetDesc &target, unsigned numWarps, bool warpsAlongM) {
-  if (!target.emitsMatrixAtoms || dot->operand(0)->type().rank() != 2 || target.warpSize != 32)
+  if (!target.emitsMatrixAtoms || dot->operand(0)->type().rank() != 2)
     return std::nullopt;
   // The first atom (the targets list the fastest first) that keeps every warp busy, else
-  // the first that fits at all.
+  // the first that fits at all. An atom's lane maps span one warp of the target (32 lanes,
+  // or AMD's wave64).
   std::optional<MmaPlan> first;
   for (const MatrixAtom &candidate : target.matrixAtoms) {
-    if (!fits(candidate, dot))
+    if (!fits(candidate, dot) || candidate.c.laneBits.size() != target.log2WarpSize())
       continue;
     std::optional<MmaPlan> plan = tile(candidate, dot->result()->type().shape(), numWarps, warpsAlongM);
     if (plan && plan->warpsM * plan->warpsN * candidate.warps == numWarps)

@@ -118,7 +118,9 @@ public:
                      const std::vector<bool> *only = nullptr, Value *base = nullptr);
   // The arrangement a conversion from `src` to `dst` goes through: swizzled rows along
   // the dimension `src` (else `dst`) holds contiguous, row-major for blocks of rank 1.
-  SharedLayout conversionLayout(const LinearLayout &src, const LinearLayout &dst, Type element) const;
+  // `chunkBytes`: the unit the rows' swizzle permutes (SharedLayout::swizzled).
+  SharedLayout conversionLayout(const LinearLayout &src, const LinearLayout &dst, Type element,
+                                unsigned chunkBytes = 16) const;
   // The arrangement of a rank-2 matrix-unit operand that th.wgmma reads from shared
   // memory as `src` writes it: a canonical tile (matrixDescriptor) with rows along what
   // `src` holds contiguous, else along dimension `kDim`.

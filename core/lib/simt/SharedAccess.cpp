@@ -168,7 +168,8 @@ Lowered Lowering::readShared(Value *buffer, Type element, const LinearLayout &ds
   return out;
 }
 
-SharedLayout Lowering::conversionLayout(const LinearLayout &src, const LinearLayout &dst, Type element) const {
+SharedLayout Lowering::conversionLayout(const LinearLayout &src, const LinearLayout &dst, Type element,
+                                        unsigned chunkBytes) const {
   // Rows along what the writer holds contiguous, else along what its lanes write
   // side by side (so scalar writes stay conflict-free), else along the reader's vectors.
   std::optional<unsigned> dim = vectorDimension(src);
@@ -179,7 +180,7 @@ SharedLayout Lowering::conversionLayout(const LinearLayout &src, const LinearLay
   unsigned bytes = storageType(element).bitWidth() / 8;
   if (!dim || src.rank() < 2 || bytes == 0)
     return SharedLayout::rowMajor(src.numElements());
-  return SharedLayout::swizzled(src.shape(), *dim, bytes);
+  return SharedLayout::swizzled(src.shape(), *dim, bytes, chunkBytes);
 }
 
 SharedLayout Lowering::matrixTileLayout(const LinearLayout &src, unsigned kDim, Type element) const {

@@ -12,7 +12,7 @@ SharedLayout SharedLayout::rowMajor(int64_t numElements) {
 }
 
 SharedLayout SharedLayout::swizzled(std::span<const int64_t> shape, unsigned contiguousDim,
-                                    unsigned elementBytes) {
+                                    unsigned elementBytes, unsigned chunkBytes) {
   int64_t total = 1;
   for (int64_t d : shape)
     total *= d;
@@ -22,12 +22,13 @@ SharedLayout SharedLayout::swizzled(std::span<const int64_t> shape, unsigned con
     return s;
   unsigned rowDim = contiguousDim == rank - 1 ? unsigned(rank - 2) : unsigned(rank - 1);
   int64_t inner = shape[contiguousDim], outer = shape[rowDim];
-  int64_t rowBytes = inner * elementBytes, vec = 16 / elementBytes;
-  if (rowBytes < 32 || vec < 1)
-    return s; // one chunk per row: 8 rows are 128 consecutive bytes already
+  int64_t chunk = std::max<int64_t>(chunkBytes, elementBytes);
+  int64_t rowBytes = inner * elementBytes, vec = chunk / elementBytes;
+  if (rowBytes < 2 * chunk || vec < 1)
+    return s; // one chunk per row: 128 / chunk rows are 128 consecutive bytes already
   unsigned innerBits = log2Exact(inner), outerBits = log2Exact(outer);
   unsigned perPhaseBits = log2Exact(std::max<int64_t>(1, 128 / rowBytes));
-  unsigned maxPhaseBits = log2Exact(std::min<int64_t>(8, rowBytes / 16));
+  unsigned maxPhaseBits = log2Exact(std::min<int64_t>(128 / chunk, rowBytes / chunk));
   unsigned vecBits = log2Exact(vec);
   // Flat-index bit positions of the two tile dimensions (row-major over `shape`).
   auto dimOffset = [&](unsigned d) {

@@ -38,8 +38,12 @@ struct SharedLayout {
   static SharedLayout rowMajor(int64_t numElements);
   // A swizzled tile of `shape` (rank >= 2; the last two dimensions are the tile, any
   // leading ones stack tiles) whose rows run along `contiguousDim` (rank-2 or rank-1).
-  // Row-major when rows are shorter than 16 bytes.
-  static SharedLayout swizzled(std::span<const int64_t> shape, unsigned contiguousDim, unsigned elementBytes);
+  // Row-major when rows are shorter than 16 bytes. `chunkBytes` (4, 8 or 16) is the unit
+  // the swizzle permutes: with C-byte chunks, maxPhase = min(128 / C, rowBytes / C), so
+  // 128 / C rows reading the same chunk (a phase of C-byte reads: AMD's ds_read_b64 of
+  // MFMA fragments, 16 lanes at 16 rows) fall in distinct banks.
+  static SharedLayout swizzled(std::span<const int64_t> shape, unsigned contiguousDim, unsigned elementBytes,
+                               unsigned chunkBytes = 16);
 
   int64_t offset(int64_t flat) const;
   // `layout` with every basis replaced by its offset: a rank-1 layout whose "flat

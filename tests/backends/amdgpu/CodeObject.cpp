@@ -111,6 +111,12 @@ void parseMetadata(const std::string &notes, CodeObjectView &view) {
         kernel->kernargSegmentSize = toInt(value);
       else if (key == ".max_flat_workgroup_size")
         kernel->maxFlatWorkgroupSize = toInt(value);
+      else if (key == ".vgpr_count")
+        kernel->vgprCount = toInt(value);
+      else if (key == ".agpr_count")
+        kernel->agprCount = toInt(value);
+      else if (key == ".sgpr_count")
+        kernel->sgprCount = toInt(value);
     } else if (inArgs && arg) {
       if (key == ".offset")
         arg->offset = toInt(value);
@@ -183,7 +189,7 @@ KernelDescriptor readKernelDescriptor(const std::string &hsaco, const std::strin
   int64_t entry = 0;
   uint16_t properties = 0;
   kd.found = read(at, kd.groupSegmentFixedSize) && read(at + 8, kd.kernargSize) && read(at + 16, entry) &&
-             read(at + 56, properties);
+             read(at + 56, properties) && read(at + 44, kd.computePgmRsrc3) && read(at + 48, kd.computePgmRsrc1);
   kd.entryIsKernel = code != 0 && descriptor + entry == code;
   kd.wavefrontSize32 = (properties >> 10) & 1;
   return kd;

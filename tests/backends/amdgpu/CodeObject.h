@@ -25,6 +25,7 @@ struct MetadataKernel {
   int64_t groupSegmentFixedSize = -1; // static LDS bytes
   int64_t kernargSegmentSize = -1;
   int64_t maxFlatWorkgroupSize = -1;
+  int64_t vgprCount = -1, agprCount = -1, sgprCount = -1; // on gfx90a+ vgpr_count includes the AGPRs
   std::vector<MetadataArg> args;
 };
 
@@ -36,6 +37,8 @@ struct KernelDescriptor {
   uint32_t kernargSize = 0;
   bool entryIsKernel = false;   // kd address + kernel_code_entry_byte_offset = the kernel symbol
   bool wavefrontSize32 = false; // kernel_code_properties bit 10
+  uint32_t computePgmRsrc1 = 0; // bits 0-5: GRANULATED_WORKITEM_VGPR_COUNT
+  uint32_t computePgmRsrc3 = 0; // gfx90a+: bits 0-5 ACCUM_OFFSET (first AGPR / 4 - 1)
 };
 
 struct CodeObjectView {

@@ -65,10 +65,13 @@ TEST_CASE("AMD target descriptions") {
     CHECK(t->maxVectorBytes == 16);
     CHECK(t->log2WarpSize() == (arch == "gfx1100" ? 5u : 6u));
     REQUIRE(!t->matrixAtoms.empty());
+    CHECK(t->emitsMatrixAtoms);
+    CHECK_FALSE(t->ldmatrix);
+    CHECK_FALSE(t->asyncCopy);
     for (const MatrixAtom &atom : t->matrixAtoms) {
       INFO(atom.name);
       CHECK(atom.name.starts_with(arch == "gfx1100" ? "v_wmma_" : "v_mfma_"));
-      CHECK(atom.cType == Type::f32());
+      CHECK(atom.cType == (atom.aType.isInteger() ? Type::i32() : Type::f32()));
       checkOperand(atom.a, atom.m, atom.k, t->warpSize);
       checkOperand(atom.b, atom.k, atom.n, t->warpSize);
       checkOperand(atom.c, atom.m, atom.n, t->warpSize);

@@ -2,13 +2,17 @@
 // What the source files of the thread-IR simulator (ThreadSim.h) share; private to
 // them. ThreadSim.cpp runs the ops and defines the value helpers below;
 // ThreadSimShared.cpp is shared memory (race checks, asynchronous copies, bank
-// counting); ThreadSimMatrix.cpp is the matrix-unit ops (th.mma, th.ldmatrix).
+// counting); ThreadSimMatrix.cpp is the matrix-unit ops (th.mma, th.ldmatrix), ThreadSimAmdMatrix.cpp
+// AMD's atoms' fragments from the ISA.
 
 #include "trident/ir/IR.h"
 #include "trident/simt/TargetDesc.h"
 
+#include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -103,6 +107,16 @@ private:
   std::vector<ThreadCopies> copies_;    // per thread
   int epoch_ = 0;
 };
+
+// The fragments of an atom as its vendor's ISA documents define them, independently of
+// the atom's bit maps (ThreadSimAmdMatrix.cpp: AMD's MFMA and WMMA); nullopt for atoms
+// the simulator reads through their maps. `element(operand, reg, lane)`: the (row, col)
+// of A (0), B (1) or C/D (2) that register `reg` of `lane` holds.
+struct IsaFragments {
+  std::array<unsigned, 3> registers{}; // per lane, of A, B and C
+  std::function<std::pair<int64_t, int64_t>(unsigned operand, unsigned reg, unsigned lane)> element;
+};
+std::optional<IsaFragments> isaFragments(const Op *op, const MatrixAtom &atom, unsigned warpSize);
 
 // th.mma: the result words (one Words per register of D) of `atom` on `operands`
 // (the op's operands, A's registers, then B's, then C's).

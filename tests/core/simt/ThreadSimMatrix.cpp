@@ -1,5 +1,6 @@
 // Matrix-unit ops of the thread-IR simulator: th.mma (one MatrixAtom per warp) and
-// th.ldmatrix, as core/include/trident/ir/ThreadOps.def defines them.
+// th.ldmatrix, as core/include/trident/ir/ThreadOps.def defines them. AMD's atoms take
+// their fragments from the ISA's formulas (ThreadSimAmdMatrix.cpp), others from their maps.
 #include "ThreadSimImpl.h"
 
 #include <array>
@@ -51,10 +52,22 @@ struct Operand {
   Type type;
   int64_t rows, cols;
   unsigned first;
+  // Where the ISA says (AMD's atoms, ThreadSimAmdMatrix.cpp), else the map.
+  const IsaFragments *isa = nullptr;
+  unsigned index = 0; // 0 A, 1 B, 2 C
+
+  unsigned registers() const { return isa ? isa->registers[index] : registersOf(map); }
+  Element element(unsigned reg, unsigned lane) const {
+    return isa ? isa->element(index, reg, lane) : elementOf(map, reg, lane);
+  }
 };
 
 void checkSignature(const Op *op, const MatrixAtom &atom, const std::array<Operand, 3> &operands,
                     unsigned warpSize) {
+  for (const Operand &o : operands)
+    if (o.isa && o.registers() != registersOf(o.map))
+      fail(op, "atom '" + atom.name + "' gives " + o.name + " " + std::to_string(registersOf(o.map)) +
+                   " registers per lane, its ISA " + std::to_string(o.registers()));
   for (const Operand &o : operands)
     if ((1u << o.map.laneBits.size()) != warpSize)
       fail(op, "atom '" + atom.name + "' maps " + std::to_string(1u << o.map.laneBits.size()) + " lanes of " +
@@ -84,8 +97,8 @@ Words gather(const Op *op, const MatrixAtom &atom, const Operand &o,
   Words matrix(size);
   std::vector<bool> held(size, false);
   for (unsigned lane = 0; lane < warpSize; ++lane)
-    for (unsigned reg = 0; reg < registersOf(o.map); ++reg) {
-      Element e = elementOf(o.map, reg, lane);
+    for (unsigned reg = 0; reg < o.registers(); ++reg) {
+      Element e = o.element(reg, lane);
       auto where = [&] { return "register " + std::to_string(reg) + " of lane " + std::to_string(lane); };
       if (e.first >= o.rows || e.second >= o.cols)
         fail(op, "atom '" + atom.name + "' maps " + where() + " to " + o.name + elementName(e) +
@@ -191,9 +204,11 @@ std::vector<Words> runMma(const Op *op, const MatrixAtom &atom, const std::vecto
                           unsigned threads, unsigned warpSize) {
   requireWholeWarps(op, threads, warpSize);
   unsigned bFirst = registersOf(atom.a), cFirst = bFirst + registersOf(atom.b);
-  std::array<Operand, 3> ops = {Operand{"A", atom.a, atom.aType, atom.m, atom.k, 0},
-                                Operand{"B", atom.b, atom.bType, atom.k, atom.n, bFirst},
-                                Operand{"C", atom.c, atom.cType, atom.m, atom.n, cFirst}};
+  std::optional<IsaFragments> isa = isaFragments(op, atom, warpSize);
+  const IsaFragments *fromIsa = isa ? &*isa : nullptr;
+  std::array<Operand, 3> ops = {Operand{"A", atom.a, atom.aType, atom.m, atom.k, 0, fromIsa, 0},
+                                Operand{"B", atom.b, atom.bType, atom.k, atom.n, bFirst, fromIsa, 1},
+                                Operand{"C", atom.c, atom.cType, atom.m, atom.n, cFirst, fromIsa, 2}};
   checkSignature(op, atom, ops, warpSize);
   const Operand &c = ops[2];
   std::vector<Words> results(registersOf(c.map), Words(threads));
@@ -204,7 +219,7 @@ std::vector<Words> runMma(const Op *op, const MatrixAtom &atom, const std::vecto
     // D's registers are C's: the same map.
     for (unsigned lane = 0; lane < warpSize; ++lane)
       for (unsigned reg = 0; reg < results.size(); ++reg) {
-        Element e = elementOf(c.map, reg, lane);
+        Element e = c.element(reg, lane);
         results[reg][first + lane] = d[e.first * atom.n + e.second];
       }
   }

@@ -86,6 +86,13 @@ public:
                                                     llvm::ArrayRef<llvm::Value *> /*c*/) {
     return {};
   }
+  // How many of this lane's registers the A, B and C fragments of `atom` take; false:
+  // the translation reads them off a PTX-style name ("mma.m16n8k16...": m*k, k*n and m*n
+  // elements spread evenly over the warp).
+  virtual bool matrixFragments(std::string_view /*atom*/, unsigned & /*a*/, unsigned & /*b*/,
+                               unsigned & /*c*/) const {
+    return false;
+  }
   // `count` 8x8 matrices of 16-bit elements from the shared-memory row `address` of
   // this lane, as a vector of `type` (2 * count elements).
   virtual llvm::Value *loadMatrix(llvm::IRBuilder<> &, llvm::Value * /*address*/, unsigned /*count*/,
