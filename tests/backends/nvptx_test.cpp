@@ -421,3 +421,32 @@ TEST_CASE("shifts by the bit width or more give Trident's defined results, not L
   CHECK_MESSAGE(ashrLine.substr(ashrLine.size() - 4) == ", 31", ashrLine);
   CHECK(countOf(ll, "poison") == 0);
 }
+
+TEST_CASE("x * s - m fuses into one fma and f32 exp2 is ex2.approx.ftz, as Triton compiles them") {
+  const char *text = R"(builtin.module ({
+  tt.func {sym_name = "k"} ({
+  ^(%p: ptr<f32>, %s: f32, %m: f32):
+    %0 = tt.make_range {end = 128, start = 0} : block<128xi32>
+    %1 = tt.splat %p : block<128xptr<f32>>
+    %2 = tt.addptr %1, %0 : block<128xptr<f32>>
+    %3 = tt.load %2 : block<128xf32>
+    %4 = tt.splat %s : block<128xf32>
+    %5 = tt.splat %m : block<128xf32>
+    %6 = arith.mulf %3, %4 : block<128xf32>
+    %7 = arith.subf %6, %5 : block<128xf32>
+    %8 = math.exp2 %7 : block<128xf32>
+    tt.store %2, %8
+    tt.return
+  })
+})
+)";
+  Diagnostics diags;
+  std::string ptx = compilePTX(text, "sm_90", diags);
+  INFO(diags.str() << ptx);
+  REQUIRE(!ptx.empty());
+  CHECK(countOf(ptx, "fma.rn.f32") >= 1);
+  CHECK(countOf(ptx, "mul.rn.f32") == 0);
+  CHECK(countOf(ptx, "ex2.approx.ftz.f32") >= 1);
+  CHECK(countOf(ptx, "ex2.approx.f32") == 0);
+  checkAssembles(ptx, "sm_90");
+}

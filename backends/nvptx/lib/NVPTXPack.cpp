@@ -90,8 +90,6 @@ void pairNarrowingConversions(llvm::Module &m) {
         }
         result = b.CreateBitCast(words, type);
       }
-      if (result->getType() != type)
-        result = b.CreateBitCast(result, type);
       last->replaceAllUsesWith(result);
       // The old chain, last insert first, then the conversions nothing else reads.
       for (llvm::Instruction *insert : chain) {
