@@ -51,7 +51,7 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn,
 )";
 
 struct DotCase {
-  const char *dtype; // "fp16", "bf16", "fp32", "i8"
+  const char *dtype; // "fp16", "bf16", "fp32", "i8", "fp8e4nv", "fp8e5"
   int m, n, k;       // problem sizes
   int bm, bn, bk;    // block sizes
   unsigned warps;
@@ -60,6 +60,9 @@ struct DotCase {
   unsigned stages = 3; // num_stages: 1 is no pipelining
   bool f16Accumulator = false; // out_dtype=tl.float16
   const char *arch = "sm_80";   // sm_90: wgmma; gfx90a, gfx942, gfx1100: MFMA / WMMA
+  const char *precision = nullptr; // input_precision (default: tf32 for fp32, else ieee)
+  bool fullMantissa = false;       // fp32 inputs uniform in [-1, 1] (not exact in tf32)
+  float tolerance = 0;             // |interpreter - simulator| allowed (default: rounding only)
 };
 
 uint16_t toHalfBits(float f, bool bf16) {
@@ -72,16 +75,38 @@ uint16_t toHalfBits(float f, bool bf16) {
   return std::bit_cast<uint16_t>(h);
 }
 
+bool isFp8(const DotCase &c) { return std::string_view(c.dtype).starts_with("fp8"); }
+
+// The fp8 code of `v` (OCP e4m3: 3 mantissa bits, bias 7; e5m2: 2 bits, bias 15), found
+// by decoding every code; `v` must be exact in the format.
+uint8_t fp8Bits(float v, bool e4m3) {
+  int mantissaBits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15;
+  for (int code = 0; code < 256; ++code) {
+    int e = (code & 0x7f) >> mantissaBits, m = code & ((1 << mantissaBits) - 1);
+    float mag = e == 0 ? std::ldexp(float(m), 1 - bias - mantissaBits)
+                       : std::ldexp(1.0f + float(m) / float(1 << mantissaBits), e - bias);
+    if ((code & 0x80 ? -mag : mag) == v && !(v == 0 && code & 0x80))
+      return uint8_t(code);
+  }
+  FAIL("not exact in fp8: " << v);
+  return 0;
+}
+
 // Elements of A or B: small multiples of 1/64 (exact in every input type, so the
-// interpreter and the matrix unit see the same numbers).
+// interpreter and the matrix unit see the same numbers); for fp8, i/8 with |i| <= 16
+// (e4m3) or i/4 with |i| <= 8 (e5m2), which have as many significant bits as the format.
 std::vector<uint8_t> matrixBytes(const DotCase &c, size_t count, uint32_t seed) {
   std::mt19937 gen(seed);
   std::uniform_int_distribution<int> dist(-64, 64);
   bool wide = std::string(c.dtype) == "fp32", bytesOnly = std::string(c.dtype) == "i8";
-  std::vector<uint8_t> bytes(count * (wide ? 4 : bytesOnly ? 1 : 2));
+  bool e4m3 = std::string(c.dtype) == "fp8e4nv";
+  std::uniform_int_distribution<int> fp8Dist(e4m3 ? -16 : -8, e4m3 ? 16 : 8);
+  std::vector<uint8_t> bytes(count * (wide ? 4 : bytesOnly || isFp8(c) ? 1 : 2));
   for (size_t i = 0; i < count; ++i) {
-    float v = float(dist(gen)) / 64.0f;
-    if (bytesOnly) {
+    float v = c.fullMantissa ? std::uniform_real_distribution<float>(-1, 1)(gen) : float(dist(gen)) / 64.0f;
+    if (isFp8(c)) {
+      bytes[i] = fp8Bits(float(fp8Dist(gen)) / (e4m3 ? 8.0f : 4.0f), e4m3);
+    } else if (bytesOnly) {
       bytes[i] = static_cast<uint8_t>(static_cast<int8_t>(dist(gen)));
     } else if (wide) {
       std::memcpy(&bytes[i * 4], &v, 4);
@@ -99,11 +124,12 @@ struct Outcome {
   std::string wgmmaASharedMajor, wgmmaBMajor; // of the last th.wgmma: "k", "mn" (A: or "registers")
   uint64_t bankConflicts = 0;
   int64_t sharedBytes = 0;
+  double maxError = 0; // the largest |interpreter - simulator|
 };
 
 Outcome runCase(const DotCase &c) {
   std::string source = kSource;
-  std::string precision = std::string(c.dtype) == "fp32" ? "tf32" : "ieee";
+  std::string precision = c.precision ? c.precision : std::string(c.dtype) == "fp32" ? "tf32" : "ieee";
   source.replace(source.find("PRECISION"), 9, precision);
   bool integer = std::string(c.dtype) == "i8";
   source.replace(source.find("ACC"), 3, integer ? "tl.int32" : c.f16Accumulator ? "tl.float16" : "tl.float32");
@@ -144,6 +170,8 @@ Outcome runCase(const DotCase &c) {
   Type elem = std::string(c.dtype) == "fp16"   ? Type::f16()
               : std::string(c.dtype) == "bf16" ? Type::bf16()
               : integer                        ? Type::i8()
+              : std::string(c.dtype) == "fp8e4nv" ? Type::f8e4m3()
+              : std::string(c.dtype) == "fp8e5"   ? Type::f8e5m2()
                                                : Type::f32();
   Interpreter interp;
   interp.addBuffer(a.data(), a.size());
@@ -223,7 +251,9 @@ Outcome runCase(const DotCase &c) {
   for (size_t i = 0; i < ref.size(); ++i) {
     // f16 accumulators round after every multiply-add in the interpreter and after
     // every 16 products on the matrix unit.
-    float tolerance = c.f16Accumulator ? 1e-2f : 1e-5f;
+    float tolerance = c.tolerance ? c.tolerance : c.f16Accumulator ? 1e-2f : 1e-5f;
+    if (!integer)
+      outcome.maxError = std::max(outcome.maxError, double(std::fabs(ref[i] - sim[i])));
     bool same = integer ? std::bit_cast<int32_t>(ref[i]) == std::bit_cast<int32_t>(sim[i])
                         : std::fabs(ref[i] - sim[i]) <= tolerance * (1 + std::fabs(ref[i]));
     if (!same && !bad++)
@@ -257,7 +287,26 @@ TEST_CASE("bf16 and tf32 dots, odd sizes with masks, several programs") {
   CHECK(tf.mma > 0);
   CHECK(tf.atom == "mma.m16n8k8.f32.tf32");
   CHECK(bf.atom == "mma.m16n8k16.f32.bf16");
-  CHECK(tf.ldmatrix == 0); // 32-bit elements: plain shared loads
+  CHECK(tf.ldmatrix > 0); // A's 32-bit elements as pairs of 16-bit units; B by plain loads
+}
+
+TEST_CASE("tf32x3 dots: three tf32 products per step, within f32 rounding where tf32 is not") {
+  // Inputs with full f32 mantissas: one tf32 product loses about 2^-11 of each, so plain
+  // tf32 must miss a tolerance of 1e-4 over K = 64 that tf32x3 meets.
+  DotCase x3 = {"fp32", 48, 40, 64, 32, 32, 16, 4, false, false};
+  x3.precision = "tf32x3";
+  x3.fullMantissa = true;
+  x3.tolerance = 1e-4f;
+  Outcome three = runCase(x3);
+  CHECK(three.atom == "mma.m16n8k8.f32.tf32");
+  DotCase one = x3;
+  one.precision = "tf32";
+  one.tolerance = 1.0f; // only measured
+  Outcome single = runCase(one);
+  CHECK(three.mma == 3 * single.mma);
+  MESSAGE("largest error: tf32x3 " << three.maxError << ", tf32 " << single.maxError);
+  CHECK(three.maxError < 1e-4);
+  CHECK(single.maxError > 1e-4);
 }
 
 TEST_CASE("int8 dots run on mma.m16n8k32 into exact i32") {
@@ -265,8 +314,27 @@ TEST_CASE("int8 dots run on mma.m16n8k32 into exact i32") {
   CHECK(o.mma == 8); // warps 2 x 2: (32/16) x (32/8) atoms per warp, one k step of 32 per tile
   CHECK(o.atom == "mma.m16n8k32.s32.s8");
   CHECK(o.asyncCopies > 0);
+  CHECK(o.ldmatrix > 0); // A, k-contiguous: bytes in pairs of 16-bit units
   Outcome odd = runCase({"i8", 40, 24, 48, 32, 32, 32, 2, false, false});
   CHECK(odd.mma > 0);
+}
+
+TEST_CASE("fp8 dots (e4m3, e5m2) run on mma.m16n8k32 on sm_89 and sm_90, multiply-adds on sm_80") {
+  for (const char *arch : {"sm_89", "sm_90"}) {
+    INFO(std::string(arch));
+    DotCase e4 = {"fp8e4nv", 64, 64, 128, 64, 64, 64, 4, false, false};
+    e4.arch = arch;
+    Outcome o = runCase(e4);
+    CHECK(o.mma > 0);
+    CHECK(o.atom == "mma.m16n8k32.f32.e4m3");
+    CHECK(o.asyncCopies > 0);
+    CHECK(o.ldmatrix > 0); // A; B (n-contiguous) is read byte by byte, not conflict-free yet
+    DotCase e5 = {"fp8e5", 40, 24, 72, 32, 32, 32, 2, false, false, true}; // masked edges, epilogue
+    e5.arch = arch;
+    Outcome odd = runCase(e5);
+    CHECK(odd.atom == "mma.m16n8k32.f32.e5m2");
+  }
+  CHECK(runCase({"fp8e4nv", 64, 64, 64, 64, 64, 32, 4, false, false}).mma == 0);
 }
 
 TEST_CASE("f16 dots with f16 accumulators (out_dtype=tl.float16) take the f16 atom") {

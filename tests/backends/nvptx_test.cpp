@@ -126,7 +126,11 @@ TEST_CASE("every kernel compiles to PTX that ptxas accepts, for sm_80 and sm_90"
       REQUIRE(ptx.has_value());
       if (const char *dump = std::getenv("TRIDENT_DUMP_DIR"))
         std::ofstream(fs::path(dump) / (name + "." + arch + ".ptx")) << ptx->ptx;
-      CHECK(ptx->ptx.find(".version 8.0") != std::string::npos);
+      // PTX 8.0, or 8.4 for fp8 tensor-core atoms only.
+      bool fp8Mma = ptx->ptx.find(".e4m3.e4m3.f32") != std::string::npos ||
+                    ptx->ptx.find(".e5m2.e5m2.f32") != std::string::npos;
+      CHECK(ptx->ptx.find(fp8Mma ? ".version 8.4" : ".version 8.0") != std::string::npos);
+      CHECK(fp8Mma == (std::string(arch) == "sm_90" && name == "dot_f8e4m3_f32_32x32x32"));
       CHECK(ptx->ptx.find(std::string(".target ") + arch) != std::string::npos);
       for (const nvptx::KernelInfo &k : ptx->kernels) {
         CHECK(ptx->ptx.find(".entry " + k.name) != std::string::npos);

@@ -40,8 +40,21 @@ void initializeNVPTX() {
   });
 }
 
-std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch, unsigned optLevel,
-                                                         Diagnostics &diags) {
+// fp8 tensor-core atoms need PTX 8.4; every other kernel keeps PTX 8.0, which older
+// drivers accept too.
+bool usesFp8MatrixUnits(const Module &threadIR) {
+  bool fp8 = false;
+  threadIR.op()->walk([&](Op *op) {
+    if (op->is(OpCode::ThMma) || op->is(OpCode::ThWgmma)) {
+      std::string atom = op->stringAttr("atom");
+      fp8 = fp8 || atom.find("e4m3") != std::string::npos || atom.find("e5m2") != std::string::npos;
+    }
+  });
+  return fp8;
+}
+
+std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch, const Module *threadIR,
+                                                         unsigned optLevel, Diagnostics &diags) {
   initializeNVPTX();
   std::string triple = "nvptx64-nvidia-cuda", error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
@@ -60,7 +73,7 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch
                : optLevel == 2 ? llvm::CodeGenOptLevel::Default
                                : llvm::CodeGenOptLevel::Aggressive;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, llvmProcessor(arch), ptxFeatures(arch), options, std::nullopt, std::nullopt, level));
+      triple, llvmProcessor(arch), ptxFeatures(arch, threadIR && usesFp8MatrixUnits(*threadIR)), options, std::nullopt, std::nullopt, level));
 }
 
 void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
@@ -150,7 +163,7 @@ std::string emitLLVMFromThreadIR(const Module &threadIR, const TargetDesc &targe
   std::optional<std::string> arch = archOf(target, diags);
   if (!arch)
     return {};
-  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(*arch, options.optLevel, diags);
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(*arch, &threadIR, options.optLevel, diags);
   if (!tm)
     return {};
   llvm::LLVMContext ctx;
@@ -182,7 +195,7 @@ std::optional<PTXModule> compileThreadIRToPTX(const Module &threadIR, const Targ
     out.kernels.push_back({std::string(func::name(f)), static_cast<unsigned>(f->intAttr("num_threads")),
                            static_cast<uint64_t>(f->intAttr("shared_bytes")),
                            static_cast<unsigned>(f->region()->numArguments())});
-  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(*arch, options.optLevel, diags);
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(*arch, &threadIR, options.optLevel, diags);
   if (!tm)
     return std::nullopt;
   llvm::LLVMContext ctx;

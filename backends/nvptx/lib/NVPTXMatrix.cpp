@@ -144,14 +144,18 @@ llvm::Value *NVPTXHooks::loadMatrix(llvm::IRBuilder<> &b, llvm::Value *address, 
   llvm::Type *words = count == 1 ? static_cast<llvm::Type *>(b.getInt32Ty())
                                  : llvm::StructType::get(b.getContext(), std::vector<llvm::Type *>(count, b.getInt32Ty()));
   llvm::Value *r = inlineAsm(b, words, text, constraints, {sharedAddress(b, address)}, true);
+  // Each lane receives `count` 32-bit words: two 16-bit elements each, four bytes, or
+  // one 32-bit element.
   auto *vector = llvm::cast<llvm::FixedVectorType>(type);
-  llvm::Type *pair = llvm::FixedVectorType::get(vector->getElementType(), 2);
+  llvm::Type *element = vector->getElementType();
+  unsigned per = 32 / element->getPrimitiveSizeInBits();
+  llvm::Type *parts = per == 1 ? element : llvm::FixedVectorType::get(element, per);
   llvm::Value *out = llvm::PoisonValue::get(type);
   for (unsigned i = 0; i < count; ++i) {
-    llvm::Value *word = count == 1 ? r : b.CreateExtractValue(r, i);
-    llvm::Value *halves = b.CreateBitCast(word, pair);
-    for (unsigned j = 0; j < 2; ++j)
-      out = b.CreateInsertElement(out, b.CreateExtractElement(halves, b.getInt32(j)), b.getInt32(2 * i + j));
+    llvm::Value *word = b.CreateBitCast(count == 1 ? r : b.CreateExtractValue(r, i), parts);
+    for (unsigned j = 0; j < per; ++j)
+      out = b.CreateInsertElement(out, per == 1 ? word : b.CreateExtractElement(word, b.getInt32(j)),
+                                  b.getInt32(per * i + j));
   }
   return out;
 }

@@ -17,6 +17,9 @@ uint64_t maxSharedBytes(std::string_view arch) {
   return 99 * 1024; // sm_86, sm_89
 }
 
+// Ada and Hopper multiply fp8 on their tensor cores (PTX ISA 8.4's mma with .e4m3/.e5m2).
+bool hasFp8MatrixUnits(std::string_view arch) { return arch == "sm_89" || arch == "sm_90"; }
+
 using Bits = std::vector<std::pair<int64_t, int64_t>>;
 
 // mma.sync.m16n8k16 with 16-bit inputs and f32 (or f16) accumulators (PTX ISA, "Matrix
@@ -57,12 +60,13 @@ MatrixAtom mma1688tf32() {
 
 // mma.sync.m16n8k32 with s8 inputs and s32 accumulators: the m16n8k16 fragments with
 // every 16-bit element a pair of bytes (PTX ISA, "Matrix fragments for mma.m16n8k32").
-MatrixAtom mma16832s8() {
+// The same fragments carry fp8 (e4m3, e5m2) inputs with f32 accumulators on sm_89+.
+MatrixAtom mma16832(std::string name, Type input, Type acc) {
   MatrixAtom a;
-  a.name = "mma.m16n8k32.s32.s8";
+  a.name = std::move(name);
   a.m = 16, a.n = 8, a.k = 32;
-  a.aType = a.bType = Type::i8();
-  a.cType = Type::i32();
+  a.aType = a.bType = input;
+  a.cType = acc;
   a.a.registerBits = {{0, 1}, {0, 2}, {8, 0}, {0, 16}};
   a.a.laneBits = {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}};
   a.b.registerBits = {{1, 0}, {2, 0}, {16, 0}};
@@ -124,15 +128,19 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   for (MatrixAtom &a : std::vector<MatrixAtom>{mma16816("mma.m16n8k16.f32.f16", Type::f16()),
                                                mma16816("mma.m16n8k16.f16.f16", Type::f16(), Type::f16()),
                                                mma16816("mma.m16n8k16.f32.bf16", Type::bf16()), mma1688tf32(),
-                                               mma16832s8()})
+                                               mma16832("mma.m16n8k32.s32.s8", Type::i8(), Type::i32())})
     t.matrixAtoms.push_back(std::move(a));
+  if (hasFp8MatrixUnits(*arch)) {
+    t.matrixAtoms.push_back(mma16832("mma.m16n8k32.f32.e4m3", Type::f8e4m3(), Type::f32()));
+    t.matrixAtoms.push_back(mma16832("mma.m16n8k32.f32.e5m2", Type::f8e5m2(), Type::f32()));
+  }
   t.emitsMatrixAtoms = true;
   t.ldmatrix = true;  // sm_75+
   t.asyncCopy = true; // cp.async, sm_80+
   return t;
 }
 
-std::string ptxFeatures(std::string_view) { return "+ptx80"; }
+std::string ptxFeatures(std::string_view, bool fp8MatrixUnits) { return fp8MatrixUnits ? "+ptx84" : "+ptx80"; }
 
 std::string llvmProcessor(std::string_view arch) {
   // wgmma and setmaxnreg exist only for the architecture-specific sm_90a; its code runs

@@ -36,10 +36,11 @@ bool fits(const MatrixAtom &atom, const Op *dot) {
   Type a = dot->operand(0)->type(), b = dot->operand(1)->type(), c = dot->operand(2)->type();
   if (a.element() != atom.aType || b.element() != atom.bType || c.element() != atom.cType)
     return false;
-  // f32 inputs reach a tf32 atom only when the dot allows tf32 products.
+  // f32 inputs reach a tf32 atom only when the dot allows tf32 products (tf32x3: three
+  // of them per product, LowerDot.cpp).
   bool tf32 = atom.aType == Type::f32();
   std::string precision = dot->attr("input_precision").isString() ? dot->stringAttr("input_precision") : "ieee";
-  if (tf32 != (precision == "tf32"))
+  if (tf32 != (precision == "tf32" || precision == "tf32x3"))
     return false;
   std::span<const int64_t> as = a.shape(), bs = b.shape();
   return as[0] % atom.m == 0 && as[1] % atom.k == 0 && bs[1] % atom.n == 0;

@@ -206,6 +206,18 @@ private:
   SharedLayout shared_;
 };
 
+// tf32x3 (input_precision="tf32x3"): an f32 operand is its tf32 head (the low 13
+// mantissa bits cleared) plus the f32 remainder, which is exact; the dot sums three tf32
+// products per step, the small ones first: a_lo * b_hi + a_hi * b_lo + a_hi * b_hi,
+// within about 2^-21 of f32 products at three times the matrix work. (As in Triton, an
+// infinite operand gives NaN: its remainder is inf - inf.)
+std::pair<Value *, Value *> splitTf32(Lowering &l, Value *x) {
+  Value *bits = l.b.cast(OpCode::Bitcast, x, Type::i32());
+  Value *head = l.b.cast(OpCode::Bitcast, l.b.binary(OpCode::AndI, bits, l.b.constInt(int32_t(0xffffe000u), Type::i32())),
+                         Type::f32());
+  return {head, l.b.binary(OpCode::SubF, x, head)};
+}
+
 bool lowerDotMma(Lowering &l, Op *op, const MmaPlan &plan) {
   const MatrixAtom &atom = *plan.atom;
   unsigned numWarps = l.layouts.numWarps;
@@ -220,6 +232,8 @@ bool lowerDotMma(Lowering &l, Op *op, const MmaPlan &plan) {
           numC = int64_t(1) << atom.c.registerBits.size();
   unsigned kBits = log2Exact(aShape[1]), nBits = log2Exact(shape[1]);
   std::vector<Type> resultTypes(static_cast<size_t>(numC), atom.cType);
+  bool split = atom.aType == Type::f32() && op->attr("input_precision").isString() &&
+               op->stringAttr("input_precision") == "tf32x3";
   // One k step at a time: its A and B fragments are read, then every atom of the
   // warp's tile issues (independent, back to back).
   for (int64_t k0 = 0; k0 < aShape[1]; k0 += atom.k) {
@@ -240,17 +254,28 @@ bool lowerDotMma(Lowering &l, Op *op, const MmaPlan &plan) {
     }
     a.fetch(neededA);
     b.fetch(neededB);
+    // The (head, remainder) of each register this step reads, split once.
+    std::map<std::pair<int, int64_t>, std::pair<Value *, Value *>> parts;
+    auto part = [&](int which, int64_t r, bool low) {
+      auto it = parts.find({which, r});
+      if (it == parts.end())
+        it = parts.emplace(std::pair(which, r), splitTf32(l, which ? b.reg(r) : a.reg(r))).first;
+      return low ? it->second.second : it->second.first;
+    };
     for (int64_t rc = 0, t = 0; rc < lc.numRegisters(); rc += numC, ++t) {
-      std::vector<Value *> operands;
-      for (int64_t r : opsA[static_cast<size_t>(t)])
-        operands.push_back(a.reg(r));
-      for (int64_t r : opsB[static_cast<size_t>(t)])
-        operands.push_back(b.reg(r));
-      for (int64_t e = 0; e < numC; ++e)
-        operands.push_back(d.regs[static_cast<size_t>(rc + e)]);
-      Op *mma = l.b.create(OpCode::ThMma, operands, resultTypes, {{"atom", Attribute::string(atom.name)}});
-      for (int64_t e = 0; e < numC; ++e)
-        d.regs[static_cast<size_t>(rc + e)] = mma->result(static_cast<unsigned>(e));
+      // One atom, or tf32x3's three: (A low, B high), (A high, B low), (A high, B high).
+      for (int product = split ? 0 : 2; product < 3; ++product) {
+        std::vector<Value *> operands;
+        for (int64_t r : opsA[static_cast<size_t>(t)])
+          operands.push_back(split ? part(0, r, product == 0) : a.reg(r));
+        for (int64_t r : opsB[static_cast<size_t>(t)])
+          operands.push_back(split ? part(1, r, product == 1) : b.reg(r));
+        for (int64_t e = 0; e < numC; ++e)
+          operands.push_back(d.regs[static_cast<size_t>(rc + e)]);
+        Op *mma = l.b.create(OpCode::ThMma, operands, resultTypes, {{"atom", Attribute::string(atom.name)}});
+        for (int64_t e = 0; e < numC; ++e)
+          d.regs[static_cast<size_t>(rc + e)] = mma->result(static_cast<unsigned>(e));
+      }
     }
   }
   l.set(op->result(), std::move(d));
@@ -356,6 +381,8 @@ bool lowerDotWgmma(Lowering &l, Op *op, const MmaPlan &plan) {
   std::unordered_map<int64_t, int64_t> regA = registerAt(la);
   int64_t numA = int64_t(1) << atom.a.registerBits.size(), numC = int64_t(1) << atom.c.registerBits.size();
   std::vector<Type> resultTypes(static_cast<size_t>(numC), atom.cType);
+  bool split = atom.aType == Type::f32() && op->attr("input_precision").isString() &&
+               op->stringAttr("input_precision") == "tf32x3";
   auto at = [&](Value *origin, const MatrixTile &t, int64_t flat) {
     int64_t offset = t.shared.offset(flat);
     return offset ? l.b.binary(OpCode::AddI, origin, l.constI32(offset)) : origin;

@@ -32,6 +32,10 @@ bool sliceable(const Op *op) {
 
 bool isZeroConstant(const Value *v) {
   const Op *def = v->definingOp();
+  // +0 splatted or narrowed stays +0 (fp8 zeros are f32 constants narrowed: the block IR
+  // has no fp8 literals).
+  while (def && (def->is(OpCode::Splat) || def->is(OpCode::TruncF)))
+    def = def->operand(0)->definingOp();
   if (!def || !def->is(OpCode::Constant))
     return false;
   const Attribute &value = def->attr("value");

@@ -81,6 +81,35 @@ std::optional<LdMatrixPlan> planLdMatrix(const LinearLayout &offsets) {
   return plan;
 }
 
+// `offsets` (of elements of `bits` bits) counted in 16-bit units, the view ldmatrix
+// reads in: a 32-bit element is two units (a new first register bit), two neighbouring
+// bytes are one (the first register bit must pair them). Nothing when bytes do not
+// pair up.
+std::optional<LinearLayout> inHalfWordUnits(const LinearLayout &offsets, unsigned bits) {
+  if (bits == 16)
+    return offsets;
+  auto scaled = [&](const std::vector<int64_t> &bases, size_t from) -> std::optional<std::vector<int64_t>> {
+    std::vector<int64_t> out;
+    for (size_t i = from; i < bases.size(); ++i) {
+      if (bits == 8 && bases[i] % 2)
+        return std::nullopt;
+      out.push_back(bits == 8 ? bases[i] / 2 : bases[i] * 2);
+    }
+    return out;
+  };
+  const std::vector<int64_t> &reg = offsets.regBases();
+  if (bits == 8 && (reg.empty() || reg[0] != 1))
+    return std::nullopt;
+  std::optional<std::vector<int64_t>> r = scaled(reg, bits == 8 ? 1 : 0), lanes = scaled(offsets.laneBases(), 0),
+                                      warps = scaled(offsets.warpBases(), 0);
+  if (!r || !lanes || !warps)
+    return std::nullopt;
+  if (bits == 32)
+    r->insert(r->begin(), 1);
+  int64_t units = bits == 8 ? offsets.numElements() / 2 : offsets.numElements() * 2;
+  return LinearLayout({units}, *r, *lanes, *warps);
+}
+
 } // namespace
 
 Value *Lowering::writeShared(const Lowered &src) {
@@ -130,13 +159,21 @@ Lowered Lowering::readShared(Value *buffer, Type element, const LinearLayout &ds
   LinearLayout offsets = shared.offsets(dst);
   Lowered out{dst, std::vector<Value *>(dst.numRegisters(), nullptr)};
   int64_t dups = dst.registerReplicationMask();
+  // ldmatrix moves 16-bit units: 8-bit elements in neighbouring pairs (int8 and fp8
+  // operands along k) and 32-bit ones in halves (tf32) read untransposed only.
   std::optional<LdMatrixPlan> ld;
-  if (target.ldmatrix && storage.bitWidth() == 16 && target.warpSize == 32)
-    ld = planLdMatrix(offsets);
+  unsigned bits = storage.bitWidth();
+  if (target.ldmatrix && target.warpSize == 32 && (bits == 8 || bits == 16 || bits == 32))
+    if (std::optional<LinearLayout> units = inHalfWordUnits(offsets, bits))
+      if ((ld = planLdMatrix(*units)) && bits != 16 && (ld->trans || ld->count * 32 / bits < 2))
+        ld.reset(); // no byte transposes; a single 32-bit register is a plain load
   if (ld) {
-    // Row addresses: lane bits as the plan says, warps as the layout places them.
+    // Row addresses: lane bits as the plan says (in elements), warps as the layout
+    // places them.
+    for (int64_t &a : ld->addressBases)
+      a = bits == 8 ? a * 2 : bits == 32 ? a / 2 : a;
     LinearLayout rows({offsets.numElements()}, offsets.regBases(), ld->addressBases, offsets.warpBases());
-    int64_t group = 2 * ld->count; // registers one instruction fills
+    int64_t group = ld->count * 32 / bits; // registers one instruction fills
     for (int64_t r = 0; r < dst.numRegisters(); r += group) {
       if (!wanted(r, group))
         continue;

@@ -248,13 +248,16 @@ private:
     Type element = sharedElement();
     if (!element)
       return;
-    expect(element.bitWidth() == 16, "the allocation must hold 16-bit elements, got " + element.str());
+    unsigned bits = element.bitWidth();
+    expect(bits == 8 || bits == 16 || bits == 32, "the allocation must hold 8-, 16- or 32-bit elements, got " + element.str());
     const Attribute &count = op_->attr("count"), &trans = op_->attr("trans");
     if (!count.isInt() || (count.getInt() != 1 && count.getInt() != 2 && count.getInt() != 4))
       return error("needs an integer attribute 'count' of 1, 2 or 4");
-    expect(trans.isInt() && (trans.getInt() == 0 || trans.getInt() == 1), "needs an integer attribute 'trans' of 0 or 1");
-    expect(op_->result()->type() == Type::vector(2 * count.getInt(), element),
-           "result must be " + Type::vector(2 * count.getInt(), element).str());
+    expect(trans.isInt() && (trans.getInt() == 0 || (trans.getInt() == 1 && bits == 16)),
+           "needs an integer attribute 'trans' of 0 or 1 (1 for 16-bit elements only)");
+    if (bits == 8 || bits == 16 || bits == 32)
+      expect(op_->result()->type() == Type::vector(count.getInt() * 32 / bits, element),
+             "result must be " + Type::vector(count.getInt() * 32 / bits, element).str());
   }
 
   void checkAsyncCopy() {

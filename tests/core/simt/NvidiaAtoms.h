@@ -46,13 +46,13 @@ inline MatrixAtom nvidiaMma1688Tf32() {
   return a;
 }
 
-// mma.sync.m16n8k32 with s8 inputs and s32 accumulators.
-inline MatrixAtom nvidiaMma16832S8() {
+// mma.sync.m16n8k32 with 8-bit inputs: s8 into s32, or fp8 (e4m3, e5m2; sm_89+) into f32.
+inline MatrixAtom nvidiaMma16832(const std::string &name, Type input, Type acc) {
   MatrixAtom a;
-  a.name = "mma.m16n8k32.s32.s8";
+  a.name = name;
   a.m = 16, a.n = 8, a.k = 32;
-  a.aType = a.bType = Type::i8();
-  a.cType = Type::i32();
+  a.aType = a.bType = input;
+  a.cType = acc;
   a.a.registerBits = {{0, 1}, {0, 2}, {8, 0}, {0, 16}};
   a.a.laneBits = {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}};
   a.b.registerBits = {{1, 0}, {2, 0}, {16, 0}};
@@ -90,8 +90,13 @@ inline std::vector<MatrixAtom> nvidiaAtoms(std::string_view arch = "sm_80") {
   for (MatrixAtom &a : std::vector<MatrixAtom>{nvidiaMma16816("mma.m16n8k16.f32.f16", Type::f16()),
                                                nvidiaMma16816("mma.m16n8k16.f16.f16", Type::f16(), Type::f16()),
                                                nvidiaMma16816("mma.m16n8k16.f32.bf16", Type::bf16()),
-                                               nvidiaMma1688Tf32(), nvidiaMma16832S8()})
+                                               nvidiaMma1688Tf32(),
+                                               nvidiaMma16832("mma.m16n8k32.s32.s8", Type::i8(), Type::i32())})
     atoms.push_back(std::move(a));
+  if (arch == "sm_89" || arch == "sm_90") {
+    atoms.push_back(nvidiaMma16832("mma.m16n8k32.f32.e4m3", Type::f8e4m3(), Type::f32()));
+    atoms.push_back(nvidiaMma16832("mma.m16n8k32.f32.e5m2", Type::f8e5m2(), Type::f32()));
+  }
   return atoms;
 }
 

@@ -54,6 +54,10 @@ double floatOf(uint64_t w, Type t) {
     return halfToFloat(static_cast<uint16_t>(w));
   if (t == Type::bf16())
     return std::bit_cast<float>(static_cast<uint32_t>(w & 0xffffu) << 16);
+  if (t == Type::f8e4m3())
+    return decodeFloat(static_cast<uint32_t>(w & 0xffu), FloatFormat::F8E4M3);
+  if (t == Type::f8e5m2())
+    return decodeFloat(static_cast<uint32_t>(w & 0xffu), FloatFormat::F8E5M2);
   throw SimError{"unsupported float type " + t.str()};
 }
 
@@ -68,6 +72,10 @@ uint64_t wordOf(double d, Type t) {
     return encodeFloat(d, FloatFormat::F16);
   if (t == Type::bf16())
     return encodeFloat(d, FloatFormat::BF16);
+  if (t == Type::f8e4m3())
+    return encodeFloat(d, FloatFormat::F8E4M3);
+  if (t == Type::f8e5m2())
+    return encodeFloat(d, FloatFormat::F8E5M2);
   throw SimError{"unsupported float type " + t.str()};
 }
 

@@ -231,17 +231,24 @@ Words runLdMatrix(const Op *op, SharedMemory &shared, const Words &offsets, unsi
   if (warpSize != 32)
     fail(op, "needs warps of 32 lanes, not " + std::to_string(warpSize));
   requireWholeWarps(op, threads, warpSize);
-  unsigned count = static_cast<unsigned>(op->intAttr("count")), n = 2 * count;
+  // Each lane receives one 32-bit word of each matrix (two 16-bit units), split into
+  // the result's elements: two 16-bit ones, four bytes or one 32-bit element.
+  unsigned count = static_cast<unsigned>(op->intAttr("count"));
+  unsigned bits = op->result()->type().element().bitWidth(), per = 32 / bits, n = count * per;
   bool trans = op->intAttr("trans") != 0;
   Words out(static_cast<size_t>(threads) * n);
   for (unsigned first = 0; first < threads; first += warpSize)
     for (unsigned j = 0; j < count; ++j) {
       MatrixRows rows = readMatrix(op, shared, offsets, first, j, warpSize, banks);
-      for (unsigned lane = 0; lane < warpSize; ++lane)
-        for (unsigned e = 0; e < 2; ++e) {
-          unsigned r = lane / 4, c = 2 * (lane % 4) + e;
-          out[(first + lane) * n + 2 * j + e] = trans ? rows[c][r] : rows[r][c];
+      for (unsigned lane = 0; lane < warpSize; ++lane) {
+        uint32_t word = 0;
+        for (unsigned u = 0; u < 2; ++u) {
+          unsigned r = lane / 4, c = 2 * (lane % 4) + u;
+          word |= uint32_t(trans ? rows[c][r] : rows[r][c]) << (16 * u);
         }
+        for (unsigned e = 0; e < per; ++e)
+          out[(first + lane) * n + per * j + e] = bits == 32 ? word : (word >> (bits * e)) & ((1u << bits) - 1);
+      }
     }
   return out;
 }

@@ -18,9 +18,10 @@ std::span<const std::string_view> supportedArchitectures();
 std::optional<std::string> architecture(std::string_view target);
 // The description of a supported architecture (warp size, shared memory, matrix atoms).
 std::optional<TargetDesc> targetDesc(std::string_view target);
-// The PTX ISA version feature LLVM is asked for ("+ptx80": PTX 8.0, which CUDA 12 and
-// 13 drivers accept and which covers every supported architecture).
-std::string ptxFeatures(std::string_view arch);
+// The PTX ISA version feature LLVM is asked for: "+ptx80" (PTX 8.0, which CUDA 12 and 13
+// drivers accept and which covers every supported architecture), "+ptx84" for kernels
+// with fp8 tensor-core atoms (mma.sync .e4m3/.e5m2 needs PTX 8.4: drivers 550 and later).
+std::string ptxFeatures(std::string_view arch, bool fp8MatrixUnits = false);
 // The processor the PTX targets (its .target line, and what ptxas -arch must name):
 // "sm_90a" for sm_90, whose matrix atoms (wgmma) exist only there; the architecture itself
 // otherwise.
