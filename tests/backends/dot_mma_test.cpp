@@ -51,7 +51,7 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn,
 )";
 
 struct DotCase {
-  const char *dtype; // "fp16", "bf16", "fp32", "i8", "fp8e4nv", "fp8e5"
+  const char *dtype; // "fp16", "bf16", "fp32", "fp64" (f64 accumulator), "i8", "fp8e4nv", "fp8e5"
   int m, n, k;       // problem sizes
   int bm, bn, bk;    // block sizes
   unsigned warps;
@@ -101,13 +101,17 @@ std::vector<uint8_t> matrixBytes(const DotCase &c, size_t count, uint32_t seed) 
   bool wide = std::string(c.dtype) == "fp32", bytesOnly = std::string(c.dtype) == "i8";
   bool e4m3 = std::string(c.dtype) == "fp8e4nv";
   std::uniform_int_distribution<int> fp8Dist(e4m3 ? -16 : -8, e4m3 ? 16 : 8);
-  std::vector<uint8_t> bytes(count * (wide ? 4 : bytesOnly || isFp8(c) ? 1 : 2));
+  bool f64 = std::string(c.dtype) == "fp64";
+  std::vector<uint8_t> bytes(count * (f64 ? 8 : wide ? 4 : bytesOnly || isFp8(c) ? 1 : 2));
   for (size_t i = 0; i < count; ++i) {
     float v = c.fullMantissa ? std::uniform_real_distribution<float>(-1, 1)(gen) : float(dist(gen)) / 64.0f;
     if (isFp8(c)) {
       bytes[i] = fp8Bits(float(fp8Dist(gen)) / (e4m3 ? 8.0f : 4.0f), e4m3);
     } else if (bytesOnly) {
       bytes[i] = static_cast<uint8_t>(static_cast<int8_t>(dist(gen)));
+    } else if (f64) {
+      double d = v;
+      std::memcpy(&bytes[i * 8], &d, 8);
     } else if (wide) {
       std::memcpy(&bytes[i * 4], &v, 4);
     } else {
@@ -132,7 +136,11 @@ Outcome runCase(const DotCase &c) {
   std::string precision = c.precision ? c.precision : std::string(c.dtype) == "fp32" ? "tf32" : "ieee";
   source.replace(source.find("PRECISION"), 9, precision);
   bool integer = std::string(c.dtype) == "i8";
-  source.replace(source.find("ACC"), 3, integer ? "tl.int32" : c.f16Accumulator ? "tl.float16" : "tl.float32");
+  source.replace(source.find("ACC"), 3,
+                 integer                             ? "tl.int32"
+                 : c.f16Accumulator                  ? "tl.float16"
+                 : std::string(c.dtype) == "fp64" ? "tl.float64"
+                                                     : "tl.float32");
   source.replace(source.find("OUTDTYPE"), 8, c.f16Accumulator ? ", out_dtype=tl.float16" : "");
   std::string p = std::string("*") + c.dtype + ":16";
   std::string out = integer ? "*i32:16" : "*fp32:16";
@@ -167,7 +175,8 @@ Outcome runCase(const DotCase &c) {
                         c.bTransposed ? ldb : 1};
   std::array<uint32_t, 3> grid = {uint32_t((c.m + c.bm - 1) / c.bm), uint32_t((c.n + c.bn - 1) / c.bn), 1};
 
-  Type elem = std::string(c.dtype) == "fp16"   ? Type::f16()
+  Type elem = std::string(c.dtype) == "fp64"   ? Type::f64()
+              : std::string(c.dtype) == "fp16" ? Type::f16()
               : std::string(c.dtype) == "bf16" ? Type::bf16()
               : integer                        ? Type::i8()
               : std::string(c.dtype) == "fp8e4nv" ? Type::f8e4m3()
@@ -307,6 +316,15 @@ TEST_CASE("tf32x3 dots: three tf32 products per step, within f32 rounding where 
   MESSAGE("largest error: tf32x3 " << three.maxError << ", tf32 " << single.maxError);
   CHECK(three.maxError < 1e-4);
   CHECK(single.maxError > 1e-4);
+}
+
+TEST_CASE("f64 dots run on mma.m8n8k4") {
+  Outcome o = runCase({"fp64", 64, 32, 48, 32, 32, 16, 4, false, false});
+  CHECK(o.atom == "mma.m8n8k4.f64.f64");
+  CHECK(o.mma == 16); // per warp: 4 of the 16 8x8 atoms of the tile, in each of 4 k steps
+  CHECK(o.asyncCopies > 0);
+  Outcome odd = runCase({"fp64", 40, 24, 20, 32, 32, 16, 2, true, false, true});
+  CHECK(odd.mma > 0);
 }
 
 TEST_CASE("int8 dots run on mma.m16n8k32 into exact i32") {

@@ -103,13 +103,18 @@ std::vector<llvm::Value *> NVPTXHooks::matrixMultiply(llvm::IRBuilder<> &b, std:
   if (!parsed)
     return {};
   const auto &[shape, acc, in] = *parsed;
-  bool tf32 = in == "tf32";
-  std::vector<llvm::Value *> wa = packWords(b, a, tf32), wb = packWords(b, bv, tf32);
-  // f16 accumulators travel in pairs too; f32 and s32 one per register.
+  bool tf32 = in == "tf32", f64 = in == "f64";
+  // f64 operands are one register each; narrower ones are packed into 32-bit words.
+  auto words = [&](llvm::ArrayRef<llvm::Value *> v) {
+    return f64 ? std::vector<llvm::Value *>(v.begin(), v.end()) : packWords(b, v, tf32);
+  };
+  std::vector<llvm::Value *> wa = words(a), wb = words(bv);
+  // f16 accumulators travel in pairs too; f32, f64 and s32 one per register.
   bool halfAcc = acc == "f16";
   std::vector<llvm::Value *> wc = halfAcc ? packWords(b, c, false) : std::vector<llvm::Value *>(c.begin(), c.end());
   unsigned nd = static_cast<unsigned>(wc.size());
-  char accConstraint = acc == "f32" ? 'f' : 'r';
+  char accConstraint = acc == "f32" ? 'f' : acc == "f64" ? 'd' : 'r';
+  char inConstraint = f64 ? 'd' : 'r';
   std::string text = "mma.sync.aligned." + shape + ".row.col." + acc + "." + in + "." + in + "." + acc + " " +
                      registers(0, nd) + ", " + registers(nd, unsigned(wa.size())) + ", " +
                      registers(nd + unsigned(wa.size()), unsigned(wb.size())) + ", " +
@@ -118,7 +123,7 @@ std::vector<llvm::Value *> NVPTXHooks::matrixMultiply(llvm::IRBuilder<> &b, std:
   for (unsigned i = 0; i < nd; ++i)
     constraints += std::string(constraints.empty() ? "" : ",") + "=" + accConstraint;
   for (size_t i = 0; i < wa.size() + wb.size(); ++i)
-    constraints += ",r";
+    constraints += std::string(",") + inConstraint;
   for (unsigned i = 0; i < nd; ++i)
     constraints += std::string(",") + accConstraint;
   std::vector<llvm::Value *> args(wa);

@@ -76,6 +76,20 @@ MatrixAtom mma16832(std::string name, Type input, Type acc) {
   return a;
 }
 
+// mma.sync.m8n8k4 with f64 inputs and accumulators (sm_80+: twice the FMA rate): one
+// element of A and B per lane, two of C.
+MatrixAtom mma884f64() {
+  MatrixAtom a;
+  a.name = "mma.m8n8k4.f64.f64";
+  a.m = 8, a.n = 8, a.k = 4;
+  a.aType = a.bType = a.cType = Type::f64();
+  a.a.laneBits = {{0, 1}, {0, 2}, {1, 0}, {2, 0}, {4, 0}};
+  a.b.laneBits = {{1, 0}, {2, 0}, {0, 1}, {0, 2}, {0, 4}};
+  a.c.registerBits = {{0, 1}};
+  a.c.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  return a;
+}
+
 // wgmma.mma_async.m64nNk16 with 16-bit inputs (PTX ISA, "Register Fragments" of the
 // warpgroup-level instructions): per warp, the m16n8k16 fragments of A and C, C repeated
 // along N; the warpgroup's 4 warps take 16 rows each. B comes from shared memory.
@@ -128,7 +142,8 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   for (MatrixAtom &a : std::vector<MatrixAtom>{mma16816("mma.m16n8k16.f32.f16", Type::f16()),
                                                mma16816("mma.m16n8k16.f16.f16", Type::f16(), Type::f16()),
                                                mma16816("mma.m16n8k16.f32.bf16", Type::bf16()), mma1688tf32(),
-                                               mma16832("mma.m16n8k32.s32.s8", Type::i8(), Type::i32())})
+                                               mma16832("mma.m16n8k32.s32.s8", Type::i8(), Type::i32()),
+                                               mma884f64()})
     t.matrixAtoms.push_back(std::move(a));
   if (hasFp8MatrixUnits(*arch)) {
     t.matrixAtoms.push_back(mma16832("mma.m16n8k32.f32.e4m3", Type::f8e4m3(), Type::f32()));

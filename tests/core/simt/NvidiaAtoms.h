@@ -62,6 +62,19 @@ inline MatrixAtom nvidiaMma16832(const std::string &name, Type input, Type acc) 
   return a;
 }
 
+// mma.sync.m8n8k4 with f64 inputs and accumulators.
+inline MatrixAtom nvidiaMma884F64() {
+  MatrixAtom a;
+  a.name = "mma.m8n8k4.f64.f64";
+  a.m = 8, a.n = 8, a.k = 4;
+  a.aType = a.bType = a.cType = Type::f64();
+  a.a.laneBits = {{0, 1}, {0, 2}, {1, 0}, {2, 0}, {4, 0}};
+  a.b.laneBits = {{1, 0}, {2, 0}, {0, 1}, {0, 2}, {0, 4}};
+  a.c.registerBits = {{0, 1}};
+  a.c.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  return a;
+}
+
 // wgmma.mma_async.m64nNk16 (sm_90a) with 16-bit inputs: per warp the m16n8k16 A and C
 // fragments, C repeated along N, the warpgroup's 4 warps on rows 16 and 32; B from
 // shared memory (PTX ISA, "Register Fragments" of the warpgroup-level instructions).
@@ -91,7 +104,8 @@ inline std::vector<MatrixAtom> nvidiaAtoms(std::string_view arch = "sm_80") {
                                                nvidiaMma16816("mma.m16n8k16.f16.f16", Type::f16(), Type::f16()),
                                                nvidiaMma16816("mma.m16n8k16.f32.bf16", Type::bf16()),
                                                nvidiaMma1688Tf32(),
-                                               nvidiaMma16832("mma.m16n8k32.s32.s8", Type::i8(), Type::i32())})
+                                               nvidiaMma16832("mma.m16n8k32.s32.s8", Type::i8(), Type::i32()),
+                                               nvidiaMma884F64()})
     atoms.push_back(std::move(a));
   if (arch == "sm_89" || arch == "sm_90") {
     atoms.push_back(nvidiaMma16832("mma.m16n8k32.f32.e4m3", Type::f8e4m3(), Type::f32()));
