@@ -68,35 +68,81 @@ DotRow matmul(const Device &dev, In t, int s, bool leaky, int repeats, const std
   return r;
 }
 
-// benchmarks/matmul_int8.py: int8 inputs, exact int32 results (every element checked on
-// a sample of rows).
-DotRow matmulInt8(const Device &dev, int s, int repeats, const std::string &benchDir) {
+// The e4m3 code of a normal value with at most 4 significant bits (|v| in [2^-6, 448]).
+uint8_t fp8e4m3Bits(double v) {
+  if (v == 0)
+    return 0;
+  int e = 0;
+  double m = std::frexp(std::fabs(v), &e); // |v| = m 2^e, m in [0.5, 1)
+  auto mantissa = uint8_t(std::lround((m * 2 - 1) * 8));
+  return uint8_t((v < 0 ? 0x80 : 0) | (e - 1 + 7) << 3 | mantissa);
+}
+
+// benchmarks/matmul_typed.py on int8 (exact int32 results), fp8 e4m3 (fp32 accumulation,
+// B stored k-major as Triton's fp8 tutorial and cuBLAS take it) or fp64 inputs, C of the
+// accumulator's type; 256 sampled elements checked against exact or float64 sums.
+enum class Wide { I8, F8E4M3, F64 };
+
+DotRow matmulTyped(const Device &dev, Wide t, int s, int repeats, const std::string &benchDir) {
+  size_t n = size_t(s) * s;
   std::mt19937 gen(9);
-  std::uniform_int_distribution<int> dist(-128, 127);
-  std::vector<int8_t> a(size_t(s) * s), b(size_t(s) * s);
-  for (int8_t &v : a)
-    v = int8_t(dist(gen));
-  for (int8_t &v : b)
-    v = int8_t(dist(gen));
-  Buffer ba = Buffer::fromHost(dev, std::span<const int8_t>(a)), bb = Buffer::fromHost(dev, std::span<const int8_t>(b));
-  Buffer c(dev, size_t(s) * s, DType::I32);
+  std::vector<double> a(n), b(n); // exact values; b[k * s + j] is B[k][j] however it is stored
+  bool kMajorB = t == Wide::F8E4M3;
+  auto fill = [&](std::vector<double> &values, bool transposed) -> Buffer {
+    if (t == Wide::F64) {
+      std::uniform_real_distribution<double> dist(-1, 1);
+      for (double &v : values)
+        v = dist(gen);
+      return Buffer::fromHost(dev, std::span<const double>(values));
+    }
+    std::vector<uint8_t> bytes(n);
+    std::uniform_int_distribution<int> dist(t == Wide::I8 ? -128 : -16, t == Wide::I8 ? 127 : 16);
+    for (size_t i = 0; i < n; ++i) {
+      int v = dist(gen); // fp8: i / 8 with |i| <= 16, exact in e4m3
+      size_t at = transposed ? (i % s) * s + i / s : i;
+      values[at] = t == Wide::I8 ? v : v / 8.0;
+      bytes[i] = t == Wide::I8 ? uint8_t(int8_t(v)) : fp8e4m3Bits(v / 8.0);
+    }
+    return Buffer::fromHost(dev, std::span<const uint8_t>(bytes), t == Wide::I8 ? DType::I8 : DType::F8E4M3);
+  };
+  Buffer ba = fill(a, false), bb = fill(b, kMajorB);
+  DType out = t == Wide::I8 ? DType::I32 : t == Wide::F64 ? DType::F64 : DType::F32;
+  Buffer c(dev, n, out);
   c.fillBytes(0xff);
-  Kernel k = Kernel::fromFile(benchDir + "/matmul_int8.py", "matmul_int8_kernel");
+  Kernel k = Kernel::fromFile(benchDir + "/matmul_typed.py", "matmul_typed_kernel");
   Grid grid([s](const Meta &m) -> Dim3 { return {cdiv(s, m["BLOCK_M"]) * cdiv(s, m["BLOCK_N"])}; });
-  auto launch = [&] { k.launch(dev, grid, {ba, bb, c, s, s, s, s, 1, s, 1, s, 1}); };
+  // B's strides: (k, n) = (s, 1) row-major, (1, s) k-major.
+  auto launch = [&] {
+    if (kMajorB)
+      k.launch(dev, grid, {ba, bb, c, s, s, s, s, 1, 1, s, s, 1});
+    else
+      k.launch(dev, grid, {ba, bb, c, s, s, s, s, 1, s, 1, s, 1});
+  };
   DotRow r;
-  r.kernel = "matmul int8";
+  r.kernel = t == Wide::I8 ? "matmul int8" : t == Wide::F64 ? "matmul f64" : "matmul fp8e4m3";
   r.size = std::to_string(s) + "^3";
   r.coldMs = coldLaunchMs(dev, launch);
-  std::vector<int32_t> got = c.toHost<int32_t>();
+  std::vector<double> got;
+  if (t == Wide::I8) {
+    std::vector<int32_t> v = c.toHost<int32_t>();
+    got.assign(v.begin(), v.end());
+  } else if (t == Wide::F64) {
+    got = c.toHost<double>();
+  } else {
+    std::vector<float> v = c.toHost<float>();
+    got.assign(v.begin(), v.end());
+  }
   std::mt19937 pick(5);
   size_t bad = 0;
-  for (int n = 0; n < 256; ++n) {
+  for (int q = 0; q < 256; ++q) {
     int i = int(pick() % uint32_t(s)), j = int(pick() % uint32_t(s));
-    int64_t ref = 0;
-    for (int q = 0; q < s; ++q)
-      ref += int64_t(a[size_t(i) * s + q]) * b[size_t(q) * s + j];
-    bad += got[size_t(i) * s + j] != int32_t(ref);
+    double ref = 0;
+    for (int x = 0; x < s; ++x)
+      ref += a[size_t(i) * s + x] * b[size_t(x) * s + j];
+    double g = got[size_t(i) * s + j];
+    // int8: exact; fp8: exact products, fp32 sums; f64: f64 sums.
+    double tol = t == Wide::I8 ? 0 : t == Wide::F64 ? 1e-12 * s : 1e-6 * s;
+    bad += !(std::fabs(g - ref) <= tol * (1 + std::fabs(ref)));
   }
   r.check = bad ? std::to_string(bad) + " of 256 sampled elements differ" : "ok";
   r.ms = timeOnDevice(dev, repeats, 1, launch).first;
@@ -174,7 +220,12 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
       rows.push_back(measure());
     } catch (const std::exception &e) {
       std::string why = e.what();
-      rows.push_back({kernel, size, 0, 0, 0, "error: " + why.substr(0, why.find('\n'))});
+      // The first line, and the first diagnostic after it when there is one.
+      std::string first = why.substr(0, why.find('\n'));
+      size_t diag = why.find("error:", first.size());
+      if (diag != std::string::npos)
+        first += " | " + why.substr(diag, why.find('\n', diag) - diag);
+      rows.push_back({kernel, size, 0, 0, 0, "error: " + first});
     }
   };
   int s = small ? 256 : 4096;
@@ -185,7 +236,9 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
     row("matmul f16", "8192^3", [&] { return matmul(dev, In::F16, 8192, false, repeats, dir); });
   row("matmul bf16", cube, [&] { return matmul(dev, In::BF16, s, false, repeats, dir); });
   row("matmul tf32", cube, [&] { return matmul(dev, In::F32, s, false, repeats, dir); });
-  row("matmul int8", cube, [&] { return matmulInt8(dev, s, repeats, benchDir); });
+  row("matmul int8", cube, [&] { return matmulTyped(dev, Wide::I8, s, repeats, benchDir); });
+  row("matmul fp8e4m3", cube, [&] { return matmulTyped(dev, Wide::F8E4M3, s, repeats, benchDir); });
+  row("matmul f64", cube, [&] { return matmulTyped(dev, Wide::F64, s, repeats, benchDir); });
   for (auto [D, warps] : {std::pair{64, 4}, std::pair{128, 4}, std::pair{128, 8}})
     for (bool causal : {false, true})
       row("attention", "D=" + std::to_string(D), [&] {

@@ -1,6 +1,6 @@
 #pragma once
 // trident-bench's compute-bound rows: the matmul sample (autotuned, fp16 with and without
-// its fused leaky ReLU, bf16 and tf32 inputs), benchmarks/matmul_int8.py and the attention sample (Triton's
+// its fused leaky ReLU, bf16 and tf32 inputs), benchmarks/matmul_typed.py (int8, fp8 e4m3, f64) and the attention sample (Triton's
 // FlashAttention-2 forward, Z=4, H=32, N=4096, D=64 and 128, causal and not). Each result
 // is checked against a float64 reference on sampled elements before it is timed.
 
@@ -17,7 +17,7 @@ struct DotRow {
   std::string check; // "ok" or what differs
 };
 
-// `samplesDir`: samples/*.py; `benchDir`: benchmarks/*.py (the int8 matmul).
+// `samplesDir`: samples/*.py; `benchDir`: benchmarks/*.py (the int8, fp8 and f64 matmul).
 std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &samplesDir,
                               const std::string &benchDir);
 

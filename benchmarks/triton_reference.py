@@ -120,17 +120,42 @@ def main():
         report("matmul (cuBLAS)", f"{s}^3 int8", bench(lambda: torch._int_mm(a8, b8)), flops=2 * s**3)
     except RuntimeError as e:
         print(f"int8 cuBLAS: {e}")
-    spec = importlib.util.spec_from_file_location("matmul_int8", os.path.join(HERE, "matmul_int8.py"))
-    mm8 = importlib.util.module_from_spec(spec)
-    mm8.torch = torch
-    spec.loader.exec_module(mm8)
+    spec = importlib.util.spec_from_file_location("matmul_typed", os.path.join(HERE, "matmul_typed.py"))
+    mmt = importlib.util.module_from_spec(spec)
+    mmt.torch = torch
+    spec.loader.exec_module(mmt)
     a8 = a8.contiguous()
     b8 = b8.contiguous()
     try:
-        assert torch.equal(mm8.matmul_int8(a8, b8), torch._int_mm(a8, b8)), "triton int8 matmul mismatch"
-        report("matmul int8", f"{s}^3 int8", bench(lambda: mm8.matmul_int8(a8, b8)), flops=2 * s**3)
-    except Exception as e:  # report and go on to the attention rows
+        assert torch.equal(mmt.matmul_typed(a8, b8, torch.int32), torch._int_mm(a8, b8)), "triton int8 matmul mismatch"
+        report("matmul int8", f"{s}^3 int8", bench(lambda: mmt.matmul_typed(a8, b8, torch.int32)), flops=2 * s**3)
+    except Exception as e:  # report and go on to the next rows
         print(f"matmul int8 (Triton): {type(e).__name__}: {str(e).splitlines()[-1] if str(e) else ''}")
+    # fp8 e4m3 with B stored k-major (the layout cuBLAS and Triton's fp8 tutorial use).
+    af = (torch.randint(-16, 17, (s, s), device="cuda") / 8).to(torch.float8_e4m3fn)
+    bf = (torch.randint(-16, 17, (s, s), device="cuda") / 8).to(torch.float8_e4m3fn).t().contiguous().t()
+    one = torch.ones((), device="cuda")
+    try:
+        report("matmul (cuBLAS)", f"{s}^3 fp8e4m3",
+               bench(lambda: torch._scaled_mm(af, bf, scale_a=one, scale_b=one, out_dtype=torch.float32)),
+               flops=2 * s**3)
+    except Exception as e:
+        print(f"fp8 cuBLAS: {type(e).__name__}: {e}")
+    try:
+        ref = af.float() @ bf.float()
+        assert torch.allclose(mmt.matmul_typed(af, bf, torch.float32), ref, atol=1e-2), "triton fp8 matmul mismatch"
+        report("matmul fp8e4m3", f"{s}^3 fp8e4m3", bench(lambda: mmt.matmul_typed(af, bf, torch.float32)),
+               flops=2 * s**3)
+    except Exception as e:
+        print(f"matmul fp8e4m3 (Triton): {type(e).__name__}: {str(e).splitlines()[-1] if str(e) else ''}")
+    a64 = torch.randn(s, s, device="cuda", dtype=torch.float64)
+    b64 = torch.randn(s, s, device="cuda", dtype=torch.float64)
+    report("matmul (cuBLAS)", f"{s}^3 f64", bench(lambda: torch.matmul(a64, b64)), flops=2 * s**3)
+    try:
+        assert torch.allclose(mmt.matmul_typed(a64, b64, torch.float64), a64 @ b64), "triton f64 matmul mismatch"
+        report("matmul f64", f"{s}^3 f64", bench(lambda: mmt.matmul_typed(a64, b64, torch.float64)), flops=2 * s**3)
+    except Exception as e:
+        print(f"matmul f64 (Triton): {type(e).__name__}: {str(e).splitlines()[-1] if str(e) else ''}")
 
     att = load_sample("attention")
     Z, H, N = 4, 32, 4096

@@ -141,6 +141,10 @@ Tensor CodeGen::cast(const Tensor &t, DType to, const Span &span, std::string_vi
       ((from.type == Type::f16() && to.type != Type::f32()) ||
        (from.type == Type::bf16() && to.type != Type::f32())))
     return cast(cast(t, DType::f32(), span), to, span, rounding);
+  // fp8 is for storage only in the block IR: integers reach and leave it through f32
+  // (exact: every fp8 value and every integer it can round from is an f32).
+  if ((from.isInt() && to.isFp8()) || (from.isFp8() && to.isInt()))
+    return cast(cast(t, DType::f32(), span), to, span, from.isInt() ? rounding : std::string_view());
   if (from.isFloat() && to.isFloat()) {
     if (from.bits() > to.bits() || (from.bits() == to.bits() && from.isFp8())) {
       if (from.bits() == to.bits()) // between the two fp8 formats: through fp16

@@ -141,11 +141,13 @@ def k(x_ptr, out_ptr, wide_ptr, bits_ptr: tl.pointer_type):
     tl.store(bits_ptr + i, big.to(tl.uint8).to(tl.int32))
     tl.store(bits_ptr + 8 + i, (big * 1000).to(tl.uint16).to(tl.int32))
     tl.store(bits_ptr + 16 + i, (x > 0).to(tl.int1).to(tl.int32))
+    small = (x * 2).to(tl.int32)
+    tl.store(bits_ptr + 24 + i, small.to(tl.float8e4nv).to(tl.int32) + small.to(tl.float8e5).to(tl.int32))
 )PY";
   Module m = build(src, "k", "*fp32, *fp32, *fp64, *i32");
   std::vector<float> x = {1.5f, -2.0f, 0.25f, 3.0f, -0.5f, 4.0f, 0.0f, 6.0f}, out(48, -1);
   std::vector<double> wide(8, -1);
-  std::vector<int32_t> bits(24, -1);
+  std::vector<int32_t> bits(32, -1);
   Interpreter interp;
   interp.addBuffer(x.data(), x.size() * 4);
   interp.addBuffer(out.data(), out.size() * 4);
@@ -167,6 +169,7 @@ def k(x_ptr, out_ptr, wide_ptr, bits_ptr: tl.pointer_type):
     CHECK(bits[i] == int32_t(uint8_t(big)));
     CHECK(bits[8 + i] == int32_t(uint16_t(big * 1000)));
     CHECK(bits[16 + i] == (x[i] > 0 ? 1 : 0));
+    CHECK(bits[24 + i] == 2 * int32_t(x[i] * 2)); // integers through fp8 and back, exact
   }
 }
 

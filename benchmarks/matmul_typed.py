@@ -1,7 +1,8 @@
 """
-int8 matrix multiplication for the benchmarks: C (int32) = A (int8) @ B (int8), the
-matmul sample's tiling and grouped program order with an exact int32 accumulator.
-Triton runs this file as it is (benchmarks/triton_reference.py); Trident compiles it.
+Matrix multiplication for the benchmarks' other element types: C = A @ B with the
+accumulator of C's type (int8 -> exact int32, fp8 -> fp32, fp64 -> fp64), the matmul
+sample's tiling and grouped program order. Triton runs this file as it is
+(benchmarks/triton_reference.py); Trident compiles it.
 """
 
 import triton
@@ -13,12 +14,13 @@ import triton.language as tl
         triton.Config({'BLOCK_M': 128, 'BLOCK_N': 256, 'BLOCK_K': 64, 'GROUP_M': 8}, num_stages=3, num_warps=8),
         triton.Config({'BLOCK_M': 128, 'BLOCK_N': 128, 'BLOCK_K': 64, 'GROUP_M': 8}, num_stages=4, num_warps=4),
         triton.Config({'BLOCK_M': 128, 'BLOCK_N': 128, 'BLOCK_K': 128, 'GROUP_M': 8}, num_stages=3, num_warps=8),
+        triton.Config({'BLOCK_M': 64, 'BLOCK_N': 64, 'BLOCK_K': 32, 'GROUP_M': 8}, num_stages=4, num_warps=4),
     ],
     key=['M', 'N', 'K'],
 )
 @triton.jit
-def matmul_int8_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+def matmul_typed_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
     pid = tl.program_id(axis=0)
     grid_m = tl.cdiv(M, BLOCK_M)
     grid_n = tl.cdiv(N, BLOCK_N)
@@ -34,11 +36,11 @@ def matmul_int8_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, strid
     rk = tl.arange(0, BLOCK_K)
     a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
     b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=c_ptr.dtype.element_ty)
     for k in range(0, tl.cdiv(K, BLOCK_K)):
         a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BLOCK_K, other=0)
         b = tl.load(b_ptrs, mask=rk[:, None] < K - k * BLOCK_K, other=0)
-        acc = tl.dot(a, b, acc, out_dtype=tl.int32)
+        acc = tl.dot(a, b, acc, out_dtype=c_ptr.dtype.element_ty)
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
 
@@ -48,11 +50,11 @@ def matmul_int8_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, strid
     tl.store(c_ptrs, acc, mask=(cm[:, None] < M) & (cn[None, :] < N))
 
 
-def matmul_int8(a, b):
+def matmul_typed(a, b, out_dtype):
     M, K = a.shape
     K, N = b.shape
-    c = torch.empty((M, N), device=a.device, dtype=torch.int32)
+    c = torch.empty((M, N), device=a.device, dtype=out_dtype)
     grid = lambda META: (triton.cdiv(M, META['BLOCK_M']) * triton.cdiv(N, META['BLOCK_N']), )
-    matmul_int8_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
-                             c.stride(1))
+    matmul_typed_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+                              c.stride(1))
     return c
