@@ -12,14 +12,18 @@
 #include "trident/backends/nvptx/Target.h"
 #include "trident/frontend/Frontend.h"
 #include "trident/interp/Interpreter.h"
+#include "trident/ir/Parser.h"
 #include "trident/ir/Printer.h"
 #include "trident/ir/Verifier.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <sstream>
 #include <random>
 
 using namespace trident;
@@ -63,6 +67,10 @@ struct DotCase {
   const char *precision = nullptr; // input_precision (default: tf32 for fp32, else ieee)
   bool fullMantissa = false;       // fp32 inputs uniform in [-1, 1] (not exact in tf32)
   float tolerance = 0;             // |interpreter - simulator| allowed (default: rounding only)
+  // A change of the lowered thread IR's text before it is simulated, and the error the
+  // simulator must then report (a test of the simulator's checks on real schedules).
+  std::function<std::string(std::string)> mutate;
+  const char *expectError = nullptr;
 };
 
 uint16_t toHalfBits(float f, bool bf16) {
@@ -237,6 +245,13 @@ Outcome runCase(const DotCase &c) {
     }
   });
 
+  if (c.mutate) {
+    std::string text = c.mutate(print(*threadIR));
+    std::optional<Module> mutated = parseModule(text, "mutated.ttir", diags);
+    INFO(diags.str());
+    REQUIRE(mutated);
+    threadIR = std::move(mutated);
+  }
   simt::test::ThreadSim simulator(target->warpSize, target->matrixAtoms);
   simulator.addBuffer(a.data(), a.size());
   simulator.addBuffer(b.data(), b.size());
@@ -250,6 +265,11 @@ Outcome runCase(const DotCase &c) {
   std::string error;
   bool ran = simulator.run(*threadIR, "dot_kernel", simArgs, grid, error);
   INFO(error);
+  if (c.expectError) {
+    CHECK(!ran);
+    CHECK(error.find(c.expectError) != std::string::npos);
+    return outcome;
+  }
   REQUIRE(ran);
   outcome.bankConflicts = simulator.bankConflicts();
   outcome.sharedBytes = threadIR->functions()[0]->intAttr("shared_bytes");
@@ -425,6 +445,62 @@ TEST_CASE("sm_90: dots run on wgmma from canonical shared tiles, both majors, 4 
   }
   DotCase half{"fp16", 64, 64, 64, 64, 64, 32, 4, false, false, false, 3, true, "sm_90"};
   CHECK(runCase(half).atom == "wgmma.m64n64k16.f16.f16");
+}
+
+// Changes the lines of `text` that contain every one of `needles` (all of them, or only
+// the last with `lastOnly`) by `edit`.
+std::string editLines(const std::string &text, std::vector<std::string> needles,
+                      const std::function<std::string(std::string)> &edit, bool lastOnly = false) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  std::vector<size_t> hits;
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (std::all_of(needles.begin(), needles.end(), [&](const std::string &n) { return lines[i].find(n) != std::string::npos; }))
+      hits.push_back(i);
+  REQUIRE(!hits.empty());
+  for (size_t i : hits)
+    if (!lastOnly || i == hits.back())
+      lines[i] = edit(lines[i]);
+  std::string out;
+  for (const std::string &line : lines)
+    out += line + "\n";
+  return out;
+}
+
+std::string replaced(std::string line, const std::string &from, const std::string &to) {
+  size_t at = line.find(from);
+  REQUIRE(at != std::string::npos);
+  return line.replace(at, from.size(), to);
+}
+
+TEST_CASE("sm_90: the simulator sees a wgmma schedule that reads or overwrites operands too early") {
+  // A pipelined wgmma dot of 6 k tiles in 3 stages; each change of its schedule is a
+  // real bug the GPU would not report.
+  DotCase base{"fp16", 64, 64, 192, 64, 64, 32, 4, false, false, false, 3, false, "sm_90"};
+  // The loop's last group still in flight when the epilogue reads the accumulators.
+  DotCase early = base;
+  early.mutate = [](std::string t) {
+    return editLines(t, {"th.wgmma_wait", "pending = 0"}, [](std::string l) { return replaced(l, "pending = 0", "pending = 1"); }, true);
+  };
+  early.expectError = "the result of a th.wgmma still in flight";
+  runCase(early);
+  // Two groups left in flight in the loop: the copies of a later tile overwrite the stage
+  // the older one still reads.
+  DotCase overwrite = base;
+  overwrite.mutate = [](std::string t) {
+    return editLines(t, {"th.wgmma_wait", "pending = 1"}, [](std::string l) { return replaced(l, "pending = 1", "pending = 2"); });
+  };
+  overwrite.expectError = "is written while a th.wgmma in flight reads it";
+  runCase(overwrite);
+  // The copies' bytes reach wgmma without a fence for the async proxy.
+  DotCase unfenced = base;
+  unfenced.mutate = [](std::string t) { return editLines(t, {"th.fence_async_shared"}, [](std::string) { return std::string(); }); };
+  unfenced.expectError = "read by the async proxy after a write no th.fence_async_shared ordered before it";
+  runCase(unfenced);
+  // As lowered, the schedule passes.
+  CHECK(runCase(base).wgmma > 0);
 }
 
 #ifdef TRIDENT_HAVE_AMDGPU

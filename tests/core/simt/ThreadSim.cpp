@@ -114,6 +114,7 @@ public:
       values_[body->argument(i)] = Words(threads_, args[i]);
     runBlock(body);
     shared_.checkAllCopiesDone(func_);
+    async_.checkAllDone(func_);
     sim_.wavefronts_ += banks_.wavefronts;
     sim_.minimumWavefronts_ += banks_.minimum;
   }
@@ -150,15 +151,25 @@ private:
       out.push_back(get(term->operand(i)));
     return out;
   }
+  // The th.wgmma groups the operands are in flight in (-1: none), carried with them.
+  std::vector<int64_t> operandGroups(const Op *term, unsigned first = 0) {
+    std::vector<int64_t> out;
+    for (unsigned i = first; i < term->numOperands(); ++i)
+      out.push_back(async_.groupOf(term->operand(i)));
+    return out;
+  }
 
   void runOp(Op *op) {
+    async_.checkReads(op);
     switch (op->code()) {
     case OpCode::For: return runFor(op);
     case OpCode::If: {
       bool c = uniform(op, op->operand(0)) & 1;
       Op *term = runBlock(op->region(c ? 0 : 1));
-      for (unsigned i = 0; i < op->numResults(); ++i)
+      for (unsigned i = 0; i < op->numResults(); ++i) {
         set(op->result(i), get(term->operand(i)));
+        async_.setGroup(op->result(i), async_.groupOf(term->operand(i)));
+      }
       return;
     }
     case OpCode::While: return runWhile(op);
@@ -177,36 +188,48 @@ private:
     if (step <= 0)
       fail(op, "step must be positive");
     Block *body = op->region();
-    std::vector<Words> iters;
-    for (unsigned i = 3; i < op->numOperands(); ++i)
-      iters.push_back(get(op->operand(i)));
+    std::vector<Words> iters = operandWords(op, 3);
+    std::vector<int64_t> groups = operandGroups(op, 3);
     for (int64_t iv = lb; iv < ub; iv += step) {
       set(body->argument(0), Words(threads_, mask(static_cast<uint64_t>(iv), bitsOf(ivType))));
-      for (size_t i = 0; i < iters.size(); ++i)
+      for (size_t i = 0; i < iters.size(); ++i) {
         set(body->argument(static_cast<unsigned>(i + 1)), iters[i]);
-      iters = operandWords(runBlock(body));
+        async_.setGroup(body->argument(static_cast<unsigned>(i + 1)), groups[i]);
+      }
+      Op *yield = runBlock(body);
+      iters = operandWords(yield);
+      groups = operandGroups(yield);
     }
-    for (unsigned i = 0; i < op->numResults(); ++i)
+    for (unsigned i = 0; i < op->numResults(); ++i) {
       set(op->result(i), iters[i]);
+      async_.setGroup(op->result(i), groups[i]);
+    }
   }
 
   void runWhile(Op *op) {
     std::vector<Words> args = operandWords(op);
+    std::vector<int64_t> groups = operandGroups(op);
     for (int trips = 0;; ++trips) {
       if (trips > 1000000)
         fail(op, "more than a million iterations");
-      for (size_t i = 0; i < args.size(); ++i)
+      for (size_t i = 0; i < args.size(); ++i) {
         set(op->region(0)->argument(static_cast<unsigned>(i)), args[i]);
+        async_.setGroup(op->region(0)->argument(static_cast<unsigned>(i)), groups[i]);
+      }
       Op *cond = runBlock(op->region(0));
       std::vector<Words> forwarded = operandWords(cond, 1);
-      if (!(uniform(cond, cond->operand(0)) & 1)) {
-        for (unsigned i = 0; i < op->numResults(); ++i)
-          set(op->result(i), forwarded[i]);
-        return;
+      std::vector<int64_t> forwardedGroups = operandGroups(cond, 1);
+      Block *next = uniform(cond, cond->operand(0)) & 1 ? op->region(1) : nullptr;
+      for (size_t i = 0; i < forwarded.size(); ++i) {
+        const Value *to = next ? next->argument(static_cast<unsigned>(i)) : op->result(static_cast<unsigned>(i));
+        set(to, forwarded[i]);
+        async_.setGroup(to, forwardedGroups[i]);
       }
-      for (size_t i = 0; i < forwarded.size(); ++i)
-        set(op->region(1)->argument(static_cast<unsigned>(i)), forwarded[i]);
-      args = operandWords(runBlock(op->region(1)));
+      if (!next)
+        return;
+      Op *yield = runBlock(next);
+      args = operandWords(yield);
+      groups = operandGroups(yield);
     }
   }
 
@@ -377,13 +400,23 @@ private:
       return;
     case OpCode::ThMma:
     case OpCode::ThWgmma: return runMma(op);
-    case OpCode::ThWgmmaCommit:
-    case OpCode::ThFenceAsyncShared: return; // th.wgmma completes at once here
+    case OpCode::ThWgmmaCommit: return async_.commit();
+    case OpCode::ThFenceAsyncShared: return shared_.fenceAsyncProxy();
     case OpCode::ThWgmmaFence:
-    case OpCode::ThWgmmaWait:
-      for (unsigned i = 0; i < op->numOperands(); ++i)
+    case OpCode::ThWgmmaWait: {
+      // A wait completes groups (their shared reads too); what it passes on stays in
+      // flight when its group is not among them. The values themselves were computed at
+      // issue (the operands could not change since: nothing else may write them).
+      int64_t done = op->is(OpCode::ThWgmmaWait) ? async_.wait(static_cast<size_t>(op->intAttr("pending"))) : -1;
+      if (op->is(OpCode::ThWgmmaWait))
+        shared_.completeAsyncReads(done);
+      for (unsigned i = 0; i < op->numOperands(); ++i) {
         set(op->result(i), Words(get(op->operand(i))));
+        int64_t g = async_.groupOf(op->operand(i));
+        async_.setGroup(op->result(i), op->is(OpCode::ThWgmmaWait) && g <= done ? -1 : g);
+      }
       return;
+    }
     case OpCode::ThLdMatrix:
       out = runLdMatrix(op, shared_, sharedOffsets(op, elementBytes(op->operand(0)->type().pointee())),
                         threads_, sim_.warpSize_, banks_);
@@ -511,11 +544,17 @@ private:
     std::vector<const Words *> operands;
     for (unsigned i = 0; i < op->numOperands(); ++i)
       operands.push_back(&get(op->operand(i)));
-    std::vector<Words> results = op->is(OpCode::ThWgmma)
-                                     ? detail::runWgmma(op, *atom, shared_, operands, threads_, sim_.warpSize_)
-                                     : detail::runMma(op, *atom, operands, threads_, sim_.warpSize_);
+    bool warpgroup = op->is(OpCode::ThWgmma);
+    if (warpgroup)
+      shared_.beginAsyncReads();
+    std::vector<Words> results = warpgroup ? detail::runWgmma(op, *atom, shared_, operands, threads_, sim_.warpSize_)
+                                           : detail::runMma(op, *atom, operands, threads_, sim_.warpSize_);
     for (unsigned i = 0; i < op->numResults(); ++i)
       set(op->result(i), std::move(results[i]));
+    if (warpgroup) {
+      shared_.endAsyncReads(async_.openGroup());
+      async_.issue(op);
+    }
   }
 
   // Reads the global bytes now (where the predicate is true; zeros elsewhere);
@@ -806,6 +845,7 @@ private:
   unsigned threads_ = 0;
   std::unordered_map<const Value *, Words> values_;
   SharedMemory shared_;
+  WgmmaGroups async_;
   BankCounts banks_;
 };
 

@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace trident::simt::test::detail {
@@ -83,6 +84,15 @@ public:
   // At the end of the program: fails if a copy was never completed.
   void checkAllCopiesDone(const Op *func) const;
 
+  // th.wgmma reads its shared operands asynchronously, at any moment until a
+  // th.wgmma_wait completes its group: the reads between these two calls hold their bytes
+  // for `group` (a write to them before completeAsyncReads fails), and each must be of
+  // bytes fenced for the async proxy since they were written (th.fence_async_shared).
+  void beginAsyncReads();
+  void endAsyncReads(int64_t group);
+  void completeAsyncReads(int64_t throughGroup);
+  void fenceAsyncProxy() { std::fill(unfenced_.begin(), unfenced_.end(), false); }
+
 private:
   enum class Access { Read, Write, StartCopy };
   struct Copy {
@@ -106,6 +116,39 @@ private:
   std::vector<uint32_t> copiesPending_; // per byte: copies started, not completed
   std::vector<ThreadCopies> copies_;    // per thread
   int epoch_ = 0;
+  // Asynchronous reads by th.wgmma: per byte, how many groups in flight read it; the
+  // bytes of each group; whether a byte was written since the last async-proxy fence.
+  std::vector<uint32_t> asyncHolds_;
+  std::deque<std::pair<int64_t, std::vector<uint64_t>>> heldBy_;
+  std::vector<bool> unfenced_;
+  bool recordingAsync_ = false;
+  std::vector<uint64_t> recorded_;
+};
+
+// The asynchrony of th.wgmma in registers: its results are in flight until a
+// th.wgmma_wait completes their group (th.wgmma_commit closes the open group), and until
+// then only th.wgmma (accumulating into them), th.wgmma_fence and th.wgmma_wait (which
+// pass them through) and control flow (which carries them) may take them. Values a wait
+// passes through whose group it leaves pending stay in flight.
+class WgmmaGroups {
+public:
+  int64_t groupOf(const Value *v) const; // -1: not in flight
+  void setGroup(const Value *v, int64_t group);
+  int64_t openGroup() const { return open_; }
+  void issue(const Op *wgmma);
+  void commit();
+  // Completes all but the newest `pending` committed groups; returns the newest group
+  // completed so far (-1: none).
+  int64_t wait(size_t pending);
+  // Fails when `op` takes a value in flight that it may not.
+  void checkReads(const Op *op) const;
+  // At the end of the program: fails when a th.wgmma was never waited for.
+  void checkAllDone(const Op *func) const;
+
+private:
+  std::unordered_map<const Value *, int64_t> group_;
+  std::deque<int64_t> committed_; // oldest first
+  int64_t open_ = 0, completed_ = -1, lastIssued_ = -1;
 };
 
 // The fragments of an atom as its vendor's ISA documents define them, independently of

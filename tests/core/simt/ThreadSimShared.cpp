@@ -54,7 +54,7 @@ void checkInAllocation(const Op *access, uint64_t offset, uint64_t bytes, unsign
 
 SharedMemory::SharedMemory(size_t bytes, unsigned threads)
     : bytes_(bytes, 0), writer_(bytes, -1), writeEpoch_(bytes, -1), reader_(bytes, -1), readEpoch_(bytes, -1),
-      copiesPending_(bytes, 0), copies_(threads) {}
+      copiesPending_(bytes, 0), copies_(threads), asyncHolds_(bytes, 0), unfenced_(bytes, false) {}
 
 void SharedMemory::read(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes, void *out) {
   checkAndRecord(op, thread, offset, bytes, Access::Read);
@@ -95,6 +95,11 @@ void SharedMemory::checkAndRecord(const Op *op, unsigned thread, uint64_t offset
 void SharedMemory::readByte(const Op *op, int thread, uint64_t i) {
   if (writeEpoch_[i] < 0)
     fail(op, byteName(i) + " is read before any thread wrote it");
+  if (recordingAsync_) {
+    if (unfenced_[i])
+      fail(op, byteName(i) + " is read by the async proxy after a write no th.fence_async_shared ordered before it");
+    recorded_.push_back(i);
+  }
   if (writeEpoch_[i] == epoch_ && writer_[i] != thread)
     fail(op, "race: " + byteName(i) + " is read after another thread wrote it, without a barrier between");
   if (readEpoch_[i] == epoch_ && reader_[i] != thread)
@@ -105,6 +110,8 @@ void SharedMemory::readByte(const Op *op, int thread, uint64_t i) {
 }
 
 void SharedMemory::writeByte(const Op *op, int thread, uint64_t i, bool record) {
+  if (asyncHolds_[i])
+    fail(op, byteName(i) + " is written while a th.wgmma in flight reads it (no th.wgmma_wait has completed its group)");
   if (writeEpoch_[i] == epoch_ && writer_[i] != thread)
     fail(op, "race: two threads write " + byteName(i) + " without a barrier between");
   if (readEpoch_[i] == epoch_ && reader_[i] != thread)
@@ -112,6 +119,28 @@ void SharedMemory::writeByte(const Op *op, int thread, uint64_t i, bool record) 
   if (record) {
     writer_[i] = thread;
     writeEpoch_[i] = epoch_;
+    unfenced_[i] = true;
+  }
+}
+
+void SharedMemory::beginAsyncReads() {
+  recordingAsync_ = true;
+  recorded_.clear();
+}
+
+void SharedMemory::endAsyncReads(int64_t group) {
+  recordingAsync_ = false;
+  for (uint64_t i : recorded_)
+    ++asyncHolds_[i];
+  heldBy_.push_back({group, std::move(recorded_)});
+  recorded_.clear();
+}
+
+void SharedMemory::completeAsyncReads(int64_t throughGroup) {
+  while (!heldBy_.empty() && heldBy_.front().first <= throughGroup) {
+    for (uint64_t i : heldBy_.front().second)
+      --asyncHolds_[i];
+    heldBy_.pop_front();
   }
 }
 
