@@ -59,7 +59,7 @@ struct DotCase {
   int m, n, k;       // problem sizes
   int bm, bn, bk;    // block sizes
   unsigned warps;
-  bool aTransposed, bTransposed; // stored K-major (A) / N-major (B)
+  bool aTransposed, bTransposed; // stored transposed: A M-contiguous, B K-contiguous
   bool epilogue = false;
   unsigned stages = 3; // num_stages: 1 is no pipelining
   bool f16Accumulator = false; // out_dtype=tl.float16
@@ -67,10 +67,13 @@ struct DotCase {
   const char *precision = nullptr; // input_precision (default: tf32 for fp32, else ieee)
   bool fullMantissa = false;       // fp32 inputs uniform in [-1, 1] (not exact in tf32)
   float tolerance = 0;             // |interpreter - simulator| allowed (default: rounding only)
-  // A change of the lowered thread IR's text before it is simulated, and the error the
-  // simulator must then report (a test of the simulator's checks on real schedules).
-  std::function<std::string(std::string)> mutate;
-  const char *expectError = nullptr;
+};
+
+// A change of the lowered thread IR's text before it is simulated, and the error the
+// simulator must then report (a test of the simulator's checks on real schedules).
+struct Mutation {
+  std::function<std::string(std::string)> edit;
+  const char *expectError;
 };
 
 uint16_t toHalfBits(float f, bool bf16) {
@@ -139,7 +142,7 @@ struct Outcome {
   double maxError = 0; // the largest |interpreter - simulator|
 };
 
-Outcome runCase(const DotCase &c) {
+Outcome runCase(const DotCase &c, const Mutation *mutation = nullptr) {
   std::string source = kSource;
   std::string precision = c.precision ? c.precision : std::string(c.dtype) == "fp32" ? "tf32" : "ieee";
   source.replace(source.find("PRECISION"), 9, precision);
@@ -245,8 +248,8 @@ Outcome runCase(const DotCase &c) {
     }
   });
 
-  if (c.mutate) {
-    std::string text = c.mutate(print(*threadIR));
+  if (mutation) {
+    std::string text = mutation->edit(print(*threadIR));
     std::optional<Module> mutated = parseModule(text, "mutated.ttir", diags);
     INFO(diags.str());
     REQUIRE(mutated);
@@ -265,9 +268,9 @@ Outcome runCase(const DotCase &c) {
   std::string error;
   bool ran = simulator.run(*threadIR, "dot_kernel", simArgs, grid, error);
   INFO(error);
-  if (c.expectError) {
+  if (mutation) {
     CHECK(!ran);
-    CHECK(error.find(c.expectError) != std::string::npos);
+    CHECK(error.find(mutation->expectError) != std::string::npos);
     return outcome;
   }
   REQUIRE(ran);
@@ -447,6 +450,39 @@ TEST_CASE("sm_90: dots run on wgmma from canonical shared tiles, both majors, 4 
   CHECK(runCase(half).atom == "wgmma.m64n64k16.f16.f16");
 }
 
+TEST_CASE("sm_90: tf32, int8 and fp8 dots run on wgmma when both operands are K-contiguous, on mma.sync otherwise") {
+  struct Wg {
+    DotCase c;
+    const char *atom;
+  };
+  std::vector<Wg> cases = {
+      // A row-major, B stored transposed (k-contiguous, as a weight matrix is): wgmma.
+      {{"fp32", 64, 128, 64, 64, 128, 32, 4, false, true, false, 3, false, "sm_90"}, "wgmma.m64n128k8.f32.tf32"},
+      {{"i8", 64, 64, 192, 64, 64, 64, 4, false, true, false, 3, false, "sm_90"}, "wgmma.m64n64k32.s32.s8"},
+      {{"fp8e4nv", 128, 128, 128, 128, 128, 64, 8, false, true, true, 3, false, "sm_90"},
+       "wgmma.m64n128k32.f32.e4m3"},
+      // Masked edges, not pipelined.
+      {{"fp8e5", 72, 80, 96, 64, 64, 32, 4, false, true, false, 1, false, "sm_90"}, "wgmma.m64n64k32.f32.e5m2"},
+      // B n-contiguous (row-major): only mma.sync reads it.
+      {{"fp32", 64, 64, 64, 64, 64, 32, 4, false, false, false, 3, false, "sm_90"}, "mma.m16n8k8.f32.tf32"},
+      {{"i8", 64, 64, 64, 64, 64, 32, 4, false, false, false, 3, false, "sm_90"}, "mma.m16n8k32.s32.s8"},
+  };
+  for (const Wg &w : cases) {
+    INFO(std::string(w.c.dtype) << " " << w.atom);
+    Outcome o = runCase(w.c);
+    CHECK(o.atom == w.atom);
+    if (std::string_view(w.atom).starts_with("wgmma")) {
+      CHECK(o.wgmma > 0);
+      CHECK(o.wgmmaASharedMajor == "k");
+      CHECK(o.wgmmaBMajor == "k");
+    }
+  }
+  // tf32x3 splits its operands in registers: mma.sync even when both are K-contiguous.
+  DotCase x3{"fp32", 64, 64, 64, 64, 64, 32, 4, false, true, false, 3, false, "sm_90"};
+  x3.precision = "tf32x3";
+  CHECK(runCase(x3).atom == "mma.m16n8k8.f32.tf32");
+}
+
 // Changes the lines of `text` that contain every one of `needles` (all of them, or only
 // the last with `lastOnly`) by `edit`.
 std::string editLines(const std::string &text, std::vector<std::string> needles,
@@ -480,25 +516,25 @@ TEST_CASE("sm_90: the simulator sees a wgmma schedule that reads or overwrites o
   // real bug the GPU would not report.
   DotCase base{"fp16", 64, 64, 192, 64, 64, 32, 4, false, false, false, 3, false, "sm_90"};
   // The loop's last group still in flight when the epilogue reads the accumulators.
-  DotCase early = base;
-  early.mutate = [](std::string t) {
-    return editLines(t, {"th.wgmma_wait", "pending = 0"}, [](std::string l) { return replaced(l, "pending = 0", "pending = 1"); }, true);
-  };
-  early.expectError = "the result of a th.wgmma still in flight";
-  runCase(early);
+  Mutation early{[](std::string t) {
+                   return editLines(t, {"th.wgmma_wait", "pending = 0"},
+                                    [](std::string l) { return replaced(l, "pending = 0", "pending = 1"); }, true);
+                 },
+                 "the result of a th.wgmma still in flight"};
+  runCase(base, &early);
   // Two groups left in flight in the loop: the copies of a later tile overwrite the stage
   // the older one still reads.
-  DotCase overwrite = base;
-  overwrite.mutate = [](std::string t) {
-    return editLines(t, {"th.wgmma_wait", "pending = 1"}, [](std::string l) { return replaced(l, "pending = 1", "pending = 2"); });
-  };
-  overwrite.expectError = "is written while a th.wgmma in flight reads it";
-  runCase(overwrite);
+  Mutation overwrite{[](std::string t) {
+                       return editLines(t, {"th.wgmma_wait", "pending = 1"},
+                                        [](std::string l) { return replaced(l, "pending = 1", "pending = 2"); });
+                     },
+                     "is written while a th.wgmma in flight reads it"};
+  runCase(base, &overwrite);
   // The copies' bytes reach wgmma without a fence for the async proxy.
-  DotCase unfenced = base;
-  unfenced.mutate = [](std::string t) { return editLines(t, {"th.fence_async_shared"}, [](std::string) { return std::string(); }); };
-  unfenced.expectError = "read by the async proxy after a write no th.fence_async_shared ordered before it";
-  runCase(unfenced);
+  Mutation unfenced{
+      [](std::string t) { return editLines(t, {"th.fence_async_shared"}, [](std::string) { return std::string(); }); },
+      "read by the async proxy after a write no th.fence_async_shared ordered before it"};
+  runCase(base, &unfenced);
   // As lowered, the schedule passes.
   CHECK(runCase(base).wgmma > 0);
 }

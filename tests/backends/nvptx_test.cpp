@@ -100,7 +100,7 @@ TEST_CASE("the matrix atoms of every architecture are those of tests/core/simt/N
       CHECK((a.m == e.m && a.n == e.n && a.k == e.k));
       CHECK((a.aType == e.aType && a.bType == e.bType && a.cType == e.cType));
       CHECK((sameMap(a.a, e.a) && sameMap(a.b, e.b) && sameMap(a.c, e.c)));
-      CHECK((a.warps == e.warps && a.sharedB == e.sharedB));
+      CHECK((a.warps == e.warps && a.sharedB == e.sharedB && a.kMajorOnly == e.kMajorOnly));
     }
   }
 }

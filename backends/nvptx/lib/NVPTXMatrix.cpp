@@ -269,12 +269,18 @@ std::vector<llvm::Value *> NVPTXHooks::warpgroupMultiply(llvm::IRBuilder<> &b, s
   inputs.push_back(matrixDescriptor(b, bTile));
   inputConstraints += ",l";
   unsigned bAt = nd + unsigned(inputs.size()) - 1;
-  // scale-d is a predicate: always accumulate (a zero accumulator starts a dot).
-  std::string trans = (aTile ? std::string(aTile->mnMajor ? "1, " : "0, ") : std::string()) +
-                      (bTile.mnMajor ? "1" : "0");
+  // scale-d is a predicate: always accumulate (a zero accumulator starts a dot). Float
+  // inputs scale A and B by +1; only 16-bit ones may be MN-major (the transposes);
+  // integers take neither.
+  std::string immediates;
+  if (in == "f16" || in == "bf16")
+    immediates = std::string(", 1, 1, ") + (aTile ? std::string(aTile->mnMajor ? "1, " : "0, ") : std::string()) +
+                 (bTile.mnMajor ? "1" : "0");
+  else if (in == "tf32" || in == "e4m3" || in == "e5m2")
+    immediates = ", 1, 1";
   std::string text = "{\n.reg .pred p;\nsetp.eq.u32 p, 1, 1;\nwgmma.mma_async.sync.aligned." + shape + "." + acc + "." +
-                     in + "." + in + " " + registers(0, nd) + ", " + aText + ", $" + std::to_string(bAt) +
-                     ", p, 1, 1, " + trans + ";\n}";
+                     in + "." + in + " " + registers(0, nd) + ", " + aText + ", $" + std::to_string(bAt) + ", p" +
+                     immediates + ";\n}";
   std::vector<llvm::Value *> d = tiedAsm(b, text, words, inputs, inputConstraints);
   return halfAcc ? unpackHalves(b, d, c[0]->getType()) : d;
 }

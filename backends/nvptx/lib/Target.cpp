@@ -90,15 +90,18 @@ MatrixAtom mma884f64() {
   return a;
 }
 
-// wgmma.mma_async.m64nNk16 with 16-bit inputs (PTX ISA, "Register Fragments" of the
-// warpgroup-level instructions): per warp, the m16n8k16 fragments of A and C, C repeated
-// along N; the warpgroup's 4 warps take 16 rows each. B comes from shared memory.
-MatrixAtom wgmma64(int64_t n, std::string_view input, Type inputType, std::string_view acc, Type accType) {
-  MatrixAtom a = mma16816("", inputType, accType);
-  a.name = "wgmma.m64n" + std::to_string(n) + "k16." + std::string(acc) + "." + std::string(input);
+// wgmma.mma_async.m64nN (PTX ISA, "Register Fragments" of the warpgroup-level
+// instructions): per warp, the fragments of the warp atom `warpAtom` (m16n8 with the same
+// k) for A and C, C repeated along N; the warpgroup's 4 warps take 16 rows each. B comes
+// from shared memory; with tf32 and 8-bit inputs A does too, and both are K-major there.
+MatrixAtom wgmma64(const MatrixAtom &warpAtom, int64_t n, std::string_view acc, std::string_view input) {
+  MatrixAtom a = warpAtom;
+  a.name = "wgmma.m64n" + std::to_string(n) + "k" + std::to_string(a.k) + "." + std::string(acc) + "." +
+           std::string(input);
   a.m = 64, a.n = n;
   a.warps = 4;
   a.sharedB = true;
+  a.kMajorOnly = a.aType.bitWidth() != 16;
   a.a.warpBits = a.c.warpBits = {{16, 0}, {32, 0}};
   for (int64_t col = 8; col < n; col *= 2)
     a.c.registerBits.push_back({0, col});
@@ -131,12 +134,16 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   t.maxSharedMemoryBytes = maxSharedBytes(*arch);
   t.maxVectorBytes = 16;
   if (*arch == "sm_90") {
-    // Hopper's warpgroup atoms first (PTX for sm_90a), the widest first; tf32 and int8
-    // take only K-major B there, so they stay on mma.sync for now.
+    // Hopper's warpgroup atoms first (PTX for sm_90a), the widest first; those on tf32
+    // and 8-bit inputs take K-major operands only (planMma checks that they are).
     for (int64_t n : {256, 128, 64}) {
-      t.matrixAtoms.push_back(wgmma64(n, "f16", Type::f16(), "f32", Type::f32()));
-      t.matrixAtoms.push_back(wgmma64(n, "f16", Type::f16(), "f16", Type::f16()));
-      t.matrixAtoms.push_back(wgmma64(n, "bf16", Type::bf16(), "f32", Type::f32()));
+      t.matrixAtoms.push_back(wgmma64(mma16816("", Type::f16()), n, "f32", "f16"));
+      t.matrixAtoms.push_back(wgmma64(mma16816("", Type::f16(), Type::f16()), n, "f16", "f16"));
+      t.matrixAtoms.push_back(wgmma64(mma16816("", Type::bf16()), n, "f32", "bf16"));
+      t.matrixAtoms.push_back(wgmma64(mma1688tf32(), n, "f32", "tf32"));
+      t.matrixAtoms.push_back(wgmma64(mma16832("", Type::i8(), Type::i32()), n, "s32", "s8"));
+      t.matrixAtoms.push_back(wgmma64(mma16832("", Type::f8e4m3(), Type::f32()), n, "f32", "e4m3"));
+      t.matrixAtoms.push_back(wgmma64(mma16832("", Type::f8e5m2(), Type::f32()), n, "f32", "e5m2"));
     }
   }
   for (MatrixAtom &a : std::vector<MatrixAtom>{mma16816("mma.m16n8k16.f32.f16", Type::f16()),

@@ -32,7 +32,9 @@ void padWarps(std::vector<int64_t> &warp, unsigned numWarps) {
     warp.push_back(0);
 }
 
-bool fits(const MatrixAtom &atom, const Op *dot) {
+bool fits(const MatrixAtom &atom, const Op *dot, std::array<bool, 2> kContiguous) {
+  if (atom.kMajorOnly && !(kContiguous[0] && kContiguous[1]))
+    return false;
   Type a = dot->operand(0)->type(), b = dot->operand(1)->type(), c = dot->operand(2)->type();
   if (a.element() != atom.aType || b.element() != atom.bType || c.element() != atom.cType)
     return false;
@@ -42,6 +44,8 @@ bool fits(const MatrixAtom &atom, const Op *dot) {
   std::string precision = dot->attr("input_precision").isString() ? dot->stringAttr("input_precision") : "ieee";
   if (tf32 != (precision == "tf32" || precision == "tf32x3"))
     return false;
+  if (tf32 && precision == "tf32x3" && atom.warps > 1)
+    return false; // its operands split in registers: on mma.sync only
   std::span<const int64_t> as = a.shape(), bs = b.shape();
   return as[0] % atom.m == 0 && as[1] % atom.k == 0 && bs[1] % atom.n == 0;
 }
@@ -90,7 +94,8 @@ int64_t atomElement(const Bits &bases, int64_t bits, std::span<const int64_t> sh
   return flat;
 }
 
-std::optional<MmaPlan> planMma(const Op *dot, const TargetDesc &target, unsigned numWarps, bool warpsAlongM) {
+std::optional<MmaPlan> planMma(const Op *dot, const TargetDesc &target, unsigned numWarps, bool warpsAlongM,
+                               std::array<bool, 2> kContiguous) {
   if (!target.emitsMatrixAtoms || dot->operand(0)->type().rank() != 2)
     return std::nullopt;
   // The first atom (the targets list the fastest first) that keeps every warp busy, else
@@ -98,7 +103,7 @@ std::optional<MmaPlan> planMma(const Op *dot, const TargetDesc &target, unsigned
   // or AMD's wave64).
   std::optional<MmaPlan> first;
   for (const MatrixAtom &candidate : target.matrixAtoms) {
-    if (!fits(candidate, dot) || candidate.c.laneBits.size() != target.log2WarpSize())
+    if (!fits(candidate, dot, kContiguous) || candidate.c.laneBits.size() != target.log2WarpSize())
       continue;
     std::optional<MmaPlan> plan = tile(candidate, dot->result()->type().shape(), numWarps, warpsAlongM);
     if (plan && plan->warpsM * plan->warpsN * candidate.warps == numWarps)

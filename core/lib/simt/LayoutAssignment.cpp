@@ -165,12 +165,23 @@ public:
         chained.insert(source);
       }
     for (Op *dot : dots) {
-      std::optional<MmaPlan> plan = planMma(dot, target_, a_.numWarps, chained.count(dot) != 0);
+      std::optional<MmaPlan> plan =
+          planMma(dot, target_, a_.numWarps, chained.count(dot) != 0, {loadedAlongK(dot, 0), loadedAlongK(dot, 1)});
       if (!plan)
         continue;
       a_.setMmaPlan(dot, *plan);
       fixDotResult(dot->result(), mmaAccumulatorLayout(dot->result()->type().shape(), *plan, a_.numWarps));
     }
+  }
+
+  // Whether dot operand `i` (A: M x K, B: K x N) is a load that reads K contiguously:
+  // its tile is then written to shared memory K-major, as the copies move it.
+  bool loadedAlongK(const Op *dot, unsigned i) const {
+    const Op *load = dot->operand(i)->definingOp();
+    if (!load || !load->is(OpCode::Load) || !load->operand(0)->type().isBlock())
+      return false;
+    AccessPlan plan = planAccess(load, axisInfo_, target_, a_.warpSize * a_.numWarps);
+    return !plan.order.empty() && plan.order[0] == (i == 0 ? 1 : 0);
   }
 
   // Memory ops get coalesced layouts; the values they use are asked to match. A store

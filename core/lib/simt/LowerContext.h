@@ -123,8 +123,9 @@ public:
                                 unsigned chunkBytes = 16) const;
   // The arrangement of a rank-2 matrix-unit operand that th.wgmma reads from shared
   // memory as `src` writes it: a canonical tile (matrixDescriptor) with rows along what
-  // `src` holds contiguous, else along dimension `kDim`.
-  SharedLayout matrixTileLayout(const LinearLayout &src, unsigned kDim, Type element) const;
+  // `src` holds contiguous, else along dimension `kDim`; along `kDim` always with
+  // `kMajor` (atoms that read K-major tiles only).
+  SharedLayout matrixTileLayout(const LinearLayout &src, unsigned kDim, Type element, bool kMajor = false) const;
   // True when `v` is cheaper to compute again in another layout than to convert:
   // constants, splats, ranges and a few elementwise or shape ops over them.
   bool canRematerialize(const Value *v, int &budget) const;

@@ -293,7 +293,7 @@ struct MatrixTile {
   MatrixDescriptor desc;
 };
 
-MatrixTile matrixTile(Lowering &l, Value *v, unsigned kDim) {
+MatrixTile matrixTile(Lowering &l, Value *v, unsigned kDim, bool kMajor) {
   MatrixTile t;
   Type element = v->type().element();
   unsigned bytes = Lowering::storageType(element).bitWidth() / 8;
@@ -303,7 +303,7 @@ MatrixTile matrixTile(Lowering &l, Value *v, unsigned kDim) {
     t.shared = it->second.shared;
   } else {
     Lowered own = l.get(v);
-    t.shared = l.matrixTileLayout(own.layout, kDim, element);
+    t.shared = l.matrixTileLayout(own.layout, kDim, element, kMajor);
     InsertionGuard guard(l.b);
     if (Op *loop = outermostInvariantLoop(l, v))
       l.b.setInsertionPoint(loop);
@@ -312,6 +312,7 @@ MatrixTile matrixTile(Lowering &l, Value *v, unsigned kDim) {
   }
   std::optional<MatrixDescriptor> desc = matrixDescriptor(t.shared, v->type().shape(), kDim, bytes);
   assert(desc && "planMma admits only operands with a canonical tile");
+  assert(!(kMajor && desc->mnMajor) && "a K-major-only atom's tile is K-major");
   t.desc = *desc;
   return t;
 }
@@ -347,9 +348,10 @@ bool lowerDotWgmma(Lowering &l, Op *op, const MmaPlan &plan) {
   std::span<const int64_t> aShape = av->type().shape(), bShape = bv->type().shape();
   LinearLayout lc = mmaAccumulatorLayout(shape, plan, numWarps);
   LinearLayout la = mmaOperandLayout(aShape, plan, 0, numWarps);
-  // A from registers when it is there already (attention's P), else from shared memory.
+  // A from registers when it is there already (attention's P), else from shared memory
+  // (always for tf32 and 8-bit inputs).
   std::optional<Lowered> aRegs;
-  if (!l.pipelined.count(av)) {
+  if (!l.pipelined.count(av) && !atom.kMajorOnly) {
     const Lowered &own = l.get(av);
     int budget = 12;
     if (own.layout == la || l.canRematerialize(av, budget))
@@ -357,8 +359,8 @@ bool lowerDotWgmma(Lowering &l, Op *op, const MmaPlan &plan) {
   }
   std::optional<MatrixTile> ta;
   if (!aRegs)
-    ta = matrixTile(l, av, 1);
-  MatrixTile tb = matrixTile(l, bv, 0);
+    ta = matrixTile(l, av, 1, atom.kMajorOnly);
+  MatrixTile tb = matrixTile(l, bv, 0, atom.kMajorOnly);
   Lowered d = l.get(op->operand(2), lc);
 
   // The warp bits past the atom's own pick the warpgroup's tiles: M (A), then N (B).
@@ -381,8 +383,6 @@ bool lowerDotWgmma(Lowering &l, Op *op, const MmaPlan &plan) {
   std::unordered_map<int64_t, int64_t> regA = registerAt(la);
   int64_t numA = int64_t(1) << atom.a.registerBits.size(), numC = int64_t(1) << atom.c.registerBits.size();
   std::vector<Type> resultTypes(static_cast<size_t>(numC), atom.cType);
-  bool split = atom.aType == Type::f32() && op->attr("input_precision").isString() &&
-               op->stringAttr("input_precision") == "tf32x3";
   auto at = [&](Value *origin, const MatrixTile &t, int64_t flat) {
     int64_t offset = t.shared.offset(flat);
     return offset ? l.b.binary(OpCode::AddI, origin, l.constI32(offset)) : origin;

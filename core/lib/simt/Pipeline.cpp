@@ -68,7 +68,7 @@ std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body)
   if (plan->atom->warps > 1) {
     // th.wgmma reads the stage itself: a canonical tile (SharedLayout.h), rows along what
     // the copies write contiguously.
-    p.shared = l.matrixTileLayout(p.access, use.operandIndex == 0 ? 1 : 0, element);
+    p.shared = l.matrixTileLayout(p.access, use.operandIndex == 0 ? 1 : 0, element, plan->atom->kMajorOnly);
     p.asyncProxy = true;
   } else {
     LinearLayout operand = mmaOperandLayout(r->type().shape(), *plan, use.operandIndex, l.layouts.numWarps);

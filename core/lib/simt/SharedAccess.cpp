@@ -220,8 +220,10 @@ SharedLayout Lowering::conversionLayout(const LinearLayout &src, const LinearLay
   return SharedLayout::swizzled(src.shape(), *dim, bytes, chunkBytes);
 }
 
-SharedLayout Lowering::matrixTileLayout(const LinearLayout &src, unsigned kDim, Type element) const {
+SharedLayout Lowering::matrixTileLayout(const LinearLayout &src, unsigned kDim, Type element, bool kMajor) const {
   unsigned bytes = storageType(element).bitWidth() / 8;
+  if (kMajor)
+    return SharedLayout::swizzled(src.shape(), kDim, bytes);
   std::optional<unsigned> dim = vectorDimension(src);
   if (!dim)
     dim = laneDimension(src);

@@ -75,15 +75,17 @@ inline MatrixAtom nvidiaMma884F64() {
   return a;
 }
 
-// wgmma.mma_async.m64nNk16 (sm_90a) with 16-bit inputs: per warp the m16n8k16 A and C
-// fragments, C repeated along N, the warpgroup's 4 warps on rows 16 and 32; B from
-// shared memory (PTX ISA, "Register Fragments" of the warpgroup-level instructions).
-inline MatrixAtom nvidiaWgmma64(int64_t n, const std::string &input, Type inputType, const std::string &acc,
-                                Type accType) {
-  MatrixAtom a = nvidiaMma16816("wgmma.m64n" + std::to_string(n) + "k16." + acc + "." + input, inputType, accType);
+// wgmma.mma_async.m64nN (sm_90a): per warp the m16n8 A and C fragments of the warp atom
+// with the same inputs, C repeated along N, the warpgroup's 4 warps on rows 16 and 32; B
+// from shared memory, and A too (both K-major) for tf32 and 8-bit inputs (PTX ISA,
+// "Register Fragments" and "Shared Memory Matrix Layout" of the warpgroup-level instructions).
+inline MatrixAtom nvidiaWgmma64(const MatrixAtom &warpAtom, int64_t n, const std::string &acc, const std::string &input) {
+  MatrixAtom a = warpAtom;
+  a.name = "wgmma.m64n" + std::to_string(n) + "k" + std::to_string(a.k) + "." + acc + "." + input;
   a.m = 64, a.n = n;
   a.warps = 4;
   a.sharedB = true;
+  a.kMajorOnly = input != "f16" && input != "bf16";
   a.a.warpBits = a.c.warpBits = {{16, 0}, {32, 0}};
   for (int64_t col = 8; col < n; col *= 2)
     a.c.registerBits.push_back({0, col});
@@ -96,9 +98,13 @@ inline std::vector<MatrixAtom> nvidiaAtoms(std::string_view arch = "sm_80") {
   std::vector<MatrixAtom> atoms;
   if (arch == "sm_90")
     for (int64_t n : {256, 128, 64}) {
-      atoms.push_back(nvidiaWgmma64(n, "f16", Type::f16(), "f32", Type::f32()));
-      atoms.push_back(nvidiaWgmma64(n, "f16", Type::f16(), "f16", Type::f16()));
-      atoms.push_back(nvidiaWgmma64(n, "bf16", Type::bf16(), "f32", Type::f32()));
+      atoms.push_back(nvidiaWgmma64(nvidiaMma16816("", Type::f16()), n, "f32", "f16"));
+      atoms.push_back(nvidiaWgmma64(nvidiaMma16816("", Type::f16(), Type::f16()), n, "f16", "f16"));
+      atoms.push_back(nvidiaWgmma64(nvidiaMma16816("", Type::bf16()), n, "f32", "bf16"));
+      atoms.push_back(nvidiaWgmma64(nvidiaMma1688Tf32(), n, "f32", "tf32"));
+      atoms.push_back(nvidiaWgmma64(nvidiaMma16832("", Type::i8(), Type::i32()), n, "s32", "s8"));
+      atoms.push_back(nvidiaWgmma64(nvidiaMma16832("", Type::f8e4m3(), Type::f32()), n, "f32", "e4m3"));
+      atoms.push_back(nvidiaWgmma64(nvidiaMma16832("", Type::f8e5m2(), Type::f32()), n, "f32", "e5m2"));
     }
   for (MatrixAtom &a : std::vector<MatrixAtom>{nvidiaMma16816("mma.m16n8k16.f32.f16", Type::f16()),
                                                nvidiaMma16816("mma.m16n8k16.f16.f16", Type::f16(), Type::f16()),

@@ -29,6 +29,7 @@
 #include "trident/simt/Layout.h"
 #include "trident/simt/TargetDesc.h"
 
+#include <array>
 #include <optional>
 #include <span>
 
@@ -42,8 +43,11 @@ struct MmaPlan {
 // The atom and warp tiling for `dot` (a rank-2 tt.dot) on `target`; nothing when no
 // atom takes its element types and precision or its shape is not a multiple of one.
 // `warpsAlongM` puts every warp on M where M allows (dots chained through their
-// accumulators must agree on the tiling of M).
-std::optional<MmaPlan> planMma(const Op *dot, const TargetDesc &target, unsigned numWarps, bool warpsAlongM);
+// accumulators must agree on the tiling of M). `kContiguous[i]`: operand i (A, B) is
+// written to shared memory contiguous along K, as atoms that read only K-major tiles
+// (MatrixAtom::kMajorOnly) need.
+std::optional<MmaPlan> planMma(const Op *dot, const TargetDesc &target, unsigned numWarps, bool warpsAlongM,
+                               std::array<bool, 2> kContiguous = {false, false});
 
 // The accumulator layout of an M x N dot result.
 LinearLayout mmaAccumulatorLayout(std::span<const int64_t> shape, const MmaPlan &plan, unsigned numWarps);

@@ -33,6 +33,7 @@ struct MatrixAtom {
   OperandMap a, b, c;
   unsigned warps = 1;    // warps issuing one instruction together (th.mma: 1, th.wgmma: 4)
   bool sharedB = false;  // B is read from shared memory (th.wgmma), never from registers
+  bool kMajorOnly = false; // A and B only from shared memory, each K-major there (wgmma on tf32 and 8-bit inputs)
 };
 
 // A cooperative-matrix multiply a Vulkan device offers (VK_KHR_cooperative_matrix at
