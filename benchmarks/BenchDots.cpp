@@ -245,6 +245,12 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
         return small ? attention(dev, 1, 2, 256, D, causal, warps, repeats, dir)
                      : attention(dev, 4, 32, 4096, D, causal, warps, repeats, dir);
       });
+  for (int D : {64, 128})
+    for (bool causal : {false, true})
+      row("attention bwd", "D=" + std::to_string(D), [&] {
+        return small ? attentionBackward(dev, 1, 2, 256, D, causal, repeats, dir)
+                     : attentionBackward(dev, 4, 32, 4096, D, causal, repeats, dir);
+      });
   return rows;
 }
 

@@ -17,6 +17,10 @@ struct DotRow {
   std::string check; // "ok" or what differs
 };
 
+// samples/attention_bwd.py after the forward (BenchAttentionBwd.cpp).
+DotRow attentionBackward(const Device &dev, int Z, int H, int N, int D, bool causal, int repeats,
+                         const std::string &samplesDir);
+
 // `samplesDir`: samples/*.py; `benchDir`: benchmarks/*.py (the int8, fp8 and f64 matmul).
 std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &samplesDir,
                               const std::string &benchDir);

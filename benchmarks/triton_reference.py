@@ -40,6 +40,17 @@ def attention_warps(att, q, k, v, causal, sm_scale, num_warps):
     return o
 
 
+def attention_forward_m(att, q, k, v, causal, sm_scale):
+    """samples/attention.py's forward, returning its output and M (for the backward)."""
+    o = torch.empty_like(q)
+    M = torch.empty((q.shape[0], q.shape[1], q.shape[2]), device=q.device, dtype=torch.float32)
+    grid = (triton.cdiv(q.shape[2], 128), q.shape[0] * q.shape[1], 1)
+    att._attn_fwd[grid](q, k, v, sm_scale, M, o, *q.stride(), *k.stride(), *v.stride(), *o.stride(), q.shape[0],
+                        q.shape[1], N_CTX=q.shape[2], HEAD_DIM=q.shape[-1], BLOCK_M=128, BLOCK_N=64,
+                        STAGE=3 if causal else 1)
+    return o, M
+
+
 def bench(fn):
     return triton.testing.do_bench(fn, warmup=25, rep=200, return_mode="median") * 1e-3  # seconds
 
@@ -171,6 +182,26 @@ def main():
                        flops=flops)
             sdpa = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=0.5)
             report("attention (torch sdpa)" + tag, size, bench(sdpa), flops=flops)
+
+    # The backward (samples/attention_bwd.py), after the forward, checked against torch's
+    # autograd of SDPA; flops as Triton's tutorial counts them (2.5 times the forward's).
+    bwd = load_sample("attention_bwd")
+    for D in (64, 128):
+        q, k, v, do = (torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16) for _ in range(4))
+        for causal in (False, True):
+            flops = 2.5 * 4 * Z * H * N * N * D * (0.5 if causal else 1.0)
+            tag = " causal" if causal else ""
+            try:
+                o, M = attention_forward_m(att, q, k, v, causal, 0.5)
+                dq, dk, dv = bwd.attention_backward(q, k, v, o, do, M, causal, 0.5)
+                qr, kr, vr = (t.detach().clone().requires_grad_() for t in (q, k, v))
+                torch.nn.functional.scaled_dot_product_attention(qr, kr, vr, is_causal=causal, scale=0.5).backward(do)
+                for got, want in ((dq, qr.grad), (dk, kr.grad), (dv, vr.grad)):
+                    assert torch.allclose(got.float(), want.float(), atol=2e-2, rtol=2e-2), "triton attention bwd mismatch"
+                report("attention bwd" + tag, f"{Z}x{H}x{N}x{D}",
+                       bench(lambda: bwd.attention_backward(q, k, v, o, do, M, causal, 0.5)), flops=flops)
+            except Exception as e:  # report and go on
+                print(f"attention bwd{tag} D={D} (Triton): {type(e).__name__}: {str(e).splitlines()[-1] if str(e) else ''}")
 
     if args.json:
         with open(args.json, "w") as f:

@@ -12,6 +12,7 @@ Result runMatmul(Context &ctx);
 Result runLayerNorm(Context &ctx);
 Result runDropout(Context &ctx);
 Result runAttention(Context &ctx);
+Result runAttentionBackward(Context &ctx);
 Result runReduceCustom(Context &ctx);
 Result runScan(Context &ctx);
 

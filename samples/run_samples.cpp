@@ -34,6 +34,7 @@ const Entry kSamples[] = {
     {"vector_add", runVectorAdd},   {"fused_softmax", runFusedSoftmax}, {"matmul", runMatmul},
     {"layer_norm", runLayerNorm},   {"dropout", runDropout},            {"attention", runAttention, true},
     {"reduce_custom", runReduceCustom}, {"scan", runScan},
+    {"attention_bwd", runAttentionBackward, true},
 };
 
 bool isCpuVulkan(const Device &d) { return d.name().starts_with("vulkan:") && !d.info().isGpu; }

@@ -21,6 +21,7 @@ layer_norm = sample("layer_norm")
 matmul = sample("matmul")
 dropout = sample("dropout")
 attention = sample("attention")
+attention_bwd = sample("attention_bwd")
 scan = sample("scan")
 reduce_custom = sample("reduce_custom")
 
@@ -29,7 +30,7 @@ class SampleTest(DeviceTest):
     def test_every_sample_file_is_covered(self):
         files = sorted(f[:-3] for f in os.listdir(SAMPLES) if f.endswith(".py"))
         self.assertEqual(files, sorted(["vector_add", "fused_softmax", "layer_norm", "matmul", "dropout",
-                                        "attention", "scan", "reduce_custom"]))
+                                        "attention", "attention_bwd", "scan", "reduce_custom"]))
 
     @per_device
     def test_vector_add(self, dev):
@@ -150,6 +151,40 @@ class SampleTest(DeviceTest):
             p /= p.sum(axis=-1, keepdims=True)
             ref = np.einsum("zhmn,zhnd->zhmd", p, v.astype(np.float64))
             np.testing.assert_allclose(o.numpy().astype(np.float64), ref, atol=1e-2)
+
+    def test_attention_backward(self):
+        # host:0 only: on lavapipe its four-dot loops compile for minutes (run_samples
+        # covers vulkan:0 with --slow).
+        Z, H, N, D = 1, 2, 128, 64
+        q, k, v, do = ((rng(30 + i).standard_normal((Z, H, N, D)) * 0.5).astype(np.float16) for i in range(4))
+        sm_scale = 0.5
+        with trident.device("host:0"):
+            for causal in (False, True):
+                s = np.einsum("zhmd,zhnd->zhmn", q.astype(np.float64), k.astype(np.float64)) * sm_scale
+                if causal:
+                    s = np.where(np.tril(np.ones((N, N), dtype=bool)), s, -np.inf)
+                mx = s.max(axis=-1, keepdims=True)
+                p = np.exp(s - mx)
+                total = p.sum(axis=-1, keepdims=True)
+                p /= total
+                o = np.einsum("zhmn,zhnd->zhmd", p, v.astype(np.float64)).astype(np.float16)
+                m = ((mx + np.log(total))[..., 0] / math.log(2)).astype(np.float32)
+                delta = np.zeros((Z, H, N), dtype=np.float32)
+                dq, dk, dv = (np.zeros((Z, H, N, D), dtype=np.float16) for _ in range(3))
+                grid = (N // 128, Z * H)
+                attention_bwd._attn_bwd_preprocess[grid](o, do, delta, N, HEAD_DIM=D, BLOCK_M=128)
+                attention_bwd._attn_bwd_dkdv[grid](q, k, v, do, m, delta, dk, dv, sm_scale, N, HEAD_DIM=D,
+                                                   BLOCK_M=32, BLOCK_N=128, CAUSAL=causal)
+                attention_bwd._attn_bwd_dq[grid](q, k, v, do, m, delta, dq, sm_scale, N, HEAD_DIM=D, BLOCK_M=128,
+                                                 BLOCK_N=32, CAUSAL=causal)
+                d64 = do.astype(np.float64)
+                ds = p * (np.einsum("zhmd,zhnd->zhmn", d64, v.astype(np.float64)) -
+                          (o.astype(np.float64) * d64).sum(axis=-1, keepdims=True))
+                np.testing.assert_allclose(dv.astype(np.float64), np.einsum("zhmn,zhmd->zhnd", p, d64), atol=1e-2)
+                np.testing.assert_allclose(dq.astype(np.float64),
+                                           np.einsum("zhmn,zhnd->zhmd", ds, k.astype(np.float64)) * sm_scale, atol=1e-2)
+                np.testing.assert_allclose(dk.astype(np.float64),
+                                           np.einsum("zhmn,zhmd->zhnd", ds, q.astype(np.float64)) * sm_scale, atol=1e-2)
 
     @per_device
     def test_scan(self, dev):

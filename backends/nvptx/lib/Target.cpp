@@ -136,7 +136,7 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   if (*arch == "sm_90") {
     // Hopper's warpgroup atoms first (PTX for sm_90a), the widest first; those on tf32
     // and 8-bit inputs take K-major operands only (planMma checks that they are).
-    for (int64_t n : {256, 128, 64}) {
+    for (int64_t n : {256, 128, 64, 32, 16}) {
       t.matrixAtoms.push_back(wgmma64(mma16816("", Type::f16()), n, "f32", "f16"));
       t.matrixAtoms.push_back(wgmma64(mma16816("", Type::f16(), Type::f16()), n, "f16", "f16"));
       t.matrixAtoms.push_back(wgmma64(mma16816("", Type::bf16()), n, "f32", "bf16"));

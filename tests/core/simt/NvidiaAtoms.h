@@ -97,7 +97,7 @@ inline MatrixAtom nvidiaWgmma64(const MatrixAtom &warpAtom, int64_t n, const std
 inline std::vector<MatrixAtom> nvidiaAtoms(std::string_view arch = "sm_80") {
   std::vector<MatrixAtom> atoms;
   if (arch == "sm_90")
-    for (int64_t n : {256, 128, 64}) {
+    for (int64_t n : {256, 128, 64, 32, 16}) {
       atoms.push_back(nvidiaWgmma64(nvidiaMma16816("", Type::f16()), n, "f32", "f16"));
       atoms.push_back(nvidiaWgmma64(nvidiaMma16816("", Type::f16(), Type::f16()), n, "f16", "f16"));
       atoms.push_back(nvidiaWgmma64(nvidiaMma16816("", Type::bf16()), n, "f32", "bf16"));
