@@ -56,6 +56,7 @@ using BuiltinTable = std::map<std::string, BuiltinFn, std::less<>>;
 // Each Builtins*.cpp registers its functions under their qualified names.
 void registerCoreBuiltins(BuiltinTable &t);
 void registerMemoryBuiltins(BuiltinTable &t);
+void registerDescriptorBuiltins(BuiltinTable &t); // tensor descriptors (BuiltinsDescriptor.cpp)
 void registerMathBuiltins(BuiltinTable &t);
 void registerReduceBuiltins(BuiltinTable &t);
 void registerShapeBuiltins(BuiltinTable &t);
@@ -189,6 +190,12 @@ public:
   // The pointer block and boundary mask a block pointer addresses.
   std::pair<Tensor, std::optional<Tensor>>
   blockPointerAccess(const BlockPointer &bp, std::span<const int64_t> boundaryCheck, const Span &span);
+  // A tensor descriptor over `base` (shape: i32 scalars, strides: i64 scalars), with
+  // Triton's checks; the last stride is taken to be 1 (Triton requires it).
+  Object makeDescriptor(Tensor base, std::vector<Tensor> shape, std::vector<Tensor> strides,
+                        std::vector<int64_t> blockShape, bool padNan, const Span &span);
+  // desc.shape, desc.strides, desc.block_shape, desc.dtype and the methods.
+  Object descriptorAttribute(const Object &desc, const std::string &name, const Span &span);
 
   // ---- control flow values ----
   // Flattens the IR values of an object (tensors, tuples, block pointers) for
