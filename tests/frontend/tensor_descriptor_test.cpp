@@ -185,10 +185,58 @@ TEST_CASE("tensor descriptor misuse: errors at the call, with the caret") {
         "parameter), got pointer<fp32>");
   CHECK(err("    x = p.load([0])\n", "tensordesc<fp32[2]>, i32") ==
         "5:7: a tensor descriptor's block needs at least 16 bytes in its last dimension, got 2 * 4 = 8 bytes");
+  CHECK(err("    tl.static_assert(isinstance(p, tl.block_type))\n") ==
+        "6:36: isinstance() with function 'tl.block_type' is not supported inside a @triton.jit function");
   Compiled c = compileSource(std::string(kHeader) + "@triton.jit\ndef k(p, n):\n"
                                                     "    d = tl.make_tensor_descriptor(p, [n], [n], [16])\n",
                              "k", "*fp32, i32");
   CHECK(c.diags.str() == "k.py:6:43: error: a tensor descriptor's last stride must be the constant 1, got int32\n"
                          "        d = tl.make_tensor_descriptor(p, [n], [n], [16])\n"
                          "                                              ^\n");
+}
+
+TEST_CASE("e2e: one kernel taking a host descriptor or a pointer (isinstance(x, tl.tensor_descriptor))") {
+  // The way Triton's attention tutorial writes it: descriptors where the host makes
+  // them, tl.make_tensor_descriptor from a pointer elsewhere.
+  std::string body = "@triton.jit\n"
+                     "def as_desc(desc_or_ptr, shape, strides, block_shape):\n"
+                     "    if isinstance(desc_or_ptr, tl.tensor_descriptor):\n"
+                     "        return desc_or_ptr\n"
+                     "    else:\n"
+                     "        return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)\n"
+                     "\n"
+                     "@triton.jit\n"
+                     "def k(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):\n"
+                     "    tl.static_assert(isinstance(BM, tl.constexpr) and not isinstance(M, tl.constexpr))\n"
+                     "    tl.static_assert(isinstance(M, tl.tensor) and isinstance(BM, (int, float)))\n"
+                     "    xd = as_desc(x, [M, N], [N, 1], [BM, BN])\n"
+                     "    yd = as_desc(y, [M, N], [N, 1], [BM, BN])\n"
+                     "    r = tl.program_id(0) * BM\n"
+                     "    yd.store([r, 0], xd.load([r, 0]) + 1)\n";
+  const int M = 6, N = 24;
+  for (bool host : {false, true}) {
+    CAPTURE(host);
+    Module m = build(body, host ? "tensordesc<fp32[4, 32]>, tensordesc<fp32[4, 32]>, i32, i32, 4, 32"
+                                : "*fp32, *fp32, i32, i32, 4, 32");
+    std::vector<float> x(M * N), y(M * N + 8, -5.0f);
+    for (int i = 0; i < M * N; ++i)
+      x[i] = float(i);
+    Interpreter interp;
+    interp.addBuffer(x.data(), x.size() * 4);
+    interp.addBuffer(y.data(), y.size() * 4);
+    std::vector<KernelArg> args;
+    if (host) {
+      pushDescriptor(args, x.data(), Type::f32(), {M, N}, {N, 1});
+      pushDescriptor(args, y.data(), Type::f32(), {M, N}, {N, 1});
+    } else {
+      args = {KernelArg::pointer(x.data(), Type::f32()), KernelArg::pointer(y.data(), Type::f32())};
+    }
+    args.push_back(KernelArg::i32(M));
+    args.push_back(KernelArg::i32(N));
+    run(interp, m, args, {2, 1, 1});
+    for (int i = 0; i < M * N + 8; ++i) {
+      CAPTURE(i);
+      CHECK(y[i] == (i < M * N ? float(i) + 1 : -5.0f));
+    }
+  }
 }
