@@ -57,6 +57,7 @@ CodeGen::CodeGen(Module &module, ModuleSet &modules, const ModuleEnv &mainModule
   registerPreludeBuiltins(builtins_);
   registerPythonBuiltins(builtins_);
   registerLibdeviceBuiltins(builtins_);
+  registerStandardBuiltins(builtins_);
 }
 
 FrameGuard::FrameGuard(CodeGen &cg, const FunctionDef &fn, const ModuleEnv &module)

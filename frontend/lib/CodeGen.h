@@ -64,7 +64,8 @@ void registerDebugBuiltins(BuiltinTable &t);
 void registerDotBuiltins(BuiltinTable &t);
 void registerPreludeBuiltins(BuiltinTable &t);
 void registerPythonBuiltins(BuiltinTable &t);
-void registerLibdeviceBuiltins(BuiltinTable &t); // "libdevice.rint" ... (PreludeLibdevice.cpp)
+void registerLibdeviceBuiltins(BuiltinTable &t);
+void registerStandardBuiltins(BuiltinTable &t); // "libdevice.rint" ... (PreludeLibdevice.cpp)
 
 // Python's str methods on compile-time strings (BuiltinsPython.cpp).
 bool isStringMethod(const std::string &name);
@@ -74,6 +75,7 @@ Object stringMethod(CodeGen &cg, const std::string &self, const std::string &met
 // in the language itself (random numbers...), and the names it defines.
 std::string preludeSource();
 const char *libdevicePreludeSource(); // appended to the prelude
+const char *standardPreludeSource();  // flip, sort, gather ... (PreludeStandard.cpp), appended too
 
 class CodeGen {
 public:

@@ -62,6 +62,7 @@ const char *const kTensorMethods[] = {"to",
                                       "join",
                                       "flip",
                                       "sort",
+                                      "topk",
                                       "histogram",
                                       "item"};
 
