@@ -75,6 +75,7 @@ Object stringMethod(CodeGen &cg, const std::string &self, const std::string &met
 // in the language itself (random numbers...), and the names it defines.
 std::string preludeSource();
 const char *libdevicePreludeSource(); // appended to the prelude
+const char *transcendentalPreludeSource(); // libdevice's tanh, pow, atan ... (PreludeTranscendental.cpp)
 const char *standardPreludeSource();  // flip, sort, gather ... (PreludeStandard.cpp), appended too
 
 class CodeGen {
