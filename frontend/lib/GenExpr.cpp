@@ -352,6 +352,8 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
     if (path.rfind("triton.language.extra", 0) == 0) {
       if (name == "cuda" || name == "hip" || name == "libdevice" || name == "intel")
         return Object::named(Object::Kind::Module, path + "." + name);
+      if (path == "triton.language.extra.cuda" && (name == "gdc_wait" || name == "gdc_launch_dependents"))
+        return builtin("tl.extra.cuda." + name);
       if (builtins_.count("libdevice." + name) && path.size() >= 9 &&
           path.compare(path.size() - 9, 9, "libdevice") == 0)
         return builtin("libdevice." + name);

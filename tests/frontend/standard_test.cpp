@@ -131,3 +131,16 @@ TEST_CASE("flip, sort, topk, gather, histogram: errors point at the user's call"
   CHECK(err("    y = tl.histogram(x.to(tl.int32), 8)\n") ==
         "7:9: tl.histogram: static_assert failed: tl.histogram takes a 1-d tensor");
 }
+
+TEST_CASE("tl.extra.cuda.gdc_wait and gdc_launch_dependents compile to nothing") {
+  // Programmatic dependent launch, as Triton's tutorial 11 writes it: kernels launch in
+  // stream order, so there is nothing to wait for.
+  std::string src = std::string(kHeader) + "@triton.jit\ndef k(p, USE_GDC: tl.constexpr):\n"
+                                           "    if USE_GDC:\n        tl.extra.cuda.gdc_wait()\n"
+                                           "    x = tl.load(p)\n"
+                                           "    if USE_GDC:\n        tl.extra.cuda.gdc_launch_dependents()\n"
+                                           "    tl.store(p, x + 1)\n";
+  CHECK(ir(src, "k", "*fp32, True") == ir(src, "k", "*fp32, False"));
+  CHECK(firstError(src + "@triton.jit\ndef j(p):\n    tl.extra.cuda.gdc_wait(p)\n", "j", "*fp32") ==
+        "14:28: tl.extra.cuda.gdc_wait() takes at most 0 positional arguments (1 given)");
+}
