@@ -58,6 +58,7 @@ CodeGen::CodeGen(Module &module, ModuleSet &modules, const ModuleEnv &mainModule
   registerPythonBuiltins(builtins_);
   registerLibdeviceBuiltins(builtins_);
   registerStandardBuiltins(builtins_);
+  registerSelectBuiltins(builtins_);
 }
 
 FrameGuard::FrameGuard(CodeGen &cg, const FunctionDef &fn, const ModuleEnv &module)

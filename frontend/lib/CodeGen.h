@@ -65,7 +65,8 @@ void registerDotBuiltins(BuiltinTable &t);
 void registerPreludeBuiltins(BuiltinTable &t);
 void registerPythonBuiltins(BuiltinTable &t);
 void registerLibdeviceBuiltins(BuiltinTable &t);
-void registerStandardBuiltins(BuiltinTable &t); // "libdevice.rint" ... (PreludeLibdevice.cpp)
+void registerStandardBuiltins(BuiltinTable &t);
+void registerSelectBuiltins(BuiltinTable &t); // tl.map_elementwise (GenSelect.cpp) // "libdevice.rint" ... (PreludeLibdevice.cpp)
 
 // Python's str methods on compile-time strings (BuiltinsPython.cpp).
 bool isStringMethod(const std::string &name);
@@ -223,6 +224,11 @@ public:
     bool constexprFunction = false; // a @triton.constexpr_function: Python semantics throughout
   };
   Frame &frame() { return *frames_.back(); }
+  // Inside tl.map_elementwise's function (GenSelect.cpp): an `if` on a block
+  // condition computes both branches and selects per element.
+  int elementwiseDepth = 0;
+  // where(cond, a, b) through tuples; equal objects stay as they are.
+  Object selectObjects(const Tensor &cond, const Object &a, const Object &b, const Span &span);
   const BuiltinTable &builtins() const { return builtins_; }
   bool debug() const { return debug_; }
   Module &module() { return module_; }
@@ -243,6 +249,9 @@ private:
   void assignTarget(const Expr &target, const Object &value);
   // An if statement; returns nullopt when the sequence continues after it.
   std::optional<bool> genIf(const Stmt &s, const StmtList &stmts, size_t index, const Continuation *next);
+  // genIf on a block condition inside tl.map_elementwise (GenSelect.cpp).
+  std::optional<bool> genIfSelect(const Stmt &s, const Tensor &cond, const StmtList &stmts, size_t index,
+                                  const Continuation *next);
   void genFor(const Stmt &s);
   void genWhile(const Stmt &s);
   Object callNoinline(const FunctionDef &fn, const ModuleEnv &module, const CallArgs &args);

@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -143,4 +144,70 @@ TEST_CASE("tl.extra.cuda.gdc_wait and gdc_launch_dependents compile to nothing")
   CHECK(ir(src, "k", "*fp32, True") == ir(src, "k", "*fp32, False"));
   CHECK(firstError(src + "@triton.jit\ndef j(p):\n    tl.extra.cuda.gdc_wait(p)\n", "j", "*fp32") ==
         "14:28: tl.extra.cuda.gdc_wait() takes at most 0 positional arguments (1 given)");
+}
+
+TEST_CASE("e2e: tl.map_elementwise if-converts ifs on the element (returns, assignments, elif, tuples)") {
+  std::string src = std::string(kHeader) + R"PY(
+@triton.jit
+def selu(x, alpha):
+    if x > 0:
+        return x
+    else:
+        return alpha * (tl.exp(x) - 1)
+
+
+@triton.jit
+def classify(x, lo):
+    kind = 0
+    if x < lo:
+        kind = -1
+        y = x * 0
+    elif x > 1.0:
+        kind = 1
+        y = x * 2
+    else:
+        y = x
+    return kind, y
+
+
+@triton.jit
+def k(x_ptr, o_ptr, c_ptr, y_ptr, BLOCK: tl.constexpr):
+    i = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + i)
+    tl.store(o_ptr + i, tl.map_elementwise(selu, x, 1.5))
+    kind, y = tl.map_elementwise(classify, x, -1.0, pack=2)
+    tl.store(c_ptr + i, kind)
+    tl.store(y_ptr + i, y)
+)PY";
+  Compiled c = compileSource(src, "k", "*fp32, *fp32, *i32, *fp32, 64");
+  INFO(c.diags.str());
+  REQUIRE(c.module);
+  std::mt19937 rng(freshSeed());
+  std::vector<float> x(64), o(64, -9), y(64, -9);
+  std::vector<int32_t> kind(64, -9);
+  for (float &v : x)
+    v = float(int(rng() % 49) - 24) / 8;
+  Interpreter interp;
+  interp.addBuffer(x.data(), 256);
+  interp.addBuffer(o.data(), 256);
+  interp.addBuffer(kind.data(), 256);
+  interp.addBuffer(y.data(), 256);
+  std::vector<KernelArg> args = {KernelArg::pointer(x.data(), Type::f32()), KernelArg::pointer(o.data(), Type::f32()),
+                                 KernelArg::pointer(kind.data(), Type::i32()), KernelArg::pointer(y.data(), Type::f32())};
+  Diagnostics diags;
+  REQUIRE(interp.run(*c.module, "k", args, {1, 1, 1}, diags));
+  for (int i = 0; i < 64; ++i) {
+    CAPTURE(x[i]);
+    CHECK(o[i] == (x[i] > 0 ? x[i] : 1.5f * (std::exp(x[i]) - 1)));
+    CHECK(kind[i] == (x[i] < -1 ? -1 : x[i] > 1 ? 1 : 0));
+    CHECK(y[i] == (x[i] < -1 ? 0.0f : x[i] > 1 ? x[i] * 2 : x[i]));
+  }
+  // Outside tl.map_elementwise an if on a block is still an error; a loop on the element is refused.
+  std::string bad = std::string(kHeader) + "@triton.jit\ndef down(x):\n    while x > 0:\n        x = x - 1\n"
+                                           "    return x\n\n@triton.jit\ndef k(p):\n"
+                                           "    x = tl.load(p + tl.arange(0, 16))\n"
+                                           "    tl.store(p + tl.arange(0, 16), tl.map_elementwise(down, x))\n";
+  CHECK(firstError(bad, "k", "*fp32").find("6:11: ") == 0);
+  CHECK(firstError(std::string(kHeader) + "@triton.jit\ndef k(p):\n    y = tl.map_elementwise(tl.exp, tl.load(p))\n",
+                   "k", "*fp32") == "6:28: tl.map_elementwise needs a @triton.jit function, got function 'tl.exp'");
 }
