@@ -10,6 +10,8 @@
 //   gather     out[..i..] = src[..index[..i..]..] along `axis`, by comparing every
 //              index with every position and OR-ing the selected bits together
 //   histogram  counts of 0 .. num_bins - 1, by the same comparison
+//   dot_scaled the microscaled operands (fp4 unpacked, fp8 decoded) times their scales
+//              (e8m0, or fp8 for nvfp4), then tl.dot, as Triton's software emulation does
 
 #include "CodeGen.h"
 
@@ -167,6 +169,69 @@ def gather(src, index, axis):
 
 
 @triton.jit
+def _ds_e2m1(n):
+    # One fp4 (e2m1) value from the low 4 bits: sign, 2 exponent bits, 1 mantissa bit.
+    e = ((n >> 1) & 3).to(tl.int32)
+    m = (n & 1).to(tl.float32)
+    mag = tl.where(e == 0, m * 0.5, (1.0 + m * 0.5) * tl.exp2((e - 1).to(tl.float32)))
+    return tl.where(((n >> 3) & 1) != 0, mag * -1.0, mag)
+
+
+@triton.jit
+def _ds_operand(x, scale, fmt: tl.constexpr, is_rhs: tl.constexpr, k_pack: tl.constexpr):
+    # The operand's values (K along dimension 1 of the lhs, 0 of the rhs) in fp32,
+    # times its e8m0 scales (one per 32 elements along K).
+    if fmt == "e2m1":
+        tl.static_assert(k_pack, "tl.dot_scaled: fp4 operands packed along M or N (k_pack=False) are not supported")
+        b = x.to(tl.uint8, bitcast=True)
+        pair = tl.join(_ds_e2m1(b & 0xF), _ds_e2m1(b >> 4))
+        if is_rhs:
+            v = tl.reshape(tl.permute(pair, [0, 2, 1]), [2 * x.shape[0], x.shape[1]])
+        else:
+            v = tl.reshape(pair, [x.shape[0], 2 * x.shape[1]])
+    elif fmt == "e4m3":
+        v = x.to(tl.float8e4nv, bitcast=True).to(tl.float32)
+    elif fmt == "e5m2":
+        v = x.to(tl.float8e5, bitcast=True).to(tl.float32)
+    else:
+        tl.static_assert(fmt == "bf16" or fmt == "fp16", "tl.dot_scaled: the formats are e2m1, e4m3, e5m2, bf16 and fp16")
+        v = x.to(tl.float32)
+    if scale is not None:
+        if scale.dtype == tl.float8e4nv:
+            f = scale.to(tl.float32)  # nvfp4's scales: fp8 values
+        else:
+            s = scale.to(tl.uint8, bitcast=True).to(tl.int32)
+            # e8m0, 2^(s - 127): the exponent field itself; 0 is 2^-127 (a subnormal), 255 NaN.
+            f = (s << 23).to(tl.float32, bitcast=True)
+            f = tl.where(s == 0, 5.877471754111438e-39, tl.where(s == 255, float("nan"), f))
+        # One scale per group of K // scale.shape[1] elements along K (32 for e8m0, 16 for nvfp4).
+        groups: tl.constexpr = scale.shape[1]
+        if is_rhs:
+            size: tl.constexpr = v.shape[0] // groups
+            f = tl.reshape(tl.broadcast_to(tl.trans(f)[:, None, :], [groups, size, v.shape[1]]), v.shape)
+        else:
+            size: tl.constexpr = v.shape[1] // groups
+            f = tl.reshape(tl.broadcast_to(f[:, :, None], [v.shape[0], groups, size]), v.shape)
+        v = v * f
+    return v
+
+
+@triton.jit
+def dot_scaled(lhs, lhs_scale, lhs_format: tl.constexpr, rhs, rhs_scale, rhs_format: tl.constexpr, acc=None,
+               fast_math: tl.constexpr = False, lhs_k_pack: tl.constexpr = True, rhs_k_pack: tl.constexpr = True,
+               out_dtype: tl.constexpr = tl.float32):
+    tl.static_assert(out_dtype == tl.float32, "tl.dot_scaled: out_dtype must be tl.float32")
+    a = _ds_operand(lhs, lhs_scale, lhs_format, False, lhs_k_pack)
+    b = _ds_operand(rhs, rhs_scale, rhs_format, True, rhs_k_pack)
+    # As Triton's emulation: fp4/fp8/bf16 values times powers of two are exact in bf16,
+    # and their products exact in the fp32 accumulator; fp16 keeps its bits in fp32.
+    if lhs_format == "fp16" or rhs_format == "fp16":
+        return tl.dot(a, b, acc, input_precision="ieee")
+    else:
+        return tl.dot(a.to(tl.bfloat16), b.to(tl.bfloat16), acc)
+
+
+@triton.jit
 def histogram(input, num_bins: tl.constexpr, mask=None):
     tl.static_assert(len(input.shape) == 1, "tl.histogram takes a 1-d tensor")
     hit = input[:, None] == tl.arange(0, num_bins)[None, :]
@@ -177,7 +242,7 @@ def histogram(input, num_bins: tl.constexpr, mask=None):
 }
 
 void registerStandardBuiltins(BuiltinTable &t) {
-  for (const char *name : {"flip", "sort", "topk", "bitonic_merge", "gather", "histogram"}) {
+  for (const char *name : {"flip", "sort", "topk", "bitonic_merge", "gather", "histogram", "dot_scaled"}) {
     std::string n = name;
     t["tl." + n] = [n](CodeGen &cg, const CallArgs &args) { return cg.callPrelude(n, args); };
   }
