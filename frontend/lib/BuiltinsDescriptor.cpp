@@ -24,8 +24,10 @@ const char *const kDescriptorAtomics[] = {"add", "min", "max", "and", "or", "xor
 
 const BlockPointer &descriptorArg(CodeGen &cg, const Arg &a, const char *op) {
   if (!a.value.is(Object::Kind::BlockPtr) || !a.value.blockPtr->isDescriptor)
-    cg.error(a.span, std::string(op) + " needs a tensor descriptor (tl.make_tensor_descriptor or a tensordesc "
-                                       "parameter), got " + a.value.describe());
+    cg.error(a.span, std::string(op) +
+                         " needs a tensor descriptor (tl.make_tensor_descriptor or a tensordesc "
+                         "parameter), got " +
+                         a.value.describe());
   return *a.value.blockPtr;
 }
 
@@ -55,8 +57,10 @@ std::pair<Tensor, Tensor> descriptorAccess(CodeGen &cg, const BlockPointer &d, c
   std::vector<Object> items = listItems(cg, offsets, std::string(op) + "'s offsets");
   size_t rank = d.blockShape.size();
   if (items.size() != rank)
-    cg.error(offsets.span, std::string(op) + " needs " + std::to_string(rank) + " offsets, one per dimension of the "
-                           "descriptor, got " + std::to_string(items.size()));
+    cg.error(offsets.span, std::string(op) + " needs " + std::to_string(rank) +
+                               " offsets, one per dimension of the "
+                               "descriptor, got " +
+                               std::to_string(items.size()));
   BlockPointer box = d;
   for (const Object &o : items)
     box.offsets.push_back(integerScalar(cg, o, DType::i32(), offsets.span, std::string(op) + "'s offsets"));
@@ -72,7 +76,8 @@ Object descriptorLoad(CodeGen &cg, const CallArgs &args) {
   const BlockPointer &d = descriptorArg(cg, *a[0], "tl.load_tensor_descriptor");
   auto [ptr, mask] = descriptorAccess(cg, d, *a[1], "desc.load");
   DType elem = ptr.dtype.pointee();
-  Tensor other = cg.constant(d.padNan ? Object::floating(NAN) : Object::integer(0), elem, ptr.shape(), args.span);
+  Tensor other =
+      cg.constant(d.padNan ? Object::floating(NAN) : Object::integer(0), elem, ptr.shape(), args.span);
   return Object::ofTensor(cg.builder().load(ptr.value, mask.value, other.value, {}), elem);
 }
 
@@ -107,7 +112,8 @@ Object descriptorAtomic(CodeGen &cg, const CallArgs &args, const std::string &op
   CallArgs rmw;
   rmw.callee = "tl.atomic_" + op;
   rmw.span = args.span;
-  rmw.positional = {Arg{Object::ofTensor(ptr), a[0]->span, nullptr}, Arg{Object::ofTensor(value), a[2]->span, nullptr},
+  rmw.positional = {Arg{Object::ofTensor(ptr), a[0]->span, nullptr},
+                    Arg{Object::ofTensor(value), a[2]->span, nullptr},
                     Arg{Object::ofTensor(mask), args.span, nullptr}};
   rmw.keywords.emplace_back("sem", Arg{Object::string("relaxed"), args.span, nullptr});
   cg.call(Object::named(Object::Kind::Builtin, "tl.atomic_" + op), rmw);
@@ -131,9 +137,11 @@ Object makeTensorDescriptor(CodeGen &cg, const CallArgs &args) {
                              " dimensions, got " + std::to_string(blockShape.size()));
   if (!strides.empty()) {
     const Object &last = strides.back();
-    bool one = (last.is(Object::Kind::Int) && last.intValue == 1) || (last.is(Object::Kind::Bool) && last.boolValue);
+    bool one =
+        (last.is(Object::Kind::Int) && last.intValue == 1) || (last.is(Object::Kind::Bool) && last.boolValue);
     if (!one)
-      cg.error(a[2]->span, "a tensor descriptor's last stride must be the constant 1, got " + last.describe());
+      cg.error(a[2]->span,
+               "a tensor descriptor's last stride must be the constant 1, got " + last.describe());
   }
   bool padNan = false;
   if (a[4]) {

@@ -60,8 +60,9 @@ const BlockPointer *blockPtrOf(CodeGen &cg, const Arg &a, const std::string &op)
   if (!a.value.is(Object::Kind::BlockPtr))
     return nullptr;
   if (a.value.blockPtr->isDescriptor)
-    cg.error(a.span, op + " does not take a tensor descriptor; use the descriptor's methods (desc.load(offsets), "
-                          "desc.store(offsets, value), desc.atomic_add(offsets, value))");
+    cg.error(a.span,
+             op + " does not take a tensor descriptor; use the descriptor's methods (desc.load(offsets), "
+                  "desc.store(offsets, value), desc.atomic_add(offsets, value))");
   return a.value.blockPtr.get();
 }
 

@@ -578,8 +578,8 @@ void CodeGen::compileKernel(const FunctionDef &kernel, const std::vector<ArgSpec
       strides.push_back(Tensor{f->region()->argument(r.arg + 1 + rank + k), DType::i64()});
     }
     frame().locals[params[r.param].name] =
-        makeDescriptor(Tensor{f->region()->argument(r.arg), r.dtype}, shape, strides, args[r.param].blockShape,
-                       false, params[r.param].span);
+        makeDescriptor(Tensor{f->region()->argument(r.arg), r.dtype}, shape, strides,
+                       args[r.param].blockShape, false, params[r.param].span);
   }
   execSequence(kernel.body, 0, nullptr);
   if (frame().returned && !frame().returned->is(Object::Kind::None))

@@ -66,7 +66,8 @@ void registerPreludeBuiltins(BuiltinTable &t);
 void registerPythonBuiltins(BuiltinTable &t);
 void registerLibdeviceBuiltins(BuiltinTable &t);
 void registerStandardBuiltins(BuiltinTable &t);
-void registerSelectBuiltins(BuiltinTable &t); // tl.map_elementwise (GenSelect.cpp) // "libdevice.rint" ... (PreludeLibdevice.cpp)
+void registerSelectBuiltins(
+    BuiltinTable &t); // tl.map_elementwise (GenSelect.cpp) // "libdevice.rint" ... (PreludeLibdevice.cpp)
 
 // Python's str methods on compile-time strings (BuiltinsPython.cpp).
 bool isStringMethod(const std::string &name);
@@ -77,7 +78,7 @@ Object stringMethod(CodeGen &cg, const std::string &self, const std::string &met
 std::string preludeSource();
 const char *libdevicePreludeSource(); // appended to the prelude
 const char *transcendentalPreludeSource(); // libdevice's tanh, pow, atan ... (PreludeTranscendental.cpp)
-const char *standardPreludeSource();  // flip, sort, gather ... (PreludeStandard.cpp), appended too
+const char *standardPreludeSource();       // flip, sort, gather ... (PreludeStandard.cpp), appended too
 
 class CodeGen {
 public:

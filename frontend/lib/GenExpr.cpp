@@ -301,7 +301,9 @@ Object CodeGen::tensorMethod(const Object &self, const std::string &method, cons
   CallArgs withSelf = args;
   withSelf.callee = "tensor." + method;
   withSelf.positional.insert(withSelf.positional.begin(), Arg{self, args.span, nullptr});
-  std::string fn = method == "to" ? "tensor.to" : method.rfind("tensordesc.", 0) == 0 ? method : "tl." + method;
+  std::string fn = method == "to"                        ? "tensor.to"
+                   : method.rfind("tensordesc.", 0) == 0 ? method
+                                                         : "tl." + method;
   auto it = builtins_.find(fn);
   if (it == builtins_.end())
     error(args.span, "tensor method '" + method + "' is not supported by Trident");

@@ -32,8 +32,8 @@ Object CodeGen::selectObjects(const Tensor &cond, const Object &a, const Object 
   return Object::ofTensor(where(Object::ofTensor(cond), a, b, span));
 }
 
-std::optional<bool> CodeGen::genIfSelect(const Stmt &s, const Tensor &cond, const StmtList &stmts, size_t index,
-                                         const Continuation *next) {
+std::optional<bool> CodeGen::genIfSelect(const Stmt &s, const Tensor &cond, const StmtList &stmts,
+                                         size_t index, const Continuation *next) {
   Continuation rest{&stmts, index + 1, next};
   Frame &f = frame();
   auto snapshot = f.locals;
@@ -107,7 +107,8 @@ Object mapElementwise(CodeGen &cg, const CallArgs &args) {
   call.span = args.span;
   for (size_t i = 0; i < tensors.size(); ++i)
     call.positional.push_back(
-        Arg{Object::ofTensor(cg.broadcastTo(tensors[i], shapeOf.shape(), items[i].span)), items[i].span, nullptr});
+        Arg{Object::ofTensor(cg.broadcastTo(tensors[i], shapeOf.shape(), items[i].span)), items[i].span,
+            nullptr});
   ElementwiseGuard guard(cg);
   return cg.call(fn, call);
 }

@@ -56,8 +56,9 @@ Object CodeGen::rebuild(const Object &skeleton, std::span<Value *const> values, 
     for (Tensor &t : bp->shape)
       t.value = values[idx++];
     for (size_t i = 0; i < bp->strides.size(); ++i)
-      bp->strides[i].value = bp->isDescriptor && i + 1 == bp->strides.size() ? constantInt(1, DType::i64()).value
-                                                                              : values[idx++];
+      bp->strides[i].value = bp->isDescriptor && i + 1 == bp->strides.size()
+                                 ? constantInt(1, DType::i64()).value
+                                 : values[idx++];
     for (Tensor &t : bp->offsets)
       t.value = values[idx++];
     Object r;

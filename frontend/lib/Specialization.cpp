@@ -43,8 +43,8 @@ std::string parseTensorDesc(const std::string &entry, ArgSpec &a) {
   size_t pos = 0;
   while (pos <= dims.size()) {
     size_t comma = dims.find(',', pos);
-    std::string item = trim(std::string_view(dims).substr(pos, comma == std::string::npos ? std::string::npos
-                                                                                          : comma - pos));
+    std::string item = trim(
+        std::string_view(dims).substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
     bool digits = !item.empty() && item.size() < 8;
     for (char c : item)
       digits = digits && std::isdigit(static_cast<unsigned char>(c));

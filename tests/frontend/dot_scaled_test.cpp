@@ -75,7 +75,8 @@ Operand makeOperand(const std::string &fmt, int rows, int cols, bool kAlongCols,
       uint8_t b;
       do
         b = uint8_t(rng());
-      while (fmt == "e4m3" ? (b & 0x7F) == 0x7F || (b & 0x78) > 0x50 : (b & 0x7C) >= 0x54); // no NaN, moderate range
+      while (fmt == "e4m3" ? (b & 0x7F) == 0x7F || (b & 0x78) > 0x50
+                           : (b & 0x7C) >= 0x54); // no NaN, moderate range
       o.bytes[i] = b;
       o.values[i] = fp8(b, fmt == "e4m3");
     }
@@ -89,8 +90,9 @@ Operand makeOperand(const std::string &fmt, int rows, int cols, bool kAlongCols,
       if (fmt == "fp16") { // small multiples of 1/32 are exact in fp16
         int q = int(f * 32);
         double mag = std::fabs(double(q)) / 32;
-        h = q == 0 ? 0 : uint16_t((q < 0 ? 0x8000 : 0) | ((std::ilogb(mag) + 15) << 10) |
-                                  unsigned((mag / std::ldexp(1.0, std::ilogb(mag)) - 1) * 1024));
+        h = q == 0 ? 0
+                   : uint16_t((q < 0 ? 0x8000 : 0) | ((std::ilogb(mag) + 15) << 10) |
+                              unsigned((mag / std::ldexp(1.0, std::ilogb(mag)) - 1) * 1024));
       }
       std::memcpy(&o.bytes[2 * i], &h, 2);
       o.values[i] = fmt == "bf16" ? double(f) : half(h);
@@ -115,8 +117,8 @@ void check(const std::string &af, const std::string &bf, bool aScaled, bool bSca
   auto elem = [](const std::string &f) {
     return f == "bf16" ? std::string("*bf16") : f == "fp16" ? std::string("*fp16") : std::string("*u8");
   };
-  std::string sig = elem(af) + ", *u8, " + elem(bf) + ", *u8, *fp32, 16, 16, 64, '" + af + "', '" + bf + "', " +
-                    (aScaled ? "True" : "False") + ", " + (bScaled ? "True" : "False");
+  std::string sig = elem(af) + ", *u8, " + elem(bf) + ", *u8, *fp32, 16, 16, 64, '" + af + "', '" + bf +
+                    "', " + (aScaled ? "True" : "False") + ", " + (bScaled ? "True" : "False");
   Compiled c = compileSource(kernelSource(), "k", sig);
   INFO(c.diags.str());
   REQUIRE(c.module);
@@ -129,9 +131,10 @@ void check(const std::string &af, const std::string &bf, bool aScaled, bool bSca
   interp.addBuffer(out.data(), out.size() * 4);
   Type at = af == "bf16" ? Type::bf16() : af == "fp16" ? Type::f16() : Type::i8();
   Type bt = bf == "bf16" ? Type::bf16() : bf == "fp16" ? Type::f16() : Type::i8();
-  std::vector<KernelArg> args = {KernelArg::pointer(a.bytes.data(), at), KernelArg::pointer(sa.data(), Type::i8()),
-                                 KernelArg::pointer(b.bytes.data(), bt), KernelArg::pointer(sb.data(), Type::i8()),
-                                 KernelArg::pointer(out.data(), Type::f32())};
+  std::vector<KernelArg> args = {
+      KernelArg::pointer(a.bytes.data(), at), KernelArg::pointer(sa.data(), Type::i8()),
+      KernelArg::pointer(b.bytes.data(), bt), KernelArg::pointer(sb.data(), Type::i8()),
+      KernelArg::pointer(out.data(), Type::f32())};
   Diagnostics diags;
   bool ok = interp.run(*c.module, "k", args, {1, 1, 1}, diags);
   INFO(diags.str());
@@ -162,12 +165,15 @@ TEST_CASE("e2e: tl.dot_scaled with fp4 (e2m1), fp8 (e4m3, e5m2), bf16 and fp16 o
 }
 
 TEST_CASE("tl.dot_scaled: unsupported forms are refused at the call") {
-  std::string src = std::string(kHeader) + "@triton.jit\ndef k(p, q):\n"
-                                           "    a = tl.load(p + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :])\n"
-                                           "    b = tl.load(q + tl.arange(0, 32)[:, None] * 16 + tl.arange(0, 16)[None, :])\n";
+  std::string src = std::string(kHeader) +
+                    "@triton.jit\ndef k(p, q):\n"
+                    "    a = tl.load(p + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :])\n"
+                    "    b = tl.load(q + tl.arange(0, 32)[:, None] * 16 + tl.arange(0, 16)[None, :])\n";
   CHECK(firstError(src + "    c = tl.dot_scaled(a, None, 'e2m1', b, None, 'e3m4')\n", "k", "*u8, *u8") ==
-        "8:9: tl.dot_scaled: static_assert failed: tl.dot_scaled: the formats are e2m1, e4m3, e5m2, bf16 and fp16");
+        "8:9: tl.dot_scaled: static_assert failed: tl.dot_scaled: the formats are e2m1, e4m3, e5m2, bf16 and "
+        "fp16");
   CHECK(firstError(src + "    c = tl.dot_scaled(a, None, 'e2m1', b, None, 'e4m3', lhs_k_pack=False)\n", "k",
-                   "*u8, *u8") == "8:9: tl.dot_scaled: static_assert failed: tl.dot_scaled: fp4 operands packed along M "
-                                  "or N (k_pack=False) are not supported");
+                   "*u8, *u8") ==
+        "8:9: tl.dot_scaled: static_assert failed: tl.dot_scaled: fp4 operands packed along M "
+        "or N (k_pack=False) are not supported");
 }

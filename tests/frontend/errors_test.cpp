@@ -780,7 +780,8 @@ const BadSource kBadSources[] = {
      "    v = libdevice.lgamma(tl.load(x_ptr))\n"
      "",
      "*fp32",
-     "8:9: libdevice function 'lgamma' is not supported by Trident yet (it needs a math function the block IR "
+     "8:9: libdevice function 'lgamma' is not supported by Trident yet (it needs a math function the block "
+     "IR "
      "lacks)"},
     {"rand_float_seed",
      "import triton\n"

@@ -24,8 +24,8 @@ namespace {
 struct Fn {
   const char *name;
   long double (*ref)(long double, long double);
-  double lo, hi;       // x drawn uniformly from [lo, hi] (or log-uniformly when logScale)
-  double ylo, yhi;     // y, for the functions of two arguments
+  double lo, hi;             // x drawn uniformly from [lo, hi] (or log-uniformly when logScale)
+  double ylo, yhi;           // y, for the functions of two arguments
   double boundF32, boundF64; // allowed error, ulp
   bool logScale = false;
   bool binary = false;
@@ -52,17 +52,21 @@ const Fn kFns[] = {
     {"atanh", [](long double x, long double) { return std::atanh(x); }, -0.999, 0.999, 0, 0, 5, 5},
     {"exp10", [](long double x, long double) { return std::pow(10.0L, x); }, -37, 38, 0, 0, 3, 3},
     {"log10", [](long double x, long double) { return std::log10(x); }, 1e-30, 1e30, 0, 0, 3, 3, true},
-    {"pow", [](long double x, long double y) { return std::pow(x, y); }, 1e-3, 1e3, -12, 12, 8, 8, true, true},
+    {"pow", [](long double x, long double y) { return std::pow(x, y); }, 1e-3, 1e3, -12, 12, 8, 8, true,
+     true},
     {"atan", [](long double x, long double) { return std::atan(x); }, -1e4, 1e4, 0, 0, 3, 3},
-    {"atan2", [](long double y, long double x) { return std::atan2(y, x); }, -10, 10, -10, 10, 4, 4, false, true},
+    {"atan2", [](long double y, long double x) { return std::atan2(y, x); }, -10, 10, -10, 10, 4, 4, false,
+     true},
     {"asin", [](long double x, long double) { return std::asin(x); }, -1, 1, 0, 0, 5, 5},
     {"acos", [](long double x, long double) { return std::acos(x); }, -1, 1, 0, 0, 5, 5},
     {"tan", [](long double x, long double) { return std::tan(x); }, -1.4, 1.4, 0, 0, 3, 3},
     {"sinpi", [](long double x, long double) { return sinpiReference(x); }, -8, 8, 0, 0, 3, 3},
-    {"cospi", [](long double x, long double) { return sinpiReference(0.5L - std::fabs(std::remainder(x, 2.0L))); }, -8,
+    {"cospi",
+     [](long double x, long double) { return sinpiReference(0.5L - std::fabs(std::remainder(x, 2.0L))); }, -8,
      8, 0, 0, 3, 3},
     {"cbrt", [](long double x, long double) { return std::cbrt(x); }, -1e6, 1e6, 0, 0, 2, 2},
-    {"hypot", [](long double x, long double y) { return std::hypot(x, y); }, -1e3, 1e3, -1e3, 1e3, 3, 3, false, true},
+    {"hypot", [](long double x, long double y) { return std::hypot(x, y); }, -1e3, 1e3, -1e3, 1e3, 3, 3,
+     false, true},
 };
 
 template <class T> double ulpError(T got, long double ref) {
@@ -74,24 +78,27 @@ template <class T> double ulpError(T got, long double ref) {
     return static_cast<long double>(got) == ref ? 0 : 1e30;
   int e;
   std::frexp(ref, &e);
-  long double ulp = std::ldexp(1.0L, std::max(e, std::numeric_limits<T>::min_exponent) -
-                                         std::numeric_limits<T>::digits);
+  long double ulp =
+      std::ldexp(1.0L, std::max(e, std::numeric_limits<T>::min_exponent) - std::numeric_limits<T>::digits);
   return double(std::fabs((long double)got - ref) / ulp);
 }
 
 std::string kernelFor(const Fn &f) {
-  return std::string(kHeader) + "from triton.language.extra import libdevice\n\n@triton.jit\n"
-                                "def k(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):\n"
-                                "    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
-                                "    x = tl.load(x_ptr + i)\n"
-                                "    y = tl.load(y_ptr + i)\n"
-                                "    tl.store(out_ptr + i, libdevice." +
+  return std::string(kHeader) +
+         "from triton.language.extra import libdevice\n\n@triton.jit\n"
+         "def k(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):\n"
+         "    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+         "    x = tl.load(x_ptr + i)\n"
+         "    y = tl.load(y_ptr + i)\n"
+         "    tl.store(out_ptr + i, libdevice." +
          f.name + (f.binary ? "(x, y))\n" : "(x))\n");
 }
 
-template <class T> void run(const Fn &f, const std::vector<T> &x, const std::vector<T> &y, std::vector<T> &out) {
+template <class T>
+void run(const Fn &f, const std::vector<T> &x, const std::vector<T> &y, std::vector<T> &out) {
   bool f64 = sizeof(T) == 8;
-  Compiled c = compileSource(kernelFor(f), "k", f64 ? "*fp64, *fp64, *fp64, 256" : "*fp32, *fp32, *fp32, 256");
+  Compiled c =
+      compileSource(kernelFor(f), "k", f64 ? "*fp64, *fp64, *fp64, 256" : "*fp32, *fp32, *fp32, 256");
   INFO(c.diags.str());
   REQUIRE(c.module);
   Type t = f64 ? Type::f64() : Type::f32();
@@ -116,7 +123,8 @@ template <class T> void measure(uint32_t seed) {
     std::vector<T> x(n), y(n), out(n);
     for (size_t i = 0; i < n; ++i) {
       double u = std::uniform_real_distribution<double>(0, 1)(rng);
-      x[i] = T(f.logScale ? std::exp(std::log(f.lo) + u * (std::log(f.hi) - std::log(f.lo))) : f.lo + u * (f.hi - f.lo));
+      x[i] = T(f.logScale ? std::exp(std::log(f.lo) + u * (std::log(f.hi) - std::log(f.lo)))
+                          : f.lo + u * (f.hi - f.lo));
       double v = std::uniform_real_distribution<double>(0, 1)(rng);
       y[i] = T(f.ylo + v * (f.yhi - f.ylo));
     }
@@ -133,8 +141,8 @@ template <class T> void measure(uint32_t seed) {
         worstX = x[i];
       }
     }
-    MESSAGE(std::string(f.name) << (sizeof(T) == 8 ? " fp64" : " fp32") << ": max error " << worst << " ulp (at x = " << worstX
-                   << ")");
+    MESSAGE(std::string(f.name) << (sizeof(T) == 8 ? " fp64" : " fp32") << ": max error " << worst
+                                << " ulp (at x = " << worstX << ")");
     CHECK(worst <= (sizeof(T) == 8 ? f.boundF64 : f.boundF32));
   }
 }
@@ -157,7 +165,8 @@ TEST_CASE("libdevice transcendentals: accuracy in ulp against long double, fp64"
 
 TEST_CASE("libdevice transcendentals: special values as C gives them") {
   const double inf = INFINITY, nan = NAN;
-  std::vector<double> xs = {0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0, inf, -inf, nan, 1e-300, 7.5, -7.5};
+  std::vector<double> xs = {0.0, -0.0, 1.0, -1.0, 2.0, -2.0,   0.5, -0.5,
+                            3.0, -3.0, inf, -inf, nan, 1e-300, 7.5, -7.5};
   std::vector<double> xv, yv;
   for (double a : xs)
     for (double b : xs) {
@@ -183,7 +192,8 @@ TEST_CASE("libdevice transcendentals: special values as C gives them") {
       CAPTURE(yv[i]);
       long double ref = f.ref(xv[i], yv[i]);
       bool exactCase = std::isnan(ref) || std::isinf(ref) || ref == 0 || xv[i] == 0 || std::isinf(xv[i]) ||
-                       (f.binary && (yv[i] == 0 || std::isinf(yv[i]) || std::isnan(yv[i]))) || std::isnan(xv[i]);
+                       (f.binary && (yv[i] == 0 || std::isinf(yv[i]) || std::isnan(yv[i]))) ||
+                       std::isnan(xv[i]);
       CAPTURE(out[i]);
       CAPTURE(double(ref));
       if (exactCase)

@@ -252,12 +252,13 @@ TEST_CASE("libdevice: block-IR math functions map to their ops; missing ones are
   CHECK(firstError(src, "r", "*fp32") ==
         "16:21: libdevice.rint: static_assert failed: this libdevice function takes floating-point values");
   // try/except picks the fallback for a name Trident does not provide.
-  std::string fallback = std::string(kHeader) + "try:\n    from triton.language.extra.libdevice import lgamma\n"
-                                                "except ImportError:\n    lgamma = None\n"
-                                                "try:\n    from triton.language.extra.libdevice import rint\n"
-                                                "except ImportError:\n    rint = None\n"
-                                                "@triton.jit\ndef k(x_ptr):\n"
-                                                "    tl.static_assert(lgamma is None)\n"
-                                                "    tl.store(x_ptr, rint(tl.load(x_ptr)))\n";
+  std::string fallback = std::string(kHeader) +
+                         "try:\n    from triton.language.extra.libdevice import lgamma\n"
+                         "except ImportError:\n    lgamma = None\n"
+                         "try:\n    from triton.language.extra.libdevice import rint\n"
+                         "except ImportError:\n    rint = None\n"
+                         "@triton.jit\ndef k(x_ptr):\n"
+                         "    tl.static_assert(lgamma is None)\n"
+                         "    tl.store(x_ptr, rint(tl.load(x_ptr)))\n";
   CHECK(firstError(fallback, "k", "*fp32") == "no error");
 }

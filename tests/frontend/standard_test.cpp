@@ -27,14 +27,15 @@ Module build(const std::string &source, const std::string &signature) {
   return std::move(*c.module);
 }
 
-template <class T> void runOn(const Module &m, std::vector<T> &in, std::vector<int32_t> &idx, std::vector<T> &out,
-                              Type elem) {
+template <class T>
+void runOn(const Module &m, std::vector<T> &in, std::vector<int32_t> &idx, std::vector<T> &out, Type elem) {
   Interpreter interp;
   interp.addBuffer(in.data(), in.size() * sizeof(T));
   interp.addBuffer(idx.data(), idx.size() * 4);
   interp.addBuffer(out.data(), out.size() * sizeof(T));
   Diagnostics diags;
-  std::vector<KernelArg> args = {KernelArg::pointer(in.data(), elem), KernelArg::pointer(idx.data(), Type::i32()),
+  std::vector<KernelArg> args = {KernelArg::pointer(in.data(), elem),
+                                 KernelArg::pointer(idx.data(), Type::i32()),
                                  KernelArg::pointer(out.data(), elem)};
   bool ok = interp.run(m, "k", args, {1, 1, 1}, diags);
   INFO(diags.str());
@@ -98,7 +99,8 @@ template <class T> void checkAll(const std::string &sig, Type elem, std::functio
 
 } // namespace
 
-TEST_CASE("e2e: flip, sort, topk, bitonic_merge, gather, histogram on fp32 (ties, negative zeros, infinities)") {
+TEST_CASE(
+    "e2e: flip, sort, topk, bitonic_merge, gather, histogram on fp32 (ties, negative zeros, infinities)") {
   checkAll<float>("*fp32, *i32, *fp32, 4, 32, 8", Type::f32(), [](std::mt19937 &rng) {
     int v = int(rng() % 41) - 20; // many ties
     if (v == 20)
@@ -119,11 +121,14 @@ TEST_CASE("e2e: flip, sort, topk, bitonic_merge, gather, histogram on int32 and 
 
 TEST_CASE("flip, sort, topk, gather, histogram: errors point at the user's call") {
   auto err = [](const std::string &line) {
-    return firstError(std::string(kHeader) + "@triton.jit\ndef k(p):\n    x = tl.load(p + tl.arange(0, 8)[:, None] "
-                                             "* 4 + tl.arange(0, 4)[None, :])\n" + line,
+    return firstError(std::string(kHeader) +
+                          "@triton.jit\ndef k(p):\n    x = tl.load(p + tl.arange(0, 8)[:, None] "
+                          "* 4 + tl.arange(0, 4)[None, :])\n" +
+                          line,
                       "k", "*fp32");
   };
-  CHECK(err("    y = tl.sort(x, 0)\n") == "7:9: tl.sort: static_assert failed: only the last dimension can be sorted");
+  CHECK(err("    y = tl.sort(x, 0)\n") ==
+        "7:9: tl.sort: static_assert failed: only the last dimension can be sorted");
   CHECK(err("    y = tl.topk(x, 3)\n") ==
         "7:9: tl.topk: static_assert failed: tl.topk: k must be a power of two, at most the dimension");
   CHECK(err("    y = tl.flip(x, 2)\n") == "7:9: tl.flip: static_assert failed: tl.flip: dim is out of range");
@@ -192,8 +197,9 @@ def k(x_ptr, o_ptr, c_ptr, y_ptr, BLOCK: tl.constexpr):
   interp.addBuffer(o.data(), 256);
   interp.addBuffer(kind.data(), 256);
   interp.addBuffer(y.data(), 256);
-  std::vector<KernelArg> args = {KernelArg::pointer(x.data(), Type::f32()), KernelArg::pointer(o.data(), Type::f32()),
-                                 KernelArg::pointer(kind.data(), Type::i32()), KernelArg::pointer(y.data(), Type::f32())};
+  std::vector<KernelArg> args = {
+      KernelArg::pointer(x.data(), Type::f32()), KernelArg::pointer(o.data(), Type::f32()),
+      KernelArg::pointer(kind.data(), Type::i32()), KernelArg::pointer(y.data(), Type::f32())};
   Diagnostics diags;
   REQUIRE(interp.run(*c.module, "k", args, {1, 1, 1}, diags));
   for (int i = 0; i < 64; ++i) {
@@ -203,11 +209,13 @@ def k(x_ptr, o_ptr, c_ptr, y_ptr, BLOCK: tl.constexpr):
     CHECK(y[i] == (x[i] < -1 ? 0.0f : x[i] > 1 ? x[i] * 2 : x[i]));
   }
   // Outside tl.map_elementwise an if on a block is still an error; a loop on the element is refused.
-  std::string bad = std::string(kHeader) + "@triton.jit\ndef down(x):\n    while x > 0:\n        x = x - 1\n"
-                                           "    return x\n\n@triton.jit\ndef k(p):\n"
-                                           "    x = tl.load(p + tl.arange(0, 16))\n"
-                                           "    tl.store(p + tl.arange(0, 16), tl.map_elementwise(down, x))\n";
+  std::string bad = std::string(kHeader) +
+                    "@triton.jit\ndef down(x):\n    while x > 0:\n        x = x - 1\n"
+                    "    return x\n\n@triton.jit\ndef k(p):\n"
+                    "    x = tl.load(p + tl.arange(0, 16))\n"
+                    "    tl.store(p + tl.arange(0, 16), tl.map_elementwise(down, x))\n";
   CHECK(firstError(bad, "k", "*fp32").find("6:11: ") == 0);
-  CHECK(firstError(std::string(kHeader) + "@triton.jit\ndef k(p):\n    y = tl.map_elementwise(tl.exp, tl.load(p))\n",
-                   "k", "*fp32") == "6:28: tl.map_elementwise needs a @triton.jit function, got function 'tl.exp'");
+  CHECK(firstError(
+            std::string(kHeader) + "@triton.jit\ndef k(p):\n    y = tl.map_elementwise(tl.exp, tl.load(p))\n",
+            "k", "*fp32") == "6:28: tl.map_elementwise needs a @triton.jit function, got function 'tl.exp'");
 }

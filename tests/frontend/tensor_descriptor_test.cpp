@@ -25,7 +25,8 @@ Module build(const std::string &body, const std::string &signature) {
   return std::move(*c.module);
 }
 
-void run(Interpreter &interp, const Module &m, const std::vector<KernelArg> &args, std::array<uint32_t, 3> grid) {
+void run(Interpreter &interp, const Module &m, const std::vector<KernelArg> &args,
+         std::array<uint32_t, 3> grid) {
   Diagnostics diags;
   bool ok = interp.run(m, "k", args, grid, diags);
   INFO(diags.str());
@@ -63,8 +64,9 @@ TEST_CASE("tensordesc parameters: base, shape (i32) and strides (i64) per descri
                         "tensordesc<fp32[16, 16]>, tensordesc<fp16[16, 16], #shared>, 16, 16");
   CHECK(text.find("tt.func {arg_divisibility = [16, 1, 1, 1, 1, 16, 1, 1, 1, 1], sym_name = \"k\"}") !=
         std::string::npos);
-  CHECK(text.find("(%0: ptr<f32>, %1: i32, %2: i32, %3: i64, %4: i64, %5: ptr<f16>, %6: i32, %7: i32, %8: i64, "
-                  "%9: i64)") != std::string::npos);
+  CHECK(
+      text.find("(%0: ptr<f32>, %1: i32, %2: i32, %3: i64, %4: i64, %5: ptr<f16>, %6: i32, %7: i32, %8: i64, "
+                "%9: i64)") != std::string::npos);
   CHECK(count(text, "tt.load") == 1);
   CHECK(count(text, "tt.store") == 1);
 }
@@ -111,25 +113,26 @@ TEST_CASE("e2e: host descriptors: out-of-bounds boxes read zero, stores clip") {
 
 TEST_CASE("e2e: tl.make_tensor_descriptor in a kernel: nan padding, functional forms, atomic_add, loops") {
   std::mt19937 rng = seeded();
-  Module m = build("@triton.jit(noinline=True)\n"
-                   "def twice(desc: tl.tensor_descriptor, r, c):\n"
-                   "    return tl.load_tensor_descriptor(desc, [r, c]) * 2\n"
-                   "\n"
-                   "@triton.jit\n"
-                   "def k(x_ptr, y_ptr, acc_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):\n"
-                   "    x = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN],\n"
-                   "                                  padding_option='nan')\n"
-                   "    y = tl.make_tensor_descriptor(y_ptr, [M, N], [N, 1], [BM, BN])\n"
-                   "    acc = tl.make_tensor_descriptor(acc_ptr, [BM, BN], [BN, 1], [BM, BN])\n"
-                   "    tl.static_assert(x.block_shape == [BM, BN])\n"
-                   "    tl.static_assert(x.dtype == tl.float32)\n"
-                   "    row = tl.program_id(0) * BM\n"
-                   "    for c in range(0, tl.cdiv(x.shape[1], BN)):\n"
-                   "        v = x.load([row, c * BN])\n"
-                   "        tl.store_tensor_descriptor(y, [row, c * BN], tl.where(v != v, -1.0, twice(x, row, c * BN)))\n"
-                   "        acc.atomic_add([0, 0], tl.where(v != v, 0.0, v).to(tl.float32))\n"
-                   "        x = tl.make_tensor_descriptor(x_ptr, [M, N], [x.strides[0], 1], [BM, BN], 'nan')\n",
-                   "*fp32, *fp32, *fp32, i32, i32, 8, 16");
+  Module m = build(
+      "@triton.jit(noinline=True)\n"
+      "def twice(desc: tl.tensor_descriptor, r, c):\n"
+      "    return tl.load_tensor_descriptor(desc, [r, c]) * 2\n"
+      "\n"
+      "@triton.jit\n"
+      "def k(x_ptr, y_ptr, acc_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):\n"
+      "    x = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN],\n"
+      "                                  padding_option='nan')\n"
+      "    y = tl.make_tensor_descriptor(y_ptr, [M, N], [N, 1], [BM, BN])\n"
+      "    acc = tl.make_tensor_descriptor(acc_ptr, [BM, BN], [BN, 1], [BM, BN])\n"
+      "    tl.static_assert(x.block_shape == [BM, BN])\n"
+      "    tl.static_assert(x.dtype == tl.float32)\n"
+      "    row = tl.program_id(0) * BM\n"
+      "    for c in range(0, tl.cdiv(x.shape[1], BN)):\n"
+      "        v = x.load([row, c * BN])\n"
+      "        tl.store_tensor_descriptor(y, [row, c * BN], tl.where(v != v, -1.0, twice(x, row, c * BN)))\n"
+      "        acc.atomic_add([0, 0], tl.where(v != v, 0.0, v).to(tl.float32))\n"
+      "        x = tl.make_tensor_descriptor(x_ptr, [M, N], [x.strides[0], 1], [BM, BN], 'nan')\n",
+      "*fp32, *fp32, *fp32, i32, i32, 8, 16");
   const int M = 20, N = 37, BM = 8, BN = 16;
   std::vector<float> xf(M * N), y(M * N, -99.0f), acc(BM * BN, 0.0f);
   for (float &v : xf)
@@ -165,8 +168,9 @@ TEST_CASE("tensor descriptor misuse: errors at the call, with the caret") {
         "6:46: a tensor descriptor's last stride must be the constant 1, got constexpr[2]");
   CHECK(err("    d = tl.make_tensor_descriptor(p, [n, n], [n, n], [16, 16])\n") ==
         "6:46: a tensor descriptor's last stride must be the constant 1, got int32");
-  CHECK(err("    d = tl.make_tensor_descriptor(p, [n, n], [n, 1], [16, 2])\n") ==
-        "6:9: a tensor descriptor's block needs at least 16 bytes in its last dimension, got 2 * 4 = 8 bytes");
+  CHECK(
+      err("    d = tl.make_tensor_descriptor(p, [n, n], [n, 1], [16, 2])\n") ==
+      "6:9: a tensor descriptor's block needs at least 16 bytes in its last dimension, got 2 * 4 = 8 bytes");
   CHECK(err("    d = tl.make_tensor_descriptor(p, [n, n], [n, 1], [16])\n") ==
         "6:54: tl.make_tensor_descriptor: expected a block_shape of 2 dimensions, got 1");
   CHECK(err("    d = tl.make_tensor_descriptor(p, [n], [1], [16], padding_option='inf')\n") ==
@@ -176,43 +180,48 @@ TEST_CASE("tensor descriptor misuse: errors at the call, with the caret") {
   CHECK(err("    d = tl.make_tensor_descriptor(p, [n], [1], [16])\n    x = tl.load(d)\n") ==
         "7:17: tl.load does not take a tensor descriptor; use the descriptor's methods (desc.load(offsets), "
         "desc.store(offsets, value), desc.atomic_add(offsets, value))");
-  CHECK(err("    d = tl.make_tensor_descriptor(p, [n], [1], [16])\n    d.store([0], tl.zeros([8], tl.float32))\n") ==
+  CHECK(err("    d = tl.make_tensor_descriptor(p, [n], [1], [16])\n    d.store([0], tl.zeros([8], "
+            "tl.float32))\n") ==
         "7:18: desc.store's value must have the descriptor's block shape [16], got fp32[8]");
   CHECK(err("    d = tl.make_tensor_descriptor(p, [n], [1], [16])\n    x = d.gather([0])\n") ==
         "7:9: tensor descriptor has no attribute 'gather'");
-  CHECK(err("    x = tl.load_tensor_descriptor(p, [0])\n") ==
-        "6:35: tl.load_tensor_descriptor needs a tensor descriptor (tl.make_tensor_descriptor or a tensordesc "
-        "parameter), got pointer<fp32>");
-  CHECK(err("    x = p.load([0])\n", "tensordesc<fp32[2]>, i32") ==
-        "5:7: a tensor descriptor's block needs at least 16 bytes in its last dimension, got 2 * 4 = 8 bytes");
+  CHECK(
+      err("    x = tl.load_tensor_descriptor(p, [0])\n") ==
+      "6:35: tl.load_tensor_descriptor needs a tensor descriptor (tl.make_tensor_descriptor or a tensordesc "
+      "parameter), got pointer<fp32>");
+  CHECK(
+      err("    x = p.load([0])\n", "tensordesc<fp32[2]>, i32") ==
+      "5:7: a tensor descriptor's block needs at least 16 bytes in its last dimension, got 2 * 4 = 8 bytes");
   CHECK(err("    tl.static_assert(isinstance(p, tl.block_type))\n") ==
         "6:36: isinstance() with function 'tl.block_type' is not supported inside a @triton.jit function");
   Compiled c = compileSource(std::string(kHeader) + "@triton.jit\ndef k(p, n):\n"
                                                     "    d = tl.make_tensor_descriptor(p, [n], [n], [16])\n",
                              "k", "*fp32, i32");
-  CHECK(c.diags.str() == "k.py:6:43: error: a tensor descriptor's last stride must be the constant 1, got int32\n"
-                         "        d = tl.make_tensor_descriptor(p, [n], [n], [16])\n"
-                         "                                              ^\n");
+  CHECK(c.diags.str() ==
+        "k.py:6:43: error: a tensor descriptor's last stride must be the constant 1, got int32\n"
+        "        d = tl.make_tensor_descriptor(p, [n], [n], [16])\n"
+        "                                              ^\n");
 }
 
 TEST_CASE("e2e: one kernel taking a host descriptor or a pointer (isinstance(x, tl.tensor_descriptor))") {
   // The way Triton's attention tutorial writes it: descriptors where the host makes
   // them, tl.make_tensor_descriptor from a pointer elsewhere.
-  std::string body = "@triton.jit\n"
-                     "def as_desc(desc_or_ptr, shape, strides, block_shape):\n"
-                     "    if isinstance(desc_or_ptr, tl.tensor_descriptor):\n"
-                     "        return desc_or_ptr\n"
-                     "    else:\n"
-                     "        return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)\n"
-                     "\n"
-                     "@triton.jit\n"
-                     "def k(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):\n"
-                     "    tl.static_assert(isinstance(BM, tl.constexpr) and not isinstance(M, tl.constexpr))\n"
-                     "    tl.static_assert(isinstance(M, tl.tensor) and isinstance(BM, (int, float)))\n"
-                     "    xd = as_desc(x, [M, N], [N, 1], [BM, BN])\n"
-                     "    yd = as_desc(y, [M, N], [N, 1], [BM, BN])\n"
-                     "    r = tl.program_id(0) * BM\n"
-                     "    yd.store([r, 0], xd.load([r, 0]) + 1)\n";
+  std::string body =
+      "@triton.jit\n"
+      "def as_desc(desc_or_ptr, shape, strides, block_shape):\n"
+      "    if isinstance(desc_or_ptr, tl.tensor_descriptor):\n"
+      "        return desc_or_ptr\n"
+      "    else:\n"
+      "        return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)\n"
+      "\n"
+      "@triton.jit\n"
+      "def k(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):\n"
+      "    tl.static_assert(isinstance(BM, tl.constexpr) and not isinstance(M, tl.constexpr))\n"
+      "    tl.static_assert(isinstance(M, tl.tensor) and isinstance(BM, (int, float)))\n"
+      "    xd = as_desc(x, [M, N], [N, 1], [BM, BN])\n"
+      "    yd = as_desc(y, [M, N], [N, 1], [BM, BN])\n"
+      "    r = tl.program_id(0) * BM\n"
+      "    yd.store([r, 0], xd.load([r, 0]) + 1)\n";
   const int M = 6, N = 24;
   for (bool host : {false, true}) {
     CAPTURE(host);
