@@ -124,6 +124,14 @@ void registerDebugBuiltins(BuiltinTable &t) {
     cg.builder().create(OpCode::Assert, {cond.value}, {}, {{"message", Attribute::string(msg)}});
     return Object::none();
   };
+  // Programmatic dependent launch (Hopper): Trident launches kernels in stream order,
+  // so the previous kernel has finished before this one starts and its memory is
+  // visible; waiting for it and releasing the next one are both no-ops.
+  for (const char *name : {"tl.extra.cuda.gdc_wait", "tl.extra.cuda.gdc_launch_dependents"})
+    t[name] = [](CodeGen &cg, const CallArgs &args) {
+      args.bind(cg, {});
+      return Object::none();
+    };
   t["tl.debug_barrier"] = [](CodeGen &cg, const CallArgs &args) -> Object {
     cg.error(args.span, "tl.debug_barrier is not supported by Trident: the block IR has no barrier op");
   };

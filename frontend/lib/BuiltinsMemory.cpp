@@ -55,8 +55,15 @@ std::vector<int64_t> boundaryCheck(CodeGen &cg, const std::optional<Arg> &a, siz
   return dims;
 }
 
-const BlockPointer *blockPtrOf(const Arg &a) {
-  return a.value.is(Object::Kind::BlockPtr) ? a.value.blockPtr.get() : nullptr;
+// A block pointer argument; a tensor descriptor is refused (it has its own methods).
+const BlockPointer *blockPtrOf(CodeGen &cg, const Arg &a, const std::string &op) {
+  if (!a.value.is(Object::Kind::BlockPtr))
+    return nullptr;
+  if (a.value.blockPtr->isDescriptor)
+    cg.error(a.span,
+             op + " does not take a tensor descriptor; use the descriptor's methods (desc.load(offsets), "
+                  "desc.store(offsets, value), desc.atomic_add(offsets, value))");
+  return a.value.blockPtr.get();
 }
 
 Tensor pointerArg(CodeGen &cg, const Arg &a, const char *op) {
@@ -83,7 +90,7 @@ Object load(CodeGen &cg, const CallArgs &args) {
   Builder &b = cg.builder();
   std::optional<Tensor> mask, other;
   Tensor ptr;
-  if (const BlockPointer *bp = blockPtrOf(*a[0])) {
+  if (const BlockPointer *bp = blockPtrOf(cg, *a[0], "tl.load")) {
     if (present(a[1]) || present(a[2]))
       cg.error(args.span,
                "mask and other cannot be given when loading through a block pointer; use boundary_check "
@@ -142,7 +149,7 @@ Object store(CodeGen &cg, const CallArgs &args) {
   AttributeList attrs = cacheAttrs(cg, a[4], a[5], std::nullopt, false);
   std::optional<Tensor> mask;
   Tensor ptr;
-  if (const BlockPointer *bp = blockPtrOf(*a[0])) {
+  if (const BlockPointer *bp = blockPtrOf(cg, *a[0], "tl.store")) {
     if (present(a[2]))
       cg.error(a[2]->span, "mask cannot be given when storing through a block pointer; use boundary_check");
     auto access = cg.blockPointerAccess(*bp, boundaryCheck(cg, a[3], bp->blockShape.size()), args.span);
@@ -196,7 +203,7 @@ struct AtomicOperands {
 
 AtomicOperands atomicOperands(CodeGen &cg, const std::string &op, const Arg &ptrArg, const Arg &valArg,
                               const std::optional<Arg> &maskArg, const Span &span) {
-  if (blockPtrOf(ptrArg))
+  if (blockPtrOf(cg, ptrArg, "tl.atomic_" + op))
     cg.error(ptrArg.span, "tl.atomic_" + op + " does not accept block pointers");
   AtomicOperands r;
   r.ptr = pointerArg(cg, ptrArg, ("tl.atomic_" + op).c_str());
@@ -270,7 +277,7 @@ Object atomicRMW(CodeGen &cg, const CallArgs &args, const std::string &op) {
 Object atomicCAS(CodeGen &cg, const CallArgs &args) {
   auto a = args.bind(cg, {"pointer", "cmp", "val", "sem=", "scope="});
   std::string sem = semArg(cg, a[3]), scope = scopeArg(cg, a[4]);
-  if (blockPtrOf(*a[0]))
+  if (blockPtrOf(cg, *a[0], "tl.atomic_cas"))
     cg.error(a[0]->span, "tl.atomic_cas does not accept block pointers");
   Tensor ptr = pointerArg(cg, *a[0], "tl.atomic_cas");
   DType elem = ptr.dtype.pointee();
@@ -350,7 +357,7 @@ Object makeBlockPtr(CodeGen &cg, const CallArgs &args) {
 
 Object advance(CodeGen &cg, const CallArgs &args) {
   auto a = args.bind(cg, {"base", "offsets"});
-  const BlockPointer *bp = blockPtrOf(*a[0]);
+  const BlockPointer *bp = blockPtrOf(cg, *a[0], "tl.advance");
   if (!bp)
     cg.error(a[0]->span,
              "tl.advance needs a block pointer from tl.make_block_ptr, got " + a[0]->value.describe());

@@ -1,6 +1,6 @@
 // Python's builtins on compile-time values that module-level code uses to choose
 // imports and constants: hasattr/getattr (on tl too: a name Trident does not
-// understand is absent), tuple/list/map, str methods, packaging.version.
+// understand is absent), isinstance, tuple/list/map, str methods, packaging.version.
 
 #include "CodeGen.h"
 
@@ -172,7 +172,43 @@ Object stringMethod(CodeGen &cg, const std::string &self, const std::string &met
   return Object::string(out);
 }
 
+// isinstance(obj, cls) for the classes kernels test: tl.tensor, tl.tensor_descriptor,
+// tl.constexpr, tl.dtype, tuples, and Python's int/float/bool/str.
+bool isInstance(CodeGen &cg, const Object &o, const Object &cls, const Span &span) {
+  if (cls.is(Object::Kind::Tuple)) {
+    for (const Object &c : cls.items)
+      if (isInstance(cg, o, c, span))
+        return true;
+    return false;
+  }
+  const std::string &n = cls.is(Object::Kind::Builtin) ? cls.name : std::string();
+  bool descriptor = o.is(Object::Kind::BlockPtr) && o.blockPtr->isDescriptor;
+  if (n == "tl.tensor")
+    return o.isTensor() || (o.is(Object::Kind::BlockPtr) && !descriptor);
+  if (n == "tl.tensor_descriptor")
+    return descriptor;
+  if (n == "tl.constexpr")
+    return o.isConstexpr() && !o.is(Object::Kind::Tuple);
+  if (n == "tl.dtype")
+    return o.is(Object::Kind::DType);
+  if (n == "tl.tuple" || n == "py.tuple" || n == "py.list")
+    return o.is(Object::Kind::Tuple);
+  if (n == "py.int")
+    return o.is(Object::Kind::Int) || o.is(Object::Kind::Bool);
+  if (n == "py.bool")
+    return o.is(Object::Kind::Bool);
+  if (n == "py.float")
+    return o.is(Object::Kind::Float);
+  if (n == "py.str")
+    return o.is(Object::Kind::String);
+  cg.error(span, "isinstance() with " + cls.describe() + " is not supported inside a @triton.jit function");
+}
+
 void registerPythonBuiltins(BuiltinTable &t) {
+  t["py.isinstance"] = [](CodeGen &cg, const CallArgs &args) {
+    auto a = args.bind(cg, {"obj", "class_or_tuple"});
+    return Object::boolean(isInstance(cg, a[0]->value, a[1]->value, a[1]->span));
+  };
   t["py.hasattr"] = [](CodeGen &cg, const CallArgs &args) {
     auto a = args.bind(cg, {"obj", "name"});
     const std::string &name = stringOf(cg, *a[1], "hasattr()'s name");

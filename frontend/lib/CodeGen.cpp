@@ -27,7 +27,8 @@ std::string specializationKey(const Object &v) {
   }
   if (v.is(Object::Kind::BlockPtr)) {
     const BlockPointer &bp = *v.blockPtr;
-    std::string s = "blockptr_" + bp.base.dtype.name();
+    std::string s = (bp.isDescriptor ? (bp.padNan ? "tensordescnan_" : "tensordesc_") : "blockptr_") +
+                    bp.base.dtype.name();
     for (int64_t d : bp.blockShape)
       s += "_" + std::to_string(d);
     for (int64_t d : bp.order)
@@ -47,6 +48,7 @@ CodeGen::CodeGen(Module &module, ModuleSet &modules, const ModuleEnv &mainModule
     : module_(module), modules_(modules), main_(mainModule), prelude_(modules.prelude()), debug_(debug) {
   registerCoreBuiltins(builtins_);
   registerMemoryBuiltins(builtins_);
+  registerDescriptorBuiltins(builtins_);
   registerMathBuiltins(builtins_);
   registerReduceBuiltins(builtins_);
   registerShapeBuiltins(builtins_);
@@ -55,6 +57,8 @@ CodeGen::CodeGen(Module &module, ModuleSet &modules, const ModuleEnv &mainModule
   registerPreludeBuiltins(builtins_);
   registerPythonBuiltins(builtins_);
   registerLibdeviceBuiltins(builtins_);
+  registerStandardBuiltins(builtins_);
+  registerSelectBuiltins(builtins_);
 }
 
 FrameGuard::FrameGuard(CodeGen &cg, const FunctionDef &fn, const ModuleEnv &module)
@@ -435,9 +439,9 @@ Object CodeGen::callNoinline(const FunctionDef &fn, const ModuleEnv &module, con
       FrameGuard guard(*this, fn, module);
       std::vector<Value *> regionArgs = f->region()->arguments();
       size_t idx = 0;
+      b_.setInsertionPointToEnd(f->region()); // rebuild may make constants
       for (size_t i = 0; i < fn.params.size(); ++i)
         frame().locals[fn.params[i].name] = rebuild(argValues[i], regionArgs, idx);
-      b_.setInsertionPointToEnd(f->region());
       execSequence(fn.body, 0, nullptr);
       returnSkeleton = frame().returned ? *frame().returned : Object::none();
       std::vector<Value *> results;
@@ -482,7 +486,13 @@ void CodeGen::compileKernel(const FunctionDef &kernel, const std::vector<ArgSpec
                            ", but the signature gives " + std::to_string(args.size()));
   std::vector<Type> types;
   std::vector<int64_t> divisibility;
-  std::vector<std::pair<size_t, DType>> runtime; // parameter index, dtype
+  struct RuntimeParam {
+    size_t param; // index into params
+    DType dtype;
+    size_t arg; // its first tt.func argument
+  };
+  std::vector<RuntimeParam> runtime;
+  std::vector<RuntimeParam> descriptors;
   for (size_t i = 0; i < params.size(); ++i) {
     const Param &p = params[i];
     if (p.isVarArgs || p.isKwArgs)
@@ -525,30 +535,52 @@ void CodeGen::compileKernel(const FunctionDef &kernel, const std::vector<ArgSpec
     }
     if (annotated)
       error(p.span, "parameter '" + p.name + "' is a tl.constexpr: the signature must give its value");
+    if (a.kind == ArgSpec::Kind::TensorDesc) {
+      // The ABI of a host tensor descriptor: base pointer, shape (i32 each), strides (i64 each).
+      descriptors.push_back({i, DType{a.type, a.isUnsigned}, types.size()});
+      types.push_back(a.type);
+      divisibility.push_back(dontSpecialize ? 1 : 16);
+      for (size_t k = 0; k < 2 * a.blockShape.size(); ++k) {
+        types.push_back(k < a.blockShape.size() ? Type::i32() : Type::i64());
+        divisibility.push_back(1);
+      }
+      continue;
+    }
     DType d;
     switch (a.kind) {
     case ArgSpec::Kind::Pointer: d = DType{a.type, a.isUnsigned}; break;
     case ArgSpec::Kind::Int: d = DType{a.type, a.isUnsigned}; break;
     case ArgSpec::Kind::Float: d = DType{a.type, false}; break;
     case ArgSpec::Kind::Bool: d = DType::i1(); break;
-    case ArgSpec::Kind::Constexpr: break;
+    case ArgSpec::Kind::Constexpr:
+    case ArgSpec::Kind::TensorDesc: break;
     }
     if (!d.type || (a.kind == ArgSpec::Kind::Pointer && !d.isPtr()) ||
         (a.kind == ArgSpec::Kind::Int && !d.isInt()) || (a.kind == ArgSpec::Kind::Float && !d.isFloat()))
       error(p.span, "the signature gives parameter '" + p.name + "' an invalid type");
+    runtime.push_back({i, d, types.size()});
     types.push_back(d.type);
     divisibility.push_back(dontSpecialize || a.divisibility < 1 ? 1 : a.divisibility);
-    runtime.emplace_back(i, d);
   }
   b_.setInsertionPointToEnd(module_.body());
   setLoc(kernel.span);
   Op *f = b_.func(kernel.name, types, {});
   if (!types.empty())
     f->setAttr("arg_divisibility", Attribute::ints(divisibility));
-  for (size_t k = 0; k < runtime.size(); ++k)
-    frame().locals[params[runtime[k].first].name] =
-        Object::ofTensor(f->region()->argument(k), runtime[k].second);
   b_.setInsertionPointToEnd(f->region());
+  for (const RuntimeParam &r : runtime)
+    frame().locals[params[r.param].name] = Object::ofTensor(f->region()->argument(r.arg), r.dtype);
+  for (const RuntimeParam &r : descriptors) {
+    size_t rank = args[r.param].blockShape.size();
+    std::vector<Tensor> shape, strides;
+    for (size_t k = 0; k < rank; ++k) {
+      shape.push_back(Tensor{f->region()->argument(r.arg + 1 + k), DType::i32()});
+      strides.push_back(Tensor{f->region()->argument(r.arg + 1 + rank + k), DType::i64()});
+    }
+    frame().locals[params[r.param].name] =
+        makeDescriptor(Tensor{f->region()->argument(r.arg), r.dtype}, shape, strides,
+                       args[r.param].blockShape, false, params[r.param].span);
+  }
   execSequence(kernel.body, 0, nullptr);
   if (frame().returned && !frame().returned->is(Object::Kind::None))
     error(kernel.span, "kernel '" + kernel.name + "' returns a value; kernels must return nothing");

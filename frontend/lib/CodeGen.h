@@ -56,6 +56,7 @@ using BuiltinTable = std::map<std::string, BuiltinFn, std::less<>>;
 // Each Builtins*.cpp registers its functions under their qualified names.
 void registerCoreBuiltins(BuiltinTable &t);
 void registerMemoryBuiltins(BuiltinTable &t);
+void registerDescriptorBuiltins(BuiltinTable &t); // tensor descriptors (BuiltinsDescriptor.cpp)
 void registerMathBuiltins(BuiltinTable &t);
 void registerReduceBuiltins(BuiltinTable &t);
 void registerShapeBuiltins(BuiltinTable &t);
@@ -63,7 +64,10 @@ void registerDebugBuiltins(BuiltinTable &t);
 void registerDotBuiltins(BuiltinTable &t);
 void registerPreludeBuiltins(BuiltinTable &t);
 void registerPythonBuiltins(BuiltinTable &t);
-void registerLibdeviceBuiltins(BuiltinTable &t); // "libdevice.rint" ... (PreludeLibdevice.cpp)
+void registerLibdeviceBuiltins(BuiltinTable &t);
+void registerStandardBuiltins(BuiltinTable &t);
+void registerSelectBuiltins(
+    BuiltinTable &t); // tl.map_elementwise (GenSelect.cpp) // "libdevice.rint" ... (PreludeLibdevice.cpp)
 
 // Python's str methods on compile-time strings (BuiltinsPython.cpp).
 bool isStringMethod(const std::string &name);
@@ -73,6 +77,8 @@ Object stringMethod(CodeGen &cg, const std::string &self, const std::string &met
 // in the language itself (random numbers...), and the names it defines.
 std::string preludeSource();
 const char *libdevicePreludeSource(); // appended to the prelude
+const char *transcendentalPreludeSource(); // libdevice's tanh, pow, atan ... (PreludeTranscendental.cpp)
+const char *standardPreludeSource();       // flip, sort, gather ... (PreludeStandard.cpp), appended too
 
 class CodeGen {
 public:
@@ -189,6 +195,12 @@ public:
   // The pointer block and boundary mask a block pointer addresses.
   std::pair<Tensor, std::optional<Tensor>>
   blockPointerAccess(const BlockPointer &bp, std::span<const int64_t> boundaryCheck, const Span &span);
+  // A tensor descriptor over `base` (shape: i32 scalars, strides: i64 scalars), with
+  // Triton's checks; the last stride is taken to be 1 (Triton requires it).
+  Object makeDescriptor(Tensor base, std::vector<Tensor> shape, std::vector<Tensor> strides,
+                        std::vector<int64_t> blockShape, bool padNan, const Span &span);
+  // desc.shape, desc.strides, desc.block_shape, desc.dtype and the methods.
+  Object descriptorAttribute(const Object &desc, const std::string &name, const Span &span);
 
   // ---- control flow values ----
   // Flattens the IR values of an object (tensors, tuples, block pointers) for
@@ -213,6 +225,11 @@ public:
     bool constexprFunction = false; // a @triton.constexpr_function: Python semantics throughout
   };
   Frame &frame() { return *frames_.back(); }
+  // Inside tl.map_elementwise's function (GenSelect.cpp): an `if` on a block
+  // condition computes both branches and selects per element.
+  int elementwiseDepth = 0;
+  // where(cond, a, b) through tuples; equal objects stay as they are.
+  Object selectObjects(const Tensor &cond, const Object &a, const Object &b, const Span &span);
   const BuiltinTable &builtins() const { return builtins_; }
   bool debug() const { return debug_; }
   Module &module() { return module_; }
@@ -233,6 +250,9 @@ private:
   void assignTarget(const Expr &target, const Object &value);
   // An if statement; returns nullopt when the sequence continues after it.
   std::optional<bool> genIf(const Stmt &s, const StmtList &stmts, size_t index, const Continuation *next);
+  // genIf on a block condition inside tl.map_elementwise (GenSelect.cpp).
+  std::optional<bool> genIfSelect(const Stmt &s, const Tensor &cond, const StmtList &stmts, size_t index,
+                                  const Continuation *next);
   void genFor(const Stmt &s);
   void genWhile(const Stmt &s);
   Object callNoinline(const FunctionDef &fn, const ModuleEnv &module, const CallArgs &args);

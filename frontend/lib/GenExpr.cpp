@@ -62,6 +62,7 @@ const char *const kTensorMethods[] = {"to",
                                       "join",
                                       "flip",
                                       "sort",
+                                      "topk",
                                       "histogram",
                                       "item"};
 
@@ -300,7 +301,9 @@ Object CodeGen::tensorMethod(const Object &self, const std::string &method, cons
   CallArgs withSelf = args;
   withSelf.callee = "tensor." + method;
   withSelf.positional.insert(withSelf.positional.begin(), Arg{self, args.span, nullptr});
-  std::string fn = method == "to" ? "tensor.to" : "tl." + method;
+  std::string fn = method == "to"                        ? "tensor.to"
+                   : method.rfind("tensordesc.", 0) == 0 ? method
+                                                         : "tl." + method;
   auto it = builtins_.find(fn);
   if (it == builtins_.end())
     error(args.span, "tensor method '" + method + "' is not supported by Trident");
@@ -337,7 +340,7 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
       if (builtins_.count("tl." + name))
         return builtin("tl." + name);
       if (name == "tensor" || name == "dtype" || name == "block_type" || name == "pointer_type" ||
-          name == "constexpr" || name == "const" || name == "constexpr_type")
+          name == "constexpr" || name == "const" || name == "constexpr_type" || name == "tensor_descriptor")
         return builtin("tl." + name);
       if (name == "TRITON_MAX_TENSOR_NUMEL")
         return Object::integer(1048576);
@@ -351,6 +354,8 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
     if (path.rfind("triton.language.extra", 0) == 0) {
       if (name == "cuda" || name == "hip" || name == "libdevice" || name == "intel")
         return Object::named(Object::Kind::Module, path + "." + name);
+      if (path == "triton.language.extra.cuda" && (name == "gdc_wait" || name == "gdc_launch_dependents"))
+        return builtin("tl.extra.cuda." + name);
       if (builtins_.count("libdevice." + name) && path.size() >= 9 &&
           path.compare(path.size() - 9, 9, "libdevice") == 0)
         return builtin("libdevice." + name);
@@ -460,6 +465,10 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
           return i < obj.items.size() ? obj.items[i] : Object::integer(0);
     }
     error(span, "'" + obj.describe() + "' has no attribute '" + name + "'");
+  case Object::Kind::BlockPtr:
+    if (obj.blockPtr->isDescriptor)
+      return descriptorAttribute(obj, name, span);
+    error(span, "a block pointer has no attribute '" + name + "'");
   default: error(span, "'" + obj.describe() + "' has no attribute '" + name + "'");
   }
 }

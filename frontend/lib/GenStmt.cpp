@@ -187,6 +187,8 @@ std::optional<bool> CodeGen::genIf(const Stmt &s, const StmtList &stmts, size_t 
   }
   if (!cond.isTensor())
     error(s.value->span, "the condition of an if statement must be a scalar, got " + cond.describe());
+  if (cond.tensor.isBlock() && elementwiseDepth > 0)
+    return genIfSelect(s, toBool(cond.tensor, s.value->span), stmts, index, next);
   if (cond.tensor.isBlock())
     error(s.value->span, "the condition of an if statement must be a scalar, got a block " + cond.describe() +
                              "; use tl.where to select between blocks");

@@ -184,8 +184,14 @@ const ModuleEnv &ModuleSet::prelude() {
 
 CodeGen &ModuleSet::evaluator() {
   if (!evaluator_) {
+    // Loading the prelude evaluates its decorators (@triton.constexpr_function), which
+    // asks for the evaluator again: load it first, so that only one evaluator (and
+    // one scratch module) is ever made.
+    const ModuleEnv &language = prelude();
+    if (evaluator_)
+      return *evaluator_;
     scratch_ = std::make_unique<Module>();
-    evaluator_ = std::make_unique<CodeGen>(*scratch_, *this, prelude(), false);
+    evaluator_ = std::make_unique<CodeGen>(*scratch_, *this, language, false);
     evaluator_->enterScratchFunction();
   }
   return *evaluator_;

@@ -30,8 +30,9 @@ void CodeGen::flatten(const Object &o0, std::vector<Value *> &out, const Span &s
     out.push_back(bp.base.value);
     for (const Tensor &t : bp.shape)
       out.push_back(t.value);
-    for (const Tensor &t : bp.strides)
-      out.push_back(t.value);
+    // A descriptor's last stride is the constant 1 (Triton's rule): it stays a constant.
+    for (size_t i = 0; i < bp.strides.size() - (bp.isDescriptor ? 1 : 0); ++i)
+      out.push_back(bp.strides[i].value);
     for (const Tensor &t : bp.offsets)
       out.push_back(t.value);
     return;
@@ -54,8 +55,10 @@ Object CodeGen::rebuild(const Object &skeleton, std::span<Value *const> values, 
     bp->base.value = values[idx++];
     for (Tensor &t : bp->shape)
       t.value = values[idx++];
-    for (Tensor &t : bp->strides)
-      t.value = values[idx++];
+    for (size_t i = 0; i < bp->strides.size(); ++i)
+      bp->strides[i].value = bp->isDescriptor && i + 1 == bp->strides.size()
+                                 ? constantInt(1, DType::i64()).value
+                                 : values[idx++];
     for (Tensor &t : bp->offsets)
       t.value = values[idx++];
     Object r;
@@ -88,7 +91,7 @@ bool CodeGen::flattenLike(const Object &o0, const Object &skeleton, std::vector<
   case Object::Kind::BlockPtr: {
     const BlockPointer &a = *o.blockPtr, &b = *skeleton.blockPtr;
     if (a.blockShape != b.blockShape || a.order != b.order || a.base.dtype != b.base.dtype ||
-        a.shape.size() != b.shape.size())
+        a.shape.size() != b.shape.size() || a.isDescriptor != b.isDescriptor || a.padNan != b.padNan)
       return false;
     flatten(o, out, span);
     return true;

@@ -51,7 +51,7 @@ bool Object::sameAs(const Object &o) const {
     };
     return a.base.value == b.base.value && a.base.dtype == b.base.dtype && same(a.shape, b.shape) &&
            same(a.strides, b.strides) && same(a.offsets, b.offsets) && a.blockShape == b.blockShape &&
-           a.order == b.order;
+           a.order == b.order && a.isDescriptor == b.isDescriptor && a.padNan == b.padNan;
   }
   case Kind::Tuple:
   case Kind::Slice:
@@ -146,7 +146,7 @@ std::string Object::describe() const {
   case Kind::JitFunction: return "function '" + (function ? function->name : std::string("?")) + "'";
   case Kind::Builtin: return "function '" + name + "'";
   case Kind::Module: return "module '" + name + "'";
-  case Kind::BlockPtr: return "block pointer";
+  case Kind::BlockPtr: return blockPtr->isDescriptor ? "tensor descriptor" : "block pointer";
   case Kind::BoundMethod: return "method '" + name + "'";
   case Kind::Enum: return name;
   }

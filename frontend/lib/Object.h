@@ -122,12 +122,16 @@ struct Object {
 };
 
 // tl.make_block_ptr: a pointer to a block of a larger tensor, lowered to plain
-// pointer arithmetic on use.
+// pointer arithmetic on use. A tensor descriptor (tl.make_tensor_descriptor, or a
+// tensordesc parameter) is one without offsets or order: its loads and stores
+// name the offsets, and every dimension is bounds-checked.
 struct BlockPointer {
   Tensor base;                        // scalar pointer
   std::vector<Tensor> shape, strides; // i64 scalars
   std::vector<Tensor> offsets;        // i32 scalars
   std::vector<int64_t> blockShape, order;
+  bool isDescriptor = false;
+  bool padNan = false; // a descriptor's padding_option="nan"
 };
 
 // Python's str() of a constexpr value, as static_print and messages show it.

@@ -3,6 +3,7 @@
 //   i32:16     int32 known to be a multiple of 16
 //   u8 fp16 i1 scalars
 //   1024 True 'ieee' tl.float16 None   constexpr values (Python source)
+//   tensordesc<fp16[64, 64]>          a host tensor descriptor with its block shape
 
 #include "trident/frontend/Frontend.h"
 
@@ -23,6 +24,49 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(b, e - b));
 }
 
+constexpr std::string_view kTensorDesc = "tensordesc<";
+
+// "tensordesc<fp16[64, 64]>" (Triton may add a layout after the shape: "...], #shared>",
+// which the block IR has no use for). Returns the error, or "" when `a` is filled in.
+std::string parseTensorDesc(const std::string &entry, ArgSpec &a) {
+  std::string bad = "signature entry '" + entry + "': ";
+  if (entry.back() != '>')
+    return bad + "a tensor descriptor is written tensordesc<dtype[d0, d1, ...]>";
+  size_t open = entry.find('['), close = entry.find(']');
+  if (open == std::string::npos || close == std::string::npos || close < open)
+    return bad + "a tensor descriptor needs a block shape in brackets: tensordesc<fp16[64, 64]>";
+  std::string dtype = trim(std::string_view(entry).substr(kTensorDesc.size(), open - kTensorDesc.size()));
+  auto d = frontend::dtypeFromSignatureName(dtype);
+  if (!d || d->isBool())
+    return bad + "unknown or unsupported element type '" + dtype + "'";
+  std::string dims = entry.substr(open + 1, close - open - 1);
+  size_t pos = 0;
+  while (pos <= dims.size()) {
+    size_t comma = dims.find(',', pos);
+    std::string item = trim(
+        std::string_view(dims).substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+    bool digits = !item.empty() && item.size() < 8;
+    for (char c : item)
+      digits = digits && std::isdigit(static_cast<unsigned char>(c));
+    if (!digits || std::stoll(item) <= 0)
+      return bad + "block dimension '" + item + "' is not a positive integer";
+    a.blockShape.push_back(std::stoll(item));
+    if (comma == std::string::npos)
+      break;
+    pos = comma + 1;
+  }
+  std::string rest = trim(std::string_view(entry).substr(close + 1, entry.size() - close - 2));
+  if (!rest.empty() && rest[0] != ',')
+    return bad + "unexpected '" + rest + "' after the block shape";
+  if (a.blockShape.empty() || a.blockShape.size() > 5)
+    return bad + "a tensor descriptor has 1 to 5 dimensions";
+  a.kind = ArgSpec::Kind::TensorDesc;
+  a.type = Type::ptr(d->type);
+  a.isUnsigned = d->isUnsigned;
+  a.divisibility = 16;
+  return "";
+}
+
 } // namespace
 
 std::optional<std::vector<ArgSpec>> parseSignature(std::string_view text, Diagnostics &diags) {
@@ -39,6 +83,11 @@ std::optional<std::vector<ArgSpec>> parseSignature(std::string_view text, Diagno
         ++i;
       else if (c == quote)
         quote = 0;
+      continue;
+    }
+    if (text.substr(i, kTensorDesc.size()) == kTensorDesc) { // commas up to its '>' are its own
+      size_t close = text.find('>', i);
+      i = close == std::string_view::npos ? text.size() - 1 : close;
       continue;
     }
     if (c == '\'' || c == '"')
@@ -72,6 +121,14 @@ std::optional<std::vector<ArgSpec>> parseSignature(std::string_view text, Diagno
       continue;
     }
     ArgSpec a;
+    if (entry.rfind(kTensorDesc, 0) == 0) {
+      std::string problem = parseTensorDesc(entry, a);
+      if (!problem.empty())
+        bad(problem);
+      else
+        result.push_back(std::move(a));
+      continue;
+    }
     std::string type = entry;
     int divisibility = 1;
     bool hasSuffix = false;

@@ -777,10 +777,11 @@ const BadSource kBadSources[] = {
      "\n"
      "@triton.jit\n"
      "def k(x_ptr):\n"
-     "    v = libdevice.tanh(tl.load(x_ptr))\n"
+     "    v = libdevice.lgamma(tl.load(x_ptr))\n"
      "",
      "*fp32",
-     "8:9: libdevice function 'tanh' is not supported by Trident yet (it needs a math function the block IR "
+     "8:9: libdevice function 'lgamma' is not supported by Trident yet (it needs a math function the block "
+     "IR "
      "lacks)"},
     {"rand_float_seed",
      "import triton\n"

@@ -19,19 +19,24 @@ namespace trident {
 
 // One argument of a call signature.
 struct ArgSpec {
-  enum class Kind { Pointer, Int, Float, Bool, Constexpr };
+  enum class Kind { Pointer, Int, Float, Bool, Constexpr, TensorDesc };
   Kind kind = Kind::Int;
-  Type type;               // Pointer: ptr<dtype>; Int: i8..i64; Float: f16..f64; Bool: i1
+  Type type;               // Pointer, TensorDesc: ptr<dtype>; Int: i8..i64; Float: f16..f64; Bool: i1
   bool isUnsigned = false; // Int: Triton's u8..u64; Pointer: an unsigned pointee (*u32)
   // Triton's specializations: 16 when the integer or address is known to be a
   // multiple of 16; an integer equal to 1 is passed as Constexpr 1 instead.
   int divisibility = 1;
   // Constexpr: the value as Python source text ("1024", "True", "'ieee'", "tl.float16").
   std::string constexprValue;
+  // TensorDesc (Triton's "tensordesc<fp16[64, 64]>"): the block shape. The kernel
+  // takes it as 1 + 2 * rank parameters: the base pointer, the shape (i32 each),
+  // the strides (i64 each; the last must be 1, as Triton requires).
+  std::vector<int64_t> blockShape;
 };
 
 // Triton's signature strings: "*fp32:16, *fp16, i32:16, i64, fp32, u8, i1, 1024, True".
-// A pointer is '*' + dtype, ":16" marks divisibility; a bare value is a constexpr.
+// A pointer is '*' + dtype, ":16" marks divisibility; "tensordesc<fp16[64, 64]>" is a
+// host tensor descriptor; a bare value is a constexpr.
 std::optional<std::vector<ArgSpec>> parseSignature(std::string_view text, Diagnostics &diags);
 
 // The Triton release whose language the frontend implements: `triton.__version__`
