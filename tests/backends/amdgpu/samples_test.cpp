@@ -37,6 +37,9 @@ const Sample kSamples[] = {
     {"attention.py", "_attn_fwd",
      "*fp16, *fp16, *fp16, fp32, *fp32, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, "
      "i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, 16, 16, 16, 3"},
+    {"attention_bwd.py", "_attn_bwd_preprocess", "*fp16, *fp16, *fp32, i32, 16, 32"},
+    {"attention_bwd.py", "_attn_bwd_dkdv", "*fp16, *fp16, *fp16, *fp16, *fp32, *fp32, *fp16, *fp16, fp32, i32, 16, 16, 32, 1"},
+    {"attention_bwd.py", "_attn_bwd_dq", "*fp16, *fp16, *fp16, *fp16, *fp32, *fp32, *fp16, fp32, i32, 16, 32, 16, 0"},
     {"reduce_custom.py", "row_absmax_kernel", "*fp32, *fp32, *i32, i32, i32, 128"},
     {"reduce_custom.py", "column_product_kernel", "*fp32, *fp32, i32, i32, 16, 16"},
     {"scan.py", "running_sum_kernel", "*fp32, *fp32, i32, 1024"},
