@@ -35,7 +35,7 @@ size_t tuneKey(const KernelImpl &k, std::span<const Arg> args, const LaunchOptio
     if (j < args.size()) {
       const Arg &a = args[j];
       kind = uint64_t(a.kind()) + 1;
-      if (a.kind() == Arg::Kind::Pointer)
+      if (a.kind() == Arg::Kind::Pointer || a.kind() == Arg::Kind::TensorDescriptor)
         value = uint64_t(a.dtype());
       else if (a.kind() == Arg::Kind::Constexpr)
         value = a.constexprValue()->kind() == Constexpr::Kind::Source
@@ -79,7 +79,7 @@ struct SavedBuffers {
 
   void save(std::span<const Arg> args, trident_stream stream) {
     for (const Arg &a : args) {
-      const BufferImpl *b = a.kind() == Arg::Kind::Pointer ? a.buffer() : nullptr;
+      const BufferImpl *b = a.kind() == Arg::Kind::Pointer || a.kind() == Arg::Kind::TensorDescriptor ? a.buffer() : nullptr;
       if (!b || b->size == 0)
         continue;
       std::vector<uint8_t> bytes(b->size * dtypeBytes(b->dtype));

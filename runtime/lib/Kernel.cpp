@@ -55,6 +55,9 @@ std::string Constexpr::pythonSource() const {
 
 Arg::Arg(const Buffer &buffer)
     : kind_(Kind::Pointer), dtype_(buffer.dtype()), bits_(buffer.address()), buffer_(buffer.impl().get()) {}
+Arg::Arg(const TensorDescriptor &d)
+    : kind_(Kind::TensorDescriptor), dtype_(d.base.dtype), bits_(d.base.address),
+      buffer_(d.buffer() ? d.buffer()->impl().get() : nullptr), descriptor_(&d) {}
 Arg::Arg(float v) : kind_(Kind::Float), dtype_(DType::F32), bits_(std::bit_cast<uint32_t>(v)) {}
 Arg::Arg(double v) : kind_(Kind::Float), dtype_(DType::F64), bits_(std::bit_cast<uint64_t>(v)) {}
 Arg Arg::f16(float v) { return Arg(Kind::Float, DType::F16, floatToHalf(v)); }

@@ -45,6 +45,13 @@ std::string paramSignature(const KernelImpl &, const Resolved *r, size_t i) {
   case Resolved::Tag::Int: sig = dtypeName(a.dtype); break;
   case Resolved::Tag::Float: sig = dtypeName(a.dtype); break;
   case Resolved::Tag::Bool: sig = "i1"; break;
+  case Resolved::Tag::Descriptor: {
+    sig = "tensordesc<" + std::string(dtypeName(a.dtype)) + "[";
+    for (size_t d = 0; d < a.descriptor->blockShape.size(); ++d)
+      sig += (d ? ", " : "") + std::to_string(a.descriptor->blockShape[d]);
+    sig += "]>";
+    break;
+  }
   case Resolved::Tag::IntOne: sig = "1"; break;
   case Resolved::Tag::ConstInt: sig = std::to_string(int64_t(a.bits)); break;
   case Resolved::Tag::ConstBool: sig = a.bits ? "True" : "False"; break;

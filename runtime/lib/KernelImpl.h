@@ -67,14 +67,15 @@ struct TuneWinner {
 
 // One parameter of one launch, after binding positional, named and default values.
 struct Resolved {
-  enum class Tag : uint8_t { Pointer = 1, Int, Float, Bool, ConstInt, ConstFloat, ConstBool, ConstSource, IntOne };
+  enum class Tag : uint8_t { Pointer = 1, Int, Float, Bool, Descriptor, ConstInt, ConstFloat, ConstBool, ConstSource, IntOne };
   Tag tag = Tag::Int;
   DType dtype = DType::I32;
   bool divisibleBy16 = false;
   uint64_t bits = 0;                // runtime value, or constexpr value bits
   const std::string *text = nullptr; // ConstSource: the source text
   const BufferImpl *buffer = nullptr;
-  bool isRuntime() const { return tag <= Tag::Bool; }
+  const TensorDescriptor *descriptor = nullptr; // Descriptor: base, shape, strides, block shape
+  bool isRuntime() const { return tag <= Tag::Descriptor; }
 };
 
 // The specialization key: a header word, then two words per parameter.

@@ -78,10 +78,38 @@ void bindConstexpr(const KernelImpl &k, size_t i, const Constexpr &c, Resolved &
   }
 }
 
+// A descriptor as Triton's TensorDescriptor checks it: ranks that agree, a 16-byte aligned
+// base, 32-bit sizes, a contiguous last dimension (the kernel assumes it), 16-byte
+// aligned other strides.
+void checkDescriptor(const KernelImpl &k, size_t i, const TensorDescriptor &d) {
+  size_t rank = d.blockShape.size();
+  if (rank < 1 || rank > 5 || d.shape.size() != rank || d.strides.size() != rank)
+    badArgument(k, i, "a tensor descriptor needs a shape, strides and a block shape of one rank from 1 to 5; got " +
+                          std::to_string(d.shape.size()) + ", " + std::to_string(d.strides.size()) + " and " +
+                          std::to_string(rank));
+  if (d.base.address % 16)
+    badArgument(k, i, "a tensor descriptor's base must be 16-byte aligned");
+  size_t bytes = dtypeBytes(d.base.dtype);
+  for (size_t j = 0; j < rank; ++j) {
+    if (d.shape[j] < 0 || d.shape[j] > INT32_MAX || d.blockShape[j] <= 0)
+      badArgument(k, i, "tensor descriptor dimension " + std::to_string(j) + ": its size must be in [0, 2^31) and its "
+                        "block size positive");
+    if (j + 1 < rank && (d.strides[j] * int64_t(bytes)) % 16)
+      badArgument(k, i, "tensor descriptor stride " + std::to_string(j) + " (" + std::to_string(d.strides[j]) +
+                            " elements) is not a multiple of 16 bytes");
+  }
+  if (d.strides[rank - 1] != 1)
+    badArgument(k, i, "a tensor descriptor's last stride must be 1 (its innermost dimension contiguous), got " +
+                          std::to_string(d.strides[rank - 1]));
+}
+
 void bindArg(const KernelImpl &k, size_t i, const Arg &a, const DeviceImpl &device, Resolved &r) {
   const Param &p = k.params[i];
   if (a.kind() == Arg::Kind::Constexpr)
     return bindConstexpr(k, i, *a.constexprValue(), r);
+  if (a.kind() == Arg::Kind::TensorDescriptor && (p.isConstexpr || k.isBlockIR))
+    badArgument(k, i, k.isBlockIR ? "block IR takes a descriptor's base, shape and strides as separate arguments"
+                                  : "the parameter is tl.constexpr; a tensor descriptor is a runtime argument");
   if (p.isConstexpr) {
     switch (a.kind()) {
     case Arg::Kind::Int: r.tag = Resolved::Tag::ConstInt; r.bits = a.bits(); return;
@@ -103,6 +131,15 @@ void bindArg(const KernelImpl &k, size_t i, const Arg &a, const DeviceImpl &devi
     if (r.buffer && r.buffer->device != &device)
       badArgument(k, i, "the buffer is on " + r.buffer->device->name + " but the launch is on " + device.name +
                             "; copy it to " + device.name + " first (Buffer::copyFrom)");
+    return;
+  case Arg::Kind::TensorDescriptor:
+    checkDescriptor(k, i, *a.descriptor());
+    r.tag = Resolved::Tag::Descriptor;
+    r.descriptor = a.descriptor();
+    r.buffer = a.buffer();
+    if (r.buffer && r.buffer->device != &device)
+      badArgument(k, i, "the descriptor's buffer is on " + r.buffer->device->name + " but the launch is on " +
+                            device.name);
     return;
   case Arg::Kind::Int:
     r.tag = Resolved::Tag::Int;
@@ -275,6 +312,10 @@ void computeKey(const KernelImpl &k, const Resolved *r, const EffectiveOptions &
     switch (r[i].tag) {
     case Resolved::Tag::ConstInt: case Resolved::Tag::ConstBool: case Resolved::Tag::ConstFloat: w1 = r[i].bits; break;
     case Resolved::Tag::ConstSource: w1 = fnv1a(*r[i].text); break;
+    case Resolved::Tag::Descriptor: // the block shape is compiled in
+      for (int64_t b : r[i].descriptor->blockShape)
+        w1 = (w1 ^ uint64_t(b)) * 0x100000001b3ull + 1;
+      break;
     default: break;
     }
     key.words[1 + 2 * i] = w0;
@@ -326,11 +367,20 @@ void launchWithConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> &device, 
   Dim3 g = grid.resolve(Meta(std::span<const std::string>(k.paramNames), std::span<const Meta::Value>(metaValues, n)));
   checkGrid(k, *device, g);
 
-  trident_kernel_arg packed[kMaxParams];
+  // A descriptor is 1 + 2 rank arguments: its base, its shape (i32), its strides (i64).
+  trident_kernel_arg packed[kMaxParams * 11];
   uint32_t count = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (resolved[i].isRuntime() || (spec.runtimeOnes >> i & 1))
+  for (size_t i = 0; i < n; ++i) {
+    if (const TensorDescriptor *d = resolved[i].descriptor) {
+      packed[count++] = {TRIDENT_ARG_POINTER, 0, d->base.address};
+      for (int64_t s : d->shape)
+        packed[count++] = {TRIDENT_ARG_I32, 0, uint64_t(s)};
+      for (int64_t s : d->strides)
+        packed[count++] = {TRIDENT_ARG_I64, 0, uint64_t(s)};
+    } else if (resolved[i].isRuntime() || (spec.runtimeOnes >> i & 1)) {
       packed[count++] = {abiType(resolved[i]), 0, resolved[i].bits};
+    }
+  }
   trident_launch_params params{};
   params.version = TRIDENT_LAUNCH_ABI_VERSION;
   params.grid[0] = uint32_t(g.x);

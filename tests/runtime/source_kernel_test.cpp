@@ -308,3 +308,58 @@ inc_kernel = triton.jit(inc)
   k.launch(dev, Grid(1), {b});
   CHECK(b.toHost<float>()[0] == 42.0f);
 }
+
+namespace {
+
+// Boxes of a 2-D tensor through host tensor descriptors: out = 2 * x, box by box; the
+// boxes at the right and bottom edges hang over the tensor (their outside reads zero
+// and is not stored).
+const char *kDescriptorSource = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def double_boxes(x_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
+    r = tl.program_id(0) * BM
+    c = tl.program_id(1) * BN
+    out_desc.store([r, c], x_desc.load([r, c]) * 2)
+)";
+
+} // namespace
+
+TEST_CASE("host tensor descriptors: one argument each, boxes at the edges clipped, misuse refused") {
+  Runtime rt(test::testOptions());
+  Device dev = rt.device("host:0");
+  Kernel k = Kernel::fromSource(kDescriptorSource, "double_boxes", "boxes.py");
+  const int rows = 37, cols = 44, ld = 48; // a row pitch of 48 floats: 16-byte aligned rows
+  std::vector<float> x(size_t(rows) * ld), out(size_t(rows) * ld, -1.0f);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = float(i % 97) - 40;
+  Buffer bx = Buffer::fromHost(dev, std::span<const float>(x)), bo = Buffer::fromHost(dev, std::span<const float>(out));
+  TensorDescriptor dx(bx, {rows, cols}, {ld, 1}, {16, 16}), dout(bo, {rows, cols}, {ld, 1}, {16, 16});
+  LaunchOptions opts;
+  opts.constexprs = {{"BM", 16}, {"BN", 16}};
+  k.launch(dev, Grid(cdiv(rows, 16), cdiv(cols, 16)), {dx, dout}, opts);
+  std::vector<float> got = bo.toHost<float>();
+  size_t wrong = 0;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < ld; ++c)
+      wrong += got[size_t(r) * ld + c] != (c < cols ? 2 * x[size_t(r) * ld + c] : -1.0f);
+  CHECK(wrong == 0);
+  // The block shape is compiled in: another one is another specialization.
+  std::vector<Arg> args = {dx, dout};
+  std::string ir16 = k.blockIR(dev, args, opts);
+  TensorDescriptor dx8(bx, {rows, cols}, {ld, 1}, {8, 8}), dout8(bo, {rows, cols}, {ld, 1}, {8, 8});
+  LaunchOptions opts8;
+  opts8.constexprs = {{"BM", 8}, {"BN", 8}};
+  std::vector<Arg> args8 = {dx8, dout8};
+  CHECK(k.blockIR(dev, args8, opts8) != ir16);
+
+  TensorDescriptor strided(bx, {rows, cols}, {ld, 2}, {16, 16});
+  CHECK_THROWS_WITH(k.launch(dev, Grid(1, 1), {strided, dout}, opts),
+                    doctest::Contains("last stride must be 1"));
+  TensorDescriptor ragged(bx, {rows, cols}, {45, 1}, {16, 16});
+  CHECK_THROWS_WITH(k.launch(dev, Grid(1, 1), {ragged, dout}, opts), doctest::Contains("not a multiple of 16 bytes"));
+  TensorDescriptor flat(bx, {rows * ld}, {1}, {16, 16});
+  CHECK_THROWS_WITH(k.launch(dev, Grid(1, 1), {flat, dout}, opts), doctest::Contains("one rank from 1 to 5"));
+}

@@ -69,11 +69,32 @@ private:
   std::string text_;
 };
 
-// One launch argument. Arg is a view: it refers to the Buffer or Constexpr it
-// was made from, so build it in the launch call.
+// A host tensor descriptor, Triton's TensorDescriptor: the tensor of `shape` (in
+// elements; each dimension under 2^31) with `strides` (in elements; the last must be 1)
+// starting at `base`, which a kernel reads and writes in boxes of `blockShape` (rank 1 to
+// 5, the same rank). Its kernel parameter is written `tensordesc<fp16[128, 64]>` in
+// signatures (docs/frontend.md, "The tensor-descriptor ABI").
+struct TensorDescriptor {
+  DevicePtr base;
+  std::vector<int64_t> shape, strides, blockShape;
+  TensorDescriptor(const Buffer &buffer, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                   std::vector<int64_t> blockShape)
+      : base{buffer.address(), buffer.dtype()}, shape(std::move(shape)), strides(std::move(strides)), blockShape(std::move(blockShape)),
+        buffer_(&buffer) {}
+  TensorDescriptor(DevicePtr base, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                   std::vector<int64_t> blockShape)
+      : base(base), shape(std::move(shape)), strides(std::move(strides)), blockShape(std::move(blockShape)) {}
+  const Buffer *buffer() const { return buffer_; }
+
+private:
+  const Buffer *buffer_ = nullptr;
+};
+
+// One launch argument. Arg is a view: it refers to the Buffer, Constexpr or
+// TensorDescriptor it was made from, so build it in the launch call.
 class TRIDENT_API Arg {
 public:
-  enum class Kind : uint8_t { Pointer, Int, Float, Bool, Constexpr };
+  enum class Kind : uint8_t { Pointer, Int, Float, Bool, Constexpr, TensorDescriptor };
 
   Arg(const Buffer &buffer);
   Arg(const DevicePtr &pointer) : kind_(Kind::Pointer), dtype_(pointer.dtype), bits_(pointer.address) {}
@@ -87,6 +108,7 @@ public:
   Arg(float v);
   Arg(double v);
   Arg(const Constexpr &c) : kind_(Kind::Constexpr), constexpr_(&c) {}
+  Arg(const TensorDescriptor &d);
   Arg(const char *) = delete; // would convert to bool: use Constexpr::source or Constexpr::string
   // Half-precision scalars.
   static Arg f16(float v);
@@ -97,6 +119,7 @@ public:
   uint64_t bits() const { return bits_; } // address, or the scalar's bits (integers sign/zero-extended)
   const detail::BufferImpl *buffer() const { return buffer_; }
   const Constexpr *constexprValue() const { return constexpr_; }
+  const TensorDescriptor *descriptor() const { return descriptor_; }
 
 private:
   Arg(Kind k, DType t, uint64_t bits) : kind_(k), dtype_(t), bits_(bits) {}
@@ -111,6 +134,7 @@ private:
   uint64_t bits_ = 0;
   const detail::BufferImpl *buffer_ = nullptr;
   const Constexpr *constexpr_ = nullptr;
+  const TensorDescriptor *descriptor_ = nullptr;
 };
 
 // Read-only view of a launch's named values, for grid functions: meta["BLOCK"]
