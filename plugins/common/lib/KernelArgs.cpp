@@ -47,6 +47,20 @@ trident_status checkArguments(const std::string &kernel, std::span<const Type> p
   return TRIDENT_SUCCESS;
 }
 
+trident_status checkArgumentCodes(const std::string &kernel, std::span<const uint32_t> codes,
+                                  const trident_launch_params &launch) {
+  if (launch.num_args != codes.size())
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel + "' takes " + std::to_string(codes.size()) +
+                                                    " runtime arguments, the launch passes " +
+                                                    std::to_string(launch.num_args));
+  for (size_t i = 0; i < codes.size(); ++i)
+    if (launch.args[i].type != codes[i])
+      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "argument " + std::to_string(i) + " of kernel '" + kernel +
+                                                      "' expects " + argumentCodeName(codes[i]) +
+                                                      " but the launch passes " + argumentCodeName(launch.args[i].type));
+  return TRIDENT_SUCCESS;
+}
+
 trident_status checkLaunch(const char *plugin, const trident_launch_params *launch) {
   if (!launch || launch->version != TRIDENT_LAUNCH_ABI_VERSION)
     return fail(TRIDENT_ERROR_INVALID_ARGUMENT, std::string("the ") + plugin + " plugin speaks launch ABI " +

@@ -19,6 +19,9 @@ const char *argumentCodeName(uint32_t code);
 // message naming `kernel` and the argument otherwise.
 trident_status checkArguments(const std::string &kernel, std::span<const Type> params,
                               const trident_launch_params &launch);
+// The same for a plugin that keeps only the parameters' TRIDENT_ARG_* codes.
+trident_status checkArgumentCodes(const std::string &kernel, std::span<const uint32_t> codes,
+                                  const trident_launch_params &launch);
 // Checks the launch parameters' version and grid (every dimension at least 1).
 trident_status checkLaunch(const char *plugin, const trident_launch_params *launch);
 
