@@ -42,22 +42,23 @@ public:
         op->erase();
       return true;
     }
-    for (Op *op : collect(OpCode::If))
-      if (containsBarrier(op))
-        return error(op, "scf.if");
     for (Op *op : collect(OpCode::While))
       if (containsBarrier(op))
         return error(op, "scf.while");
     for (Op *loop : collect(OpCode::For))
       if (containsBarrier(loop))
         moveCarriedToMemory(loop);
+    for (Op *op : collect(OpCode::If))
+      if (containsBarrier(op))
+        moveResultsToMemory(op);
     split(body);
     bindThreadIds();
     reloadAcrossLoops();
-    for (auto &[loop, count] : carriedToErase_) {
+    for (auto &[op, count] : carriedToErase_) {
       for (unsigned i = count; i-- > 0;) {
-        loop->region()->eraseArgument(i + 1);
-        loop->eraseResult(i);
+        if (op->is(OpCode::For))
+          op->region()->eraseArgument(i + 1);
+        op->eraseResult(i);
       }
     }
     func_->setAttr("num_threads", Attribute::integer(1));
@@ -196,6 +197,30 @@ private:
     carriedToErase_.emplace_back(loop, n);
   }
 
+  // The results of a uniform scf.if with barriers inside: per-thread arrays that each
+  // branch writes at its end.
+  void moveResultsToMemory(Op *op) {
+    unsigned n = op->numResults();
+    if (n == 0)
+      return;
+    std::vector<Value *> arrays;
+    for (unsigned i = 0; i < n; ++i) {
+      arrays.push_back(allocate(op->result(i)->type()));
+      arrayOf_[op->result(i)] = arrays.back();
+    }
+    for (unsigned r = 0; r < 2; ++r) {
+      Op *yield = op->region(r)->terminator();
+      Builder b;
+      b.setInsertionPoint(yield);
+      Value *thread = b.create(OpCode::ThThreadId, {}, {Type::i32()})->result();
+      for (unsigned i = 0; i < n; ++i)
+        store(b, arrays[i], thread, yield->operand(i));
+      for (unsigned i = n; i-- > 0;)
+        yield->eraseOperand(i);
+    }
+    carriedToErase_.emplace_back(op, n);
+  }
+
   // Splits `block` at its barriers (and ops holding barriers) into loops over the threads.
   void split(Block *block) {
     std::vector<Op *> stretch;
@@ -230,8 +255,9 @@ private:
       flush();
       if (op->is(OpCode::ThBarrier))
         op->erase();
-      else // a uniform scf.for (the only kind left with barriers inside)
-        split(op->region());
+      else // a uniform scf.for or scf.if
+        for (unsigned r = 0; r < op->numRegions(); ++r)
+          split(op->region(r));
     }
     flush();
   }

@@ -18,7 +18,8 @@
 // A uniform scf.for with barriers inside stays one loop whose body is split the same
 // way; its loop-carried values move to per-thread arrays. Warps are single threads
 // (the CPU target's warp size is 1), so shuffles read the thread's own value.
-// scf.if and scf.while with barriers inside are refused (a diagnostic at the op).
+// A uniform scf.if with barriers inside is split likewise, its results in per-thread
+// arrays; scf.while with barriers inside is refused (a diagnostic at the op).
 
 #include "trident/ir/IR.h"
 #include "trident/support/Diagnostic.h"
