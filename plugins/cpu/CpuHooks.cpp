@@ -15,6 +15,16 @@ std::vector<llvm::Type *> CpuHooks::extraParameters(llvm::LLVMContext &ctx) {
   return types;
 }
 
+llvm::Value *CpuHooks::mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) {
+  if (code != OpCode::Erf)
+    return nullptr;
+  llvm::Type *t = args[0]->getType();
+  llvm::Module &m = *b.GetInsertBlock()->getModule();
+  llvm::FunctionCallee erf =
+      m.getOrInsertFunction(t->isDoubleTy() ? "erf" : "erff", llvm::FunctionType::get(t, {t}, false));
+  return b.CreateCall(erf, {args[0]});
+}
+
 bool CpuHooks::printf(llvm::IRBuilder<> &b, std::string_view format, llvm::ArrayRef<llvm::Value *> args) {
   llvm::Module &m = *b.GetInsertBlock()->getModule();
   auto *type = llvm::FunctionType::get(b.getInt32Ty(), {b.getPtrTy()}, /*isVarArg=*/true);

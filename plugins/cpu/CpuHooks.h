@@ -30,9 +30,8 @@ public:
   llvm::Value *shuffle(llvm::IRBuilder<> &, llvm::Value *value, llvm::Value *, std::string_view) override {
     return value; // one lane: idx 0 and xor 0 read it, up and down fall outside the warp
   }
-  llvm::Value *mathFunction(llvm::IRBuilder<> &, OpCode, llvm::ArrayRef<llvm::Value *>) override {
-    return nullptr; // LLVM's intrinsics: the C library's functions, or inline code
-  }
+  // The C library's erf; the rest are LLVM's intrinsics (inline code or libm calls).
+  llvm::Value *mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) override;
   bool printf(llvm::IRBuilder<> &b, std::string_view format, llvm::ArrayRef<llvm::Value *> args) override;
   bool assertFail(llvm::IRBuilder<> &b, std::string_view message, std::string_view file, unsigned line,
                   std::string_view function) override;
