@@ -9,6 +9,7 @@
 #include "trident/simt/Lowering.h"
 #include "trident/support/StageTimer.h"
 
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -58,6 +59,13 @@ void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
   tuning.SLPVectorization = true;
   tuning.LoopVectorization = true;
   llvm::PassBuilder pb(&tm, tuning);
+  // Math functions in loops vectorize into glibc's vector math library (libmvec, which
+  // the plugin loads before linking kernels: CpuJit.cpp).
+  llvm::Triple triple(tm.getTargetTriple());
+  llvm::TargetLibraryInfoImpl library(triple);
+  if (triple.getArch() == llvm::Triple::x86_64)
+    library.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86, triple);
+  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(library); });
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);

@@ -10,6 +10,7 @@
 #include <llvm/Support/TargetSelect.h>
 
 #include <cstring>
+#include <dlfcn.h>
 #include <mutex>
 
 namespace trident::cpu {
@@ -52,6 +53,11 @@ std::unique_ptr<LoadedObject> LoadedObject::load(const std::string &object, std:
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+#if defined(__x86_64__)
+    // The vector math functions kernels call (CpuCodeGen.cpp); resolved from the
+    // process like the C library's. Without it a kernel using them fails to link.
+    ::dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL);
+#endif
   });
   auto jit = llvm::orc::LLJITBuilder().create();
   if (!jit) {

@@ -40,7 +40,9 @@ TargetDesc targetDesc() {
   // layout conversions and dot operands of one thread.
   t.sharedMemoryBytes = 1 << 20;
   t.maxSharedMemoryBytes = 1 << 20;
-  t.maxVectorBytes = 16; // wider accesses come from LLVM's vectorizers
+  // One element per access: the threads of a program are the vector lanes (their loops
+  // are what LLVM vectorizes, and a loop holding vector-typed accesses does not vectorize).
+  t.maxVectorBytes = 1;
   return t;
 }
 
