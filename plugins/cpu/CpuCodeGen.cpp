@@ -74,7 +74,13 @@ void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
   llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
                                   : optLevel == 2 ? llvm::OptimizationLevel::O2
                                                   : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
+  // The thread loops vectorize first, before instcombine rewrites `base + tid + c` into
+  // `or`s whose strides the vectorizer no longer sees (it would gather and scatter).
+  llvm::ModulePassManager mpm;
+  if (llvm::Error e = pb.parsePassPipeline(
+          mpm, "always-inline,function(simplifycfg,early-cse,loop-simplify,lcssa,loop-vectorize)"))
+    llvm::consumeError(std::move(e)); // a fixed, valid pipeline: cannot happen
+  mpm.addPass(pb.buildPerModuleDefaultPipeline(level));
   mpm.run(m, mam);
 }
 
