@@ -18,6 +18,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <cstdlib>
 #include <mutex>
 
 namespace trident::cpu {
@@ -152,6 +153,12 @@ void addEntry(llvm::Module &m, llvm::Function *kernel, unsigned numParams) {
 constexpr int64_t kElementsPerThread = 32;
 
 unsigned threadsFor(const Module &blockIR, const std::string &kernel) {
+  // TRIDENT_CPU_ELEMENTS_PER_THREAD overrides it, for measuring.
+  static const int64_t perThread = [] {
+    const char *v = std::getenv("TRIDENT_CPU_ELEMENTS_PER_THREAD");
+    int64_t n = v ? std::atoll(v) : 0;
+    return n > 0 ? n : kElementsPerThread;
+  }();
   int64_t largest = 1;
   for (Op *f : blockIR.functions())
     if (kernel.empty() || func::name(f) == kernel)
@@ -161,7 +168,7 @@ unsigned threadsFor(const Module &blockIR, const std::string &kernel) {
             largest = std::max(largest, op->result(i)->type().numElements());
       });
   unsigned threads = 1;
-  while (threads * 2 <= 1024 && int64_t(threads) * 2 * kElementsPerThread <= largest)
+  while (threads * 2 <= 1024 && int64_t(threads) * 2 * perThread <= largest)
     threads *= 2;
   return threads;
 }
