@@ -4,6 +4,7 @@
 // reference interpreter on the thread pool.
 
 #include "HostDevice.h"
+#include "trident/sdk/KernelArgs.h"
 
 #include "trident/interp/Interpreter.h"
 #include "trident/ir/Parser.h"
@@ -23,7 +24,7 @@ struct trident_kernel_s {
 };
 
 struct trident_module_s {
-  trident::host::Device *device = nullptr;
+  trident::sdk::HostDevice *device = nullptr;
   std::optional<trident::Module> module;
   bool serial = false; // run programs one at a time (the kernel uses atomics)
   std::mutex mutex;
@@ -41,12 +42,6 @@ struct Slot {
   uint64_t generation = ~uint64_t(0);
 };
 
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 // True when a function of `m` uses atomics (such kernels run their programs one
 // at a time: the interpreter's atomics are not atomic across threads).
 bool usesAtomics(const Module &m) {
@@ -57,11 +52,14 @@ bool usesAtomics(const Module &m) {
 
 } // namespace
 
+using sdk::HostDevice;
+using sdk::hex;
+
 // Interpreters of one device, reused across launches; each knows the device's
 // allocations as of the generation it last synchronized with.
-class InterpreterPool {
+class InterpreterPool : public sdk::DeviceExtension {
 public:
-  std::unique_ptr<Slot> acquire(Device &d) {
+  std::unique_ptr<Slot> acquire(HostDevice &d) {
     std::unique_ptr<Slot> slot;
     {
       std::lock_guard lock(mutex_);
@@ -93,13 +91,15 @@ private:
   std::vector<std::unique_ptr<Slot>> free_;
 };
 
-Device::Device() : interpreters(std::make_unique<InterpreterPool>()) {}
-
-Device::~Device() {
-  for (auto &[base, a] : allocations)
-    if (a.owned)
-      std::free(reinterpret_cast<void *>(base));
+namespace {
+// The device's interpreters, made on first use.
+InterpreterPool &interpreters(HostDevice &d) {
+  std::lock_guard lock(d.mutex);
+  if (!d.extension)
+    d.extension = std::make_unique<InterpreterPool>();
+  return static_cast<InterpreterPool &>(*d.extension);
 }
+} // namespace
 
 trident_status hostSupportsTarget(trident_context, const char *target) {
   if (target && std::strcmp(target, "host") == 0)
@@ -156,7 +156,7 @@ trident_status hostModuleLoad(trident_device device, const void *binary, size_t 
     if (!m || !verify(*m, diags))
       return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "the host binary does not hold valid block IR:\n" + diags.str());
     auto mod = std::make_unique<trident_module_s>();
-    mod->device = fromHandle(device);
+    mod->device = sdk::fromHandle(device);
     mod->serial = usesAtomics(*m);
     mod->module = std::move(m);
     *out = mod.release();
@@ -190,35 +190,6 @@ trident_status hostModuleGetKernel(trident_module module, const char *name, trid
 
 namespace {
 
-// Converts one packed argument to the interpreter's form, checking its kind.
-bool convertArg(const trident_kernel_arg &a, Type param, KernelArg &out, std::string &why) {
-  unsigned want = 0;
-  if (param.isPtr())
-    want = TRIDENT_ARG_POINTER;
-  else if (param.isInteger())
-    want = param.bitWidth() == 1    ? TRIDENT_ARG_I1
-           : param.bitWidth() == 8  ? TRIDENT_ARG_I8
-           : param.bitWidth() == 16 ? TRIDENT_ARG_I16
-           : param.bitWidth() == 32 ? TRIDENT_ARG_I32
-                                    : TRIDENT_ARG_I64;
-  else if (param == Type::f16())
-    want = TRIDENT_ARG_F16;
-  else if (param == Type::bf16())
-    want = TRIDENT_ARG_BF16;
-  else if (param == Type::f32())
-    want = TRIDENT_ARG_F32;
-  else if (param == Type::f64())
-    want = TRIDENT_ARG_F64;
-  if (want == 0 || a.type != want) {
-    static const char *names[] = {"?", "a pointer", "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"};
-    why = "expects " + param.str() + " but the launch passes " + (a.type <= 10 ? names[a.type] : "an unknown type");
-    return false;
-  }
-  out.type = param;
-  out.bits = a.bits;
-  return true;
-}
-
 using Box = Interpreter::ProgramBox;
 
 // Splits programs [begin, end) (linear, x fastest) into boxes of whole rows where possible.
@@ -241,35 +212,25 @@ void boxesOf(uint64_t begin, uint64_t end, const uint32_t grid[3], std::vector<B
 } // namespace
 
 trident_status hostLaunch(trident_stream stream, trident_kernel kernel, const trident_launch_params *params) {
-  if (!params || params->version != TRIDENT_LAUNCH_ABI_VERSION)
-    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "the host plugin speaks launch ABI " +
-                                                    std::to_string(TRIDENT_LAUNCH_ABI_VERSION) + ", the launch uses " +
-                                                    std::to_string(params ? params->version : 0));
-  Device &d = *stream->device;
+  if (trident_status s = sdk::checkLaunch("host", params))
+    return s;
+  HostDevice &d = sdk::streamDevice(stream);
   trident_module_s &mod = *kernel->module;
   if (mod.device != &d)
     return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel->name + "' was loaded on " + mod.device->name +
                                                     ", not on " + d.name);
-  for (int i = 0; i < 3; ++i)
-    if (params->grid[i] == 0)
-      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "grid dimension " + std::to_string(i) + " is 0");
-  if (params->num_args != kernel->params.size())
-    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel->name + "' takes " +
-                                                    std::to_string(kernel->params.size()) + " runtime arguments, the launch passes " +
-                                                    std::to_string(params->num_args));
+  if (trident_status s = sdk::checkArguments(kernel->name, kernel->params, *params))
+    return s;
   return guarded([&]() -> trident_status {
     size_t n = kernel->params.size();
     std::vector<KernelArg> args(n);
-    for (size_t i = 0; i < n; ++i) {
-      std::string why;
-      if (!convertArg(params->args[i], kernel->params[i], args[i], why))
-        return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
-                    "argument " + std::to_string(i) + " of kernel '" + kernel->name + "' " + why);
-    }
+    for (size_t i = 0; i < n; ++i)
+      args[i] = KernelArg{kernel->params[i], params->args[i].bits};
     const std::array<uint32_t, 3> grid{params->grid[0], params->grid[1], params->grid[2]};
 
     uint64_t total = uint64_t(params->grid[0]) * params->grid[1] * params->grid[2];
-    ThreadPool &pool = *d.context->pool;
+    sdk::ThreadPool &pool = sdk::threadPool(d.context);
+    InterpreterPool &slots = interpreters(d);
     uint64_t chunks = mod.serial ? 1 : std::min<uint64_t>(total, uint64_t(pool.concurrency()) * 4);
     std::vector<std::vector<Box>> work(chunks);
     for (uint64_t c = 0; c < chunks; ++c)
@@ -281,7 +242,7 @@ trident_status hostLaunch(trident_stream stream, trident_kernel kernel, const tr
     auto runChunk = [&](size_t c) {
       if (failed.load())
         return;
-      std::unique_ptr<Slot> slot = d.interpreters->acquire(d);
+      std::unique_ptr<Slot> slot = slots.acquire(d);
       for (const Box &box : work[c]) {
         Diagnostics diags;
         if (!slot->interp.run(*mod.module, kernel->name, args, grid, box, diags)) {
@@ -293,7 +254,7 @@ trident_status hostLaunch(trident_stream stream, trident_kernel kernel, const tr
         if (failed.load())
           break;
       }
-      d.interpreters->release(std::move(slot));
+      slots.release(std::move(slot));
     };
     pool.parallelFor(chunks, runChunk);
     if (failed)

@@ -174,7 +174,7 @@ DeviceSelection selectDevices(const Runtime &runtime, const std::string &only,
   if (!only.empty() && selection.runners.empty())
     selection.skipped.push_back(only + ": no device: the runtime has no device or plugin named '" + only + "'");
   // Every backend Trident has: those without a device are reported, never silently absent.
-  for (const char *plugin : {"host", "cuda", "hip", "vulkan"}) {
+  for (const char *plugin : {"host", "cpu", "cuda", "hip", "vulkan"}) {
     if (!only.empty() && only.rfind(plugin, 0) != 0)
       continue;
     bool present = false;

@@ -150,6 +150,7 @@ bool Translator::translateFor(Op *op) {
   }
   b.CreateCondBr(b.CreateICmpSLT(phis[0], value(op->operand(1))), body, exit);
   b.SetInsertPoint(body);
+  llvm::BasicBlock *before = &function->back(); // blocks of the body come after it
   if (!translateBlock(region))
     return false;
   std::vector<llvm::Value *> yielded = operandsOf(*this, region->terminator());
@@ -158,11 +159,34 @@ bool Translator::translateFor(Op *op) {
   phis[0]->addIncoming(next, latch);
   for (size_t i = 0; i < yielded.size(); ++i)
     phis[i + 1]->addIncoming(yielded[i], latch);
-  b.CreateBr(header);
+  llvm::BranchInst *backedge = b.CreateBr(header);
+  if (op->attr("parallel").isBool() && op->attr("parallel").getBool())
+    markParallel(backedge, body, before);
   b.SetInsertPoint(exit);
   for (unsigned i = 0; i < op->numResults(); ++i)
     define(op->result(i), phis[i + 1]);
   return true;
+}
+
+// A loop whose iterations touch memory independently (the CPU's loops over a program's
+// threads): every access of its body joins one access group, which the loop's
+// metadata declares parallel, so LLVM's vectorizer needs no dependence checks.
+void Translator::markParallel(llvm::BranchInst *backedge, llvm::BasicBlock *body, llvm::BasicBlock *before) {
+  llvm::MDNode *group = llvm::MDNode::getDistinct(ctx, {});
+  auto mark = [&](llvm::BasicBlock &block) {
+    for (llvm::Instruction &inst : block)
+      if (inst.mayReadOrWriteMemory())
+        inst.setMetadata(llvm::LLVMContext::MD_access_group, group);
+  };
+  mark(*body);
+  for (auto it = std::next(before->getIterator()); it != function->end(); ++it)
+    mark(*it);
+  llvm::Metadata *parallel[] = {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), group};
+  llvm::TempMDTuple self = llvm::MDNode::getTemporary(ctx, {});
+  llvm::Metadata *loop[] = {self.get(), llvm::MDNode::get(ctx, parallel)};
+  llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, loop);
+  id->replaceOperandWith(0, id);
+  backedge->setMetadata(llvm::LLVMContext::MD_loop, id);
 }
 
 bool Translator::translateIf(Op *op) {
@@ -235,10 +259,12 @@ bool Translator::run() {
   std::vector<llvm::Type *> params;
   for (Type t : func::argumentTypes(func_))
     params.push_back(type(t));
+  for (llvm::Type *t : hooks.extraParameters(ctx))
+    params.push_back(t);
   auto *fnType = llvm::FunctionType::get(b.getVoidTy(), params, false);
   function =
       llvm::Function::Create(fnType, llvm::Function::ExternalLinkage, std::string(func::name(func_)), module);
-  for (unsigned i = 0; i < params.size(); ++i)
+  for (unsigned i = 0; i < func_->region()->numArguments(); ++i)
     define(func_->region()->argument(i), function->getArg(i));
   b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", function));
   if (!translateBlock(func_->region()))

@@ -154,14 +154,17 @@ bool Translator::translateMemory(Op *op) {
     return true;
   }
   case OpCode::ThSharedAlloc: {
-    llvm::GlobalVariable *shared = module.getGlobalVariable(kSharedMemoryName, true);
+    llvm::Value *shared = hooks.sharedMemory(b);
+    if (!shared)
+      shared = module.getGlobalVariable(kSharedMemoryName, true);
     if (!shared) {
       auto *arrayType = llvm::ArrayType::get(b.getInt8Ty(), 0);
-      shared = new llvm::GlobalVariable(module, arrayType, false, llvm::GlobalValue::ExternalLinkage, nullptr,
-                                        kSharedMemoryName, nullptr, llvm::GlobalValue::NotThreadLocal,
-                                        hooks.sharedAddressSpace());
+      auto *global = new llvm::GlobalVariable(module, arrayType, false, llvm::GlobalValue::ExternalLinkage, nullptr,
+                                              kSharedMemoryName, nullptr, llvm::GlobalValue::NotThreadLocal,
+                                              hooks.sharedAddressSpace());
       // 1024: swizzled tiles (th.shared_alloc's `align`) rely on the address bits.
-      shared->setAlignment(llvm::Align(1024));
+      global->setAlignment(llvm::Align(1024));
+      shared = global;
     }
     int64_t offset = op->intAttr("offset");
     if (offset < 0)

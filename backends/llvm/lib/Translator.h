@@ -40,6 +40,8 @@ public:
   bool translateMatrix(Op *op);   // th.mma, th.ldmatrix, th.async_copy/commit/wait
   bool translateFor(Op *op);
   bool translateIf(Op *op);
+  // scf.for {parallel = true}: iterations independent in memory (see CodeGen.cpp).
+  void markParallel(llvm::BranchInst *backedge, llvm::BasicBlock *body, llvm::BasicBlock *before);
   bool translateWhile(Op *op);
 
   llvm::LLVMContext &ctx;

@@ -135,6 +135,12 @@ public:
     return {};
   }
   virtual bool fenceAsyncShared(llvm::IRBuilder<> &) { return false; }
+  // Parameters the target appends to every kernel after the kernel's own (the CPU's
+  // program ids and shared memory); the hooks find them as the function's last arguments.
+  virtual std::vector<llvm::Type *> extraParameters(llvm::LLVMContext &) { return {}; }
+  // The start of the program's shared memory (1024-byte aligned); null: one external
+  // array named kSharedMemoryName in the shared address space.
+  virtual llvm::Value *sharedMemory(llvm::IRBuilder<> &) { return nullptr; }
   // Marks `f` as a kernel that runs with `numThreads` threads per program.
   virtual void markKernel(llvm::Function *f, unsigned numThreads) = 0;
 };

@@ -1,9 +1,9 @@
-#include "ThreadPool.h"
+#include "trident/sdk/ThreadPool.h"
 
 #include <algorithm>
 #include <atomic>
 
-namespace trident::host {
+namespace trident::sdk {
 
 struct ThreadPool::Job {
   const std::function<void(size_t)> *fn;
@@ -87,4 +87,4 @@ void ThreadPool::parallelFor(size_t count, const std::function<void(size_t)> &fn
     jobs_.erase(it);
 }
 
-} // namespace trident::host
+} // namespace trident::sdk

@@ -1,11 +1,11 @@
-#include "HostMemory.h"
+#include "trident/sdk/HostMemory.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <unistd.h>
 
-namespace trident::host {
+namespace trident::sdk {
 
 namespace {
 
@@ -96,4 +96,4 @@ HostMemory queryHostMemory() {
   return h;
 }
 
-} // namespace trident::host
+} // namespace trident::sdk

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-namespace trident::host {
+namespace trident::sdk {
 
 class ThreadPool {
 public:
@@ -38,4 +38,4 @@ private:
   bool stopping_ = false;
 };
 
-} // namespace trident::host
+} // namespace trident::sdk

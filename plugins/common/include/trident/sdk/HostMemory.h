@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace trident::host {
+namespace trident::sdk {
 
 struct HostMemory {
   uint64_t total = 0;     // RAM + swap, or the control group's limit when lower
@@ -16,4 +16,4 @@ struct HostMemory {
 
 HostMemory queryHostMemory();
 
-} // namespace trident::host
+} // namespace trident::sdk

@@ -1,0 +1,249 @@
+// The CPU pipeline of CpuCodeGen.h.
+#include "CpuCodeGen.h"
+
+#include "CpuHooks.h"
+#include "ThreadLoops.h"
+#include "CpuTarget.h"
+#include "trident/backends/llvm/CodeGen.h"
+#include "trident/ir/Printer.h"
+#include "trident/simt/Lowering.h"
+#include "trident/support/StageTimer.h"
+
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <cstdlib>
+#include <mutex>
+
+namespace trident::cpu {
+
+namespace {
+
+void initializeLLVM() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+std::unique_ptr<llvm::TargetMachine> createTargetMachine(unsigned optLevel, Diagnostics &diags) {
+  initializeLLVM();
+  const HostCpu &cpu = hostCpu();
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(cpu.triple, error);
+  if (!target) {
+    diags.error(Location(), "LLVM has no target for this host (" + cpu.triple + "): " + error);
+    return nullptr;
+  }
+  llvm::TargetOptions options;
+  options.AllowFPOpFusion = llvm::FPOpFusion::Fast; // as Triton's enable_fp_fusion=True
+  auto level = optLevel == 0 ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Aggressive;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      cpu.triple, cpu.name, cpu.features, options, llvm::Reloc::PIC_, std::nullopt, level));
+}
+
+void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
+  if (optLevel == 0)
+    return;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.SLPVectorization = true;
+  tuning.LoopVectorization = true;
+  llvm::PassBuilder pb(&tm, tuning);
+  // Math functions in loops vectorize into glibc's vector math library (libmvec, which
+  // the plugin loads before linking kernels: CpuJit.cpp).
+  llvm::Triple triple(tm.getTargetTriple());
+  llvm::TargetLibraryInfoImpl library(triple);
+  if (triple.getArch() == llvm::Triple::x86_64)
+    library.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86, triple);
+  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(library); });
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  // The thread loops vectorize first, before instcombine rewrites `base + tid + c` into
+  // `or`s whose strides the vectorizer no longer sees (it would gather and scatter).
+  llvm::ModulePassManager mpm;
+  if (llvm::Error e = pb.parsePassPipeline(
+          mpm, "always-inline,function(simplifycfg,early-cse,loop-simplify,lcssa,loop-vectorize)"))
+    llvm::consumeError(std::move(e)); // a fixed, valid pipeline: cannot happen
+  mpm.addPass(pb.buildPerModuleDefaultPipeline(level));
+  mpm.run(m, mam);
+}
+
+std::string llvmText(const llvm::Module &m) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  m.print(os, nullptr);
+  return os.str();
+}
+
+// An argument of the launch ABI (trident_kernel_arg: type, reserved, 64 bits) as the
+// kernel's parameter type `t`.
+llvm::Value *unpackArgument(llvm::IRBuilder<> &b, llvm::Value *args, unsigned i, llvm::Type *t) {
+  llvm::Value *slot = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), args, uint64_t(i) * 16 + 8);
+  llvm::Value *bits = b.CreateAlignedLoad(b.getInt64Ty(), slot, llvm::Align(8));
+  if (t->isPointerTy())
+    return b.CreateIntToPtr(bits, t);
+  if (t->isIntegerTy())
+    return b.CreateTrunc(bits, t);
+  unsigned width = t->getPrimitiveSizeInBits().getFixedValue();
+  return b.CreateBitCast(width < 64 ? b.CreateTrunc(bits, b.getIntNTy(width)) : bits, t);
+}
+
+// entry(args, begin, end, grid, shared): for p in [begin, end): kernel(args..., ids, grid, shared).
+void addEntry(llvm::Module &m, llvm::Function *kernel, unsigned numParams) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::IRBuilder<> b(ctx);
+  auto *type = llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), b.getInt64Ty(), b.getInt64Ty(), b.getPtrTy(),
+                                                       b.getPtrTy()},
+                                       false);
+  auto *entry = llvm::Function::Create(type, llvm::Function::ExternalLinkage, entrySymbol(kernel->getName().str()), m);
+  entry->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::Value *args = entry->getArg(0), *begin = entry->getArg(1), *end = entry->getArg(2);
+  llvm::Value *gridPtr = entry->getArg(3), *shared = entry->getArg(4);
+  auto *start = llvm::BasicBlock::Create(ctx, "entry", entry);
+  auto *loop = llvm::BasicBlock::Create(ctx, "program", entry);
+  auto *done = llvm::BasicBlock::Create(ctx, "done", entry);
+  b.SetInsertPoint(start);
+  std::vector<llvm::Value *> operands;
+  for (unsigned i = 0; i < numParams; ++i)
+    operands.push_back(unpackArgument(b, args, i, kernel->getArg(i)->getType()));
+  llvm::Value *grid[3];
+  for (unsigned axis = 0; axis < 3; ++axis)
+    grid[axis] = b.CreateAlignedLoad(b.getInt32Ty(), b.CreateConstInBoundsGEP1_64(b.getInt32Ty(), gridPtr, axis),
+                                     llvm::Align(4));
+  llvm::Value *gx = b.CreateZExt(grid[0], b.getInt64Ty()), *gy = b.CreateZExt(grid[1], b.getInt64Ty());
+  b.CreateCondBr(b.CreateICmpSLT(begin, end), loop, done);
+  b.SetInsertPoint(loop);
+  llvm::PHINode *p = b.CreatePHI(b.getInt64Ty(), 2);
+  p->addIncoming(begin, start);
+  llvm::Value *x = b.CreateURem(p, gx), *rest = b.CreateUDiv(p, gx);
+  llvm::Value *y = b.CreateURem(rest, gy), *z = b.CreateUDiv(rest, gy);
+  std::vector<llvm::Value *> call = operands;
+  for (llvm::Value *id : {x, y, z})
+    call.push_back(b.CreateTrunc(id, b.getInt32Ty()));
+  call.insert(call.end(), {grid[0], grid[1], grid[2], shared});
+  b.CreateCall(kernel, call);
+  llvm::Value *next = b.CreateAdd(p, b.getInt64(1));
+  p->addIncoming(next, loop);
+  b.CreateCondBr(b.CreateICmpSLT(next, end), loop, done);
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+}
+
+// Threads per program: enough that each holds about kElementsPerThread elements of the
+// kernel's largest block. Fewer threads make shorter loops but fewer partial results to
+// combine across threads (a reduction's second step reads one per thread); on softmax
+// 4096x1024 here 32 took a third of the CPU time of 8.
+constexpr int64_t kElementsPerThread = 32;
+
+unsigned threadsFor(const Module &blockIR, const std::string &kernel) {
+  // TRIDENT_CPU_ELEMENTS_PER_THREAD overrides it, for measuring.
+  static const int64_t perThread = [] {
+    const char *v = std::getenv("TRIDENT_CPU_ELEMENTS_PER_THREAD");
+    int64_t n = v ? std::atoll(v) : 0;
+    return n > 0 ? n : kElementsPerThread;
+  }();
+  int64_t largest = 1;
+  for (Op *f : blockIR.functions())
+    if (kernel.empty() || func::name(f) == kernel)
+      f->walk([&](Op *op) {
+        for (unsigned i = 0; i < op->numResults(); ++i)
+          if (op->result(i)->type().isBlock())
+            largest = std::max(largest, op->result(i)->type().numElements());
+      });
+  unsigned threads = 1;
+  while (threads * 2 <= 1024 && int64_t(threads) * 2 * perThread <= largest)
+    threads *= 2;
+  return threads;
+}
+
+} // namespace
+
+std::string entrySymbol(std::string_view kernel) { return "trident_cpu_entry_" + std::string(kernel); }
+
+std::optional<CompiledModule> compile(const Module &blockIR, const CompileOptions &options, Diagnostics &diags) {
+  StageTimer timer("cpu", options.kernel);
+  simt::LoweringOptions lowering;
+  lowering.numWarps = threadsFor(blockIR, options.kernel); // warps of one thread
+  lowering.numStages = options.numStages;
+  lowering.onlyFunction = options.kernel;
+  std::optional<Module> threadIR = simt::compileToThreadIR(blockIR, targetDesc(), lowering, diags);
+  if (!threadIR)
+    return std::nullopt;
+  timer.lap("thread IR");
+  for (Op *f : threadIR->functions())
+    if (!formThreadLoops(f, diags))
+      return std::nullopt;
+  timer.lap("thread loops", "tir", [&] { return print(*threadIR); });
+  CompiledModule out;
+  for (Op *f : threadIR->functions()) {
+    KernelInfo k;
+    k.name = std::string(func::name(f));
+    k.sharedBytes = static_cast<uint64_t>(f->intAttr("shared_bytes"));
+    k.params = func::argumentTypes(f);
+    out.kernels.push_back(std::move(k));
+  }
+  if (options.emit == "thread-ir") {
+    out.output = print(*threadIR);
+    return out;
+  }
+
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options.optLevel, diags);
+  if (!tm)
+    return std::nullopt;
+  llvm::LLVMContext ctx;
+  CpuHooks hooks(hostCpu().triple);
+  std::unique_ptr<llvm::Module> m = llvmgen::translateToLLVM(*threadIR, ctx, hooks, diags);
+  if (!m)
+    return std::nullopt;
+  auto text = [&m] { return llvmText(*m); };
+  timer.lap("to LLVM IR", "ll", text);
+  m->setDataLayout(tm->createDataLayout());
+  for (const KernelInfo &k : out.kernels)
+    addEntry(*m, m->getFunction(k.name), static_cast<unsigned>(k.params.size()));
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(*m, &os)) {
+    diags.error(Location(), "internal error: the CPU entry functions are invalid LLVM IR: " + os.str());
+    return std::nullopt;
+  }
+  timer.lap("entry", "ll", text);
+  optimize(*m, *tm, options.optLevel);
+  timer.lap("optimize", "ll", text);
+  if (options.emit == "llvm") {
+    out.output = text();
+    return out;
+  }
+  bool assembly = options.emit == "asm";
+  llvm::SmallString<0> bytes;
+  llvm::raw_svector_ostream stream(bytes);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, stream, nullptr,
+                              assembly ? llvm::CodeGenFileType::AssemblyFile : llvm::CodeGenFileType::ObjectFile,
+                              /*DisableVerify=*/true)) {
+    diags.error(Location(), "LLVM cannot emit code for this host (" + hostCpu().triple + ")");
+    return std::nullopt;
+  }
+  pm.run(*m);
+  out.output = bytes.str().str();
+  timer.lap("object");
+  return out;
+}
+
+} // namespace trident::cpu

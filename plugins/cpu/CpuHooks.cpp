@@ -1,0 +1,60 @@
+#include "CpuHooks.h"
+
+#include <llvm/IR/Module.h>
+
+namespace trident::cpu {
+
+llvm::Value *CpuHooks::extra(llvm::IRBuilder<> &b, unsigned i) {
+  llvm::Function *f = b.GetInsertBlock()->getParent();
+  return f->getArg(f->arg_size() - kExtraParameters + i);
+}
+
+std::vector<llvm::Type *> CpuHooks::extraParameters(llvm::LLVMContext &ctx) {
+  std::vector<llvm::Type *> types(6, llvm::Type::getInt32Ty(ctx));
+  types.push_back(llvm::PointerType::get(ctx, 0));
+  return types;
+}
+
+llvm::Value *CpuHooks::mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) {
+  if (code != OpCode::Erf)
+    return nullptr;
+  llvm::Type *t = args[0]->getType();
+  llvm::Module &m = *b.GetInsertBlock()->getModule();
+  llvm::FunctionCallee erf =
+      m.getOrInsertFunction(t->isDoubleTy() ? "erf" : "erff", llvm::FunctionType::get(t, {t}, false));
+  return b.CreateCall(erf, {args[0]});
+}
+
+bool CpuHooks::printf(llvm::IRBuilder<> &b, std::string_view format, llvm::ArrayRef<llvm::Value *> args) {
+  llvm::Module &m = *b.GetInsertBlock()->getModule();
+  auto *type = llvm::FunctionType::get(b.getInt32Ty(), {b.getPtrTy()}, /*isVarArg=*/true);
+  llvm::FunctionCallee callee = m.getOrInsertFunction("printf", type);
+  std::vector<llvm::Value *> operands{b.CreateGlobalStringPtr(format)};
+  operands.insert(operands.end(), args.begin(), args.end());
+  b.CreateCall(callee, operands);
+  return true;
+}
+
+bool CpuHooks::assertFail(llvm::IRBuilder<> &b, std::string_view message, std::string_view file, unsigned line,
+                          std::string_view function) {
+  llvm::Module &m = *b.GetInsertBlock()->getModule();
+  auto *type = llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), b.getPtrTy(), b.getInt32Ty(), b.getPtrTy()},
+                                       false);
+  llvm::FunctionCallee callee = m.getOrInsertFunction(kAssertFailSymbol, type);
+  b.CreateCall(callee, {b.CreateGlobalStringPtr(message), b.CreateGlobalStringPtr(file), b.getInt32(line),
+                        b.CreateGlobalStringPtr(function)});
+  // The program ends here; the code after it (reached from nowhere) keeps the builder
+  // where the translation expects it.
+  b.CreateRetVoid();
+  b.SetInsertPoint(llvm::BasicBlock::Create(b.getContext(), "after.assert", b.GetInsertBlock()->getParent()));
+  return true;
+}
+
+void CpuHooks::markKernel(llvm::Function *f, unsigned) {
+  // Called only from the program loop of the entry (CpuCodeGen.cpp), which inlines it.
+  f->setLinkage(llvm::GlobalValue::InternalLinkage);
+  f->addFnAttr(llvm::Attribute::AlwaysInline);
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+}
+
+} // namespace trident::cpu

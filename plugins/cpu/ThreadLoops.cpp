@@ -1,0 +1,354 @@
+#include "ThreadLoops.h"
+
+#include "trident/ir/Builder.h"
+
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace trident::cpu {
+
+namespace {
+
+bool containsBarrier(Op *op) {
+  bool found = false;
+  op->walk([&](Op *o) { found = found || o->is(OpCode::ThBarrier); });
+  return found;
+}
+
+// What shared memory holds for a value of type `t` (numbers only, as the lowering's).
+Type storageOf(Type t) {
+  if (t == Type::i1())
+    return Type::i8();
+  if (t.isPtr())
+    return Type::i64();
+  return t;
+}
+
+class ThreadLoops {
+public:
+  ThreadLoops(Op *func, Diagnostics &diags)
+      : func_(func), diags_(diags), threads_(func->intAttr("num_threads")),
+        sharedBytes_(func->attr("shared_bytes").isInt() ? func->intAttr("shared_bytes") : 0) {}
+
+  bool run() {
+    Block *body = func_->region();
+    hoistUniformOps(body);
+    forwardShuffles();
+    if (threads_ == 1) {
+      for (Op *op : collect(OpCode::ThBarrier))
+        op->erase();
+      return true;
+    }
+    for (Op *op : collect(OpCode::While))
+      if (containsBarrier(op))
+        return error(op, "scf.while");
+    for (Op *loop : collect(OpCode::For))
+      if (containsBarrier(loop))
+        moveCarriedToMemory(loop);
+    for (Op *op : collect(OpCode::If))
+      if (containsBarrier(op))
+        moveResultsToMemory(op);
+    split(body);
+    bindThreadIds();
+    reloadAcrossLoops();
+    for (auto &[op, count] : carriedToErase_) {
+      for (unsigned i = count; i-- > 0;) {
+        if (op->is(OpCode::For))
+          op->region()->eraseArgument(i + 1);
+        op->eraseResult(i);
+      }
+    }
+    func_->setAttr("num_threads", Attribute::integer(1));
+    func_->setAttr("shared_bytes", Attribute::integer(sharedBytes_));
+    return true;
+  }
+
+private:
+  bool error(Op *op, const char *what) {
+    diags_.error(op->loc(), std::string("the CPU backend cannot run ") + what +
+                                " with a barrier inside yet (a reduction or layout conversion under a condition)");
+    return false;
+  }
+
+  std::vector<Op *> collect(OpCode code) {
+    std::vector<Op *> out;
+    func_->walk([&](Op *op) {
+      if (op->is(code))
+        out.push_back(op);
+    });
+    return out;
+  }
+
+  // Constants, program ids and shared allocations are the same in every thread: they
+  // move to the function's start, where every loop sees them.
+  void hoistUniformOps(Block *body) {
+    std::vector<Op *> uniform;
+    func_->walk([&](Op *op) {
+      if (op == func_ || op->numOperands() != 0 || op->numRegions() != 0 || op->has(kTerminator))
+        return;
+      if (op->is(OpCode::ThThreadId) || op->is(OpCode::ThWarpId))
+        return;
+      if (op->has(kPure) || op->is(OpCode::ThSharedAlloc))
+        uniform.push_back(op);
+    });
+    std::set<Op *> hoisted(uniform.begin(), uniform.end());
+    Op *first = nullptr; // the first op that stays where it is
+    for (Op *op : body->ops())
+      if (!hoisted.count(op)) {
+        first = op;
+        break;
+      }
+    for (Op *op : uniform) {
+      op->detach();
+      body->insertBefore(first, op);
+      uniform_.insert(op);
+    }
+    Builder b;
+    b.setInsertionPoint(first);
+    zero_ = b.constInt(0, Type::i32());
+    one_ = b.constInt(1, Type::i32());
+    count_ = b.constInt(threads_, Type::i32());
+    for (Value *v : {zero_, one_, count_})
+      uniform_.insert(v->definingOp());
+    // One lane per warp: the lane is 0.
+    for (Op *op : collect(OpCode::ThLaneId)) {
+      op->result()->replaceAllUsesWith(zero_);
+      op->erase();
+    }
+  }
+
+  // With warps of one thread, every shuffle reads the thread's own value.
+  void forwardShuffles() {
+    for (Op *op : collect(OpCode::ThShuffle)) {
+      op->result()->replaceAllUsesWith(op->operand(0));
+      op->erase();
+    }
+  }
+
+  // A per-thread array of `t` in shared memory past everything else, allocated at the start.
+  Value *allocate(Type t) {
+    Type storage = storageOf(t.isVector() ? t.element() : t);
+    int64_t lanes = t.isVector() ? t.numElements() : 1;
+    int64_t bytes = threads_ * lanes * (storage.bitWidth() / 8);
+    int64_t offset = (sharedBytes_ + 15) / 16 * 16;
+    sharedBytes_ = offset + bytes;
+    Builder b;
+    b.setInsertionPointToStart(func_->region()); // no operands: it may go first
+    Type types[] = {Type::ptr(storage, 3)};
+    Op *alloc = b.create(OpCode::ThSharedAlloc, std::span<Value *const>{}, types,
+                         {{"offset", Attribute::integer(offset)}, {"size", Attribute::integer(bytes)}});
+    uniform_.insert(alloc);
+    return alloc->result();
+  }
+
+  Value *index(Builder &b, Value *thread, Type t) {
+    return t.isVector() ? b.binary(OpCode::MulI, thread, b.constInt(t.numElements(), Type::i32())) : thread;
+  }
+
+  void store(Builder &b, Value *array, Value *thread, Value *v) {
+    Type t = v->type();
+    if (t == Type::i1())
+      v = b.cast(OpCode::ExtUI, v, Type::i8());
+    else if (t.isPtr())
+      v = b.cast(OpCode::PtrToInt, v, Type::i64());
+    Value *operands[] = {array, index(b, thread, t), v};
+    b.create(OpCode::ThStoreShared, operands, {});
+  }
+
+  Value *load(Builder &b, Value *array, Value *thread, Type t) {
+    Value *operands[] = {array, index(b, thread, t)};
+    Type types[] = {t == Type::i1() ? Type::i8() : t.isPtr() ? Type::i64() : t};
+    Value *v = b.create(OpCode::ThLoadShared, operands, types)->result();
+    if (t == Type::i1())
+      return b.cmpi("ne", v, b.constInt(0, Type::i8()));
+    if (t.isPtr())
+      return b.cast(OpCode::IntToPtr, v, t);
+    return v;
+  }
+
+  // The values a uniform loop with barriers carries become per-thread arrays: stored
+  // before the loop and at the end of each iteration, read where they are used.
+  void moveCarriedToMemory(Op *loop) {
+    unsigned n = loop->numResults();
+    if (n == 0)
+      return;
+    Block *region = loop->region();
+    Op *yield = region->terminator();
+    Builder before, atEnd;
+    before.setInsertionPoint(loop);
+    atEnd.setInsertionPoint(yield);
+    // Plain ops with a thread id of their own: split() puts them in the loops around.
+    Value *tBefore = before.create(OpCode::ThThreadId, {}, {Type::i32()})->result();
+    Value *tEnd = atEnd.create(OpCode::ThThreadId, {}, {Type::i32()})->result();
+    for (unsigned i = 0; i < n; ++i) {
+      Value *array = allocate(loop->result(i)->type());
+      store(before, array, tBefore, loop->operand(3 + i));
+      store(atEnd, array, tEnd, yield->operand(i));
+      arrayOf_[region->argument(i + 1)] = array;
+      arrayOf_[loop->result(i)] = array;
+    }
+    for (unsigned i = n; i-- > 0;) {
+      loop->eraseOperand(3 + i);
+      yield->eraseOperand(i);
+    }
+    carriedToErase_.emplace_back(loop, n);
+  }
+
+  // The results of a uniform scf.if with barriers inside: per-thread arrays that each
+  // branch writes at its end.
+  void moveResultsToMemory(Op *op) {
+    unsigned n = op->numResults();
+    if (n == 0)
+      return;
+    std::vector<Value *> arrays;
+    for (unsigned i = 0; i < n; ++i) {
+      arrays.push_back(allocate(op->result(i)->type()));
+      arrayOf_[op->result(i)] = arrays.back();
+    }
+    for (unsigned r = 0; r < 2; ++r) {
+      Op *yield = op->region(r)->terminator();
+      Builder b;
+      b.setInsertionPoint(yield);
+      Value *thread = b.create(OpCode::ThThreadId, {}, {Type::i32()})->result();
+      for (unsigned i = 0; i < n; ++i)
+        store(b, arrays[i], thread, yield->operand(i));
+      for (unsigned i = n; i-- > 0;)
+        yield->eraseOperand(i);
+    }
+    carriedToErase_.emplace_back(op, n);
+  }
+
+  // Splits `block` at its barriers (and ops holding barriers) into loops over the threads.
+  void split(Block *block) {
+    std::vector<Op *> stretch;
+    auto flush = [&] {
+      if (stretch.empty())
+        return;
+      Builder b;
+      b.setInsertionPoint(stretch.front());
+      Op *loop = b.forOp(zero_, count_, one_, {});
+      // Threads between barriers are unordered: their iterations are independent.
+      if (!std::getenv("TRIDENT_CPU_SERIAL_THREADS"))
+        loop->setAttr("parallel", Attribute::boolean(true));
+      Block *region = loop->region();
+      for (Op *op : stretch) {
+        op->detach();
+        region->push_back(op);
+      }
+      b.setInsertionPointToEnd(region);
+      b.yield();
+      threadLoops_.insert(loop);
+      stretch.clear();
+    };
+    for (Op *op : block->ops()) {
+      if (op->has(kTerminator))
+        break;
+      if (uniform_.count(op))
+        continue;
+      if (!containsBarrier(op)) {
+        stretch.push_back(op);
+        continue;
+      }
+      flush();
+      if (op->is(OpCode::ThBarrier))
+        op->erase();
+      else // a uniform scf.for or scf.if
+        for (unsigned r = 0; r < op->numRegions(); ++r)
+          split(op->region(r));
+    }
+    flush();
+  }
+
+  // The thread loop around `op`, or null at the uniform level.
+  Op *threadLoopOf(Op *op) {
+    for (Op *p = op; p && p != func_; p = p->parentOp())
+      if (threadLoops_.count(p))
+        return p;
+    return nullptr;
+  }
+
+  // Each use of a thread id reads the induction variable of the thread loop around the use.
+  void bindThreadIds() {
+    std::vector<Op *> ids = collect(OpCode::ThThreadId);
+    for (Op *op : collect(OpCode::ThWarpId))
+      ids.push_back(op);
+    for (Op *id : ids) {
+      std::vector<std::pair<Op *, unsigned>> uses;
+      for (const Use &u : id->result()->uses())
+        uses.emplace_back(u.user, u.operandIndex);
+      for (auto [user, k] : uses) {
+        Op *loop = threadLoopOf(user);
+        assert(loop && "a thread id used outside the thread loops");
+        user->setOperand(k, loop->region()->argument(0));
+      }
+      id->erase();
+    }
+  }
+
+  // Every use of a value outside the thread loop that defines it reads the value's
+  // per-thread array (thread 0's element at the uniform level, where values are uniform).
+  void reloadAcrossLoops() {
+    std::vector<std::pair<Op *, unsigned>> uses;
+    func_->walk([&](Op *op) {
+      for (unsigned k = 0; k < op->numOperands(); ++k)
+        uses.emplace_back(op, k);
+    });
+    std::map<std::pair<Value *, Op *>, Value *> reloaded;
+    for (auto [user, k] : uses) {
+      Value *v = user->operand(k);
+      Value *array = nullptr;
+      if (auto it = arrayOf_.find(v); it != arrayOf_.end()) {
+        array = it->second;
+      } else {
+        Op *def = v->definingOp();
+        Op *loop = def ? def->parentOp() : nullptr;
+        if (!loop || !threadLoops_.count(loop) || user->isInside(loop))
+          continue;
+        array = spillArray(v, def, loop);
+      }
+      Op *useLoop = threadLoopOf(user);
+      Value *&r = reloaded[{v, useLoop ? useLoop : user}];
+      if (!r) {
+        Builder b;
+        if (useLoop) {
+          b.setInsertionPointToStart(useLoop->region());
+          r = load(b, array, useLoop->region()->argument(0), v->type());
+        } else {
+          b.setInsertionPoint(user);
+          r = load(b, array, zero_, v->type());
+        }
+      }
+      user->setOperand(k, r);
+    }
+  }
+
+  Value *spillArray(Value *v, Op *def, Op *loop) {
+    auto it = spills_.find(v);
+    if (it != spills_.end())
+      return it->second;
+    Value *array = allocate(v->type());
+    Builder b;
+    b.setInsertionPointAfter(def);
+    store(b, array, loop->region()->argument(0), v);
+    spills_[v] = array;
+    return array;
+  }
+
+  Op *func_;
+  Diagnostics &diags_;
+  int64_t threads_;
+  int64_t sharedBytes_;
+  Value *zero_ = nullptr, *one_ = nullptr, *count_ = nullptr;
+  std::set<Op *> uniform_, threadLoops_;
+  std::map<Value *, Value *> arrayOf_, spills_;
+  std::vector<std::pair<Op *, unsigned>> carriedToErase_;
+};
+
+} // namespace
+
+bool formThreadLoops(Op *func, Diagnostics &diags) { return ThreadLoops(func, diags).run(); }
+
+} // namespace trident::cpu
