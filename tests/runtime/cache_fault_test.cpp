@@ -112,11 +112,26 @@ TEST_CASE("a cache folder that is a file: no cache, no failure") {
 
 TEST_CASE("many processes writing the same keys at once: every one computes right, no torn entry loads") {
   test::TempDir cache;
-  const int children = 8, rounds = 3; // each round another num_warps: all children race on a new key
-  std::vector<std::vector<std::string>> args(children,
-                                             {"--child-launch", cache.path(), "source", std::to_string(rounds)});
+  // Three keys (num_warps 1, 2, 4); child i takes them in the order i, i + 1, i + 2,
+  // so while some children write a key, others read it.
+  const int children = 8, rounds = 3;
+  std::vector<std::vector<std::string>> args;
+  for (int i = 0; i < children; ++i)
+    args.push_back({"--child-launch", cache.path(), "source", std::to_string(rounds), std::to_string(i)});
+  // And two readers checking every entry in a loop until all three are there: a
+  // writer that is not atomic shows them a torn entry.
+  const int pollers = 2;
+  for (int i = 0; i < pollers; ++i)
+    args.push_back({"--child-poll", cache.path(), std::to_string(rounds)});
   std::vector<std::string> outputs;
   std::vector<int> codes = test::runChildrenAtOnce(args, {}, outputs);
+  for (int i = children; i < children + pollers; ++i) {
+    INFO("reader: " << outputs[size_t(i)]);
+    CHECK(codes[size_t(i)] == 0);
+    CHECK(test::childValue(outputs[size_t(i)], "polls") > 0);
+    CHECK(test::childValue(outputs[size_t(i)], "torn") == 0);
+  }
+  codes.resize(size_t(children));
   long hits = 0;
   for (size_t i = 0; i < codes.size(); ++i) {
     INFO("child " << i << ": " << outputs[i]);

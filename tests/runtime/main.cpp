@@ -1,12 +1,17 @@
 // The runtime test binary. Run without arguments it runs the doctest suite;
 // with a --child-* argument it is a child process of a multi-process test:
 //
-//   --child-launch CACHE_DIR KIND [ROUNDS]
+//   --child-launch CACHE_DIR KIND [ROUNDS [FIRST]]
 //         launch the add kernel (KIND: ir | source | both) with a disk cache in CACHE_DIR,
 //         check the result, print the cache counters as key=value, the number of
 //         cache warnings and the first one ("warning: ..."). With ROUNDS, do it
 //         ROUNDS times, each with a fresh runtime and another num_warps (so another
-//         cache entry), summing the counters.
+//         cache entry: round r uses the (FIRST + r) % 3-th of 1, 2, 4 warps), summing
+//         the counters.
+//   --child-poll CACHE_DIR ENTRIES
+//         list the disk cache in a tight loop (every entry read and checked) until it
+//         holds ENTRIES valid entries (or 60 s pass); print polls=N torn=M, M being
+//         the listings that showed an entry whose checksum or format was wrong
 //   Faults the child makes for itself first (environment):
 //     TRIDENT_TEST_FILE_SIZE_LIMIT=N  no file may grow past N bytes (RLIMIT_FSIZE):
 //                                     writes fail as on a full disk
@@ -18,6 +23,7 @@
 
 #include "TestUtil.h"
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -105,7 +111,7 @@ bool launchOnce(const std::string &cacheDir, const std::string &kind, int numWar
   }
 }
 
-int childLaunch(const std::string &cacheDir, const std::string &kind, int rounds) {
+int childLaunch(const std::string &cacheDir, const std::string &kind, int rounds, int first) {
   if (!makeFaults()) {
     std::printf("error=cannot make the faults: %s\n", std::strerror(errno));
     return 5;
@@ -114,7 +120,7 @@ int childLaunch(const std::string &cacheDir, const std::string &kind, int rounds
   bool ok = true;
   try {
     for (int r = 0; r < rounds; ++r)
-      ok &= launchOnce(cacheDir, kind, rounds == 1 ? 4 : 1 << (r % 4), totals);
+      ok &= launchOnce(cacheDir, kind, rounds == 1 ? 4 : 1 << ((first + r) % 3), totals);
   } catch (const std::exception &e) {
     std::printf("error=%s\n", e.what());
     return 4;
@@ -129,11 +135,34 @@ int childLaunch(const std::string &cacheDir, const std::string &kind, int rounds
   return ok ? 0 : 3;
 }
 
+int childPoll(const std::string &cacheDir, size_t entries) {
+  using namespace trident;
+  RuntimeOptions options = test::testOptions(cacheDir);
+  options.pluginNames = std::vector<std::string>{"host"};
+  Runtime rt(options);
+  long polls = 0, torn = 0;
+  auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (bool done = false; !done && std::chrono::steady_clock::now() < end; ++polls) {
+    size_t valid = 0;
+    bool bad = false;
+    for (const DiskCacheEntryInfo &e : rt.diskCacheEntries()) {
+      valid += e.valid;
+      bad |= !e.valid;
+    }
+    torn += bad;
+    done = valid >= entries;
+  }
+  std::printf("polls=%ld torn=%ld\n", polls, torn);
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  if ((argc == 4 || argc == 5) && std::strcmp(argv[1], "--child-launch") == 0)
-    return childLaunch(argv[2], argv[3], argc == 5 ? std::atoi(argv[4]) : 1);
+  if (argc >= 4 && argc <= 6 && std::strcmp(argv[1], "--child-launch") == 0)
+    return childLaunch(argv[2], argv[3], argc >= 5 ? std::atoi(argv[4]) : 1, argc == 6 ? std::atoi(argv[5]) : 0);
+  if (argc == 4 && std::strcmp(argv[1], "--child-poll") == 0)
+    return childPoll(argv[2], size_t(std::atoi(argv[3])));
   doctest::Context context(argc, argv);
   return context.run();
 }
