@@ -80,7 +80,8 @@ std::vector<float> randomFloats(std::mt19937 &rng, size_t n) {
   return v;
 }
 
-// One round of one thread: each kernel once on `dev`, through its own stream.
+// One round of one thread: each kernel once on `dev` through its own stream, then one
+// launch on the device's default stream, which all threads share.
 void round(Shared &s, const Device &dev, std::mt19937 &rng, int thread, int r) {
   const int n = 100 + int(rng() % 900);
   std::vector<float> x = randomFloats(rng, size_t(n)), y = randomFloats(rng, size_t(n));
@@ -117,6 +118,15 @@ void round(Shared &s, const Device &dev, std::mt19937 &rng, int thread, int r) {
   done.record(stream);
   dev.defaultStream().wait(done);
   done.synchronize();
+  // The device's default stream, shared by every thread: a launch and a synchronous copy back.
+  s.plain.launch(dev, Grid(cdiv(n, block)), {by, bx, bo, n}, {.constexprs = {{"BLOCK", block}}});
+  std::vector<float> back = bo.toHost<float>();
+  for (int i = 0; i < n; ++i)
+    if (back[size_t(i)] != (y[size_t(i)] - x[size_t(i)]) * 2.0f) {
+      s.fail("sub_mul on the default stream of " + dev.name() + ", thread " + std::to_string(thread) + ", round " +
+             std::to_string(r) + ": element " + std::to_string(i) + " is wrong");
+      return;
+    }
 }
 
 std::vector<std::string> split(const std::string &s) {
