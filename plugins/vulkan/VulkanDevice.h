@@ -17,6 +17,7 @@
 #include "trident/backends/spirv/Target.h"
 #include "trident/plugin.h"
 
+#include <atomic>
 #include <deque>
 #include <map>
 #include <memory>
@@ -207,12 +208,15 @@ struct trident_stream_s {
   ~trident_stream_s();
 };
 
+// Recorded and flushed under the stream's mutex, but read without it by waits on other
+// streams and threads: atomics. `pending` is cleared after `value` is set (flush()), so
+// a reader that sees no pending batch sees the value of the submission.
 struct trident_event_s {
   trident::vulkan::Device *device = nullptr;
   VkQueryPool queries = VK_NULL_HANDLE;
-  uint64_t value = 0; // the timeline value of the submission that records it
-  bool recorded = false;
-  trident_stream_s *pending = nullptr; // the stream whose open batch records it (value not known yet)
+  std::atomic<uint64_t> value{0}; // the timeline value of the submission that records it
+  std::atomic<bool> recorded{false};
+  std::atomic<trident_stream_s *> pending{nullptr}; // the stream whose open batch records it (value not known yet)
 };
 
 struct trident_module_s;

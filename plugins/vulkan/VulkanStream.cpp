@@ -261,8 +261,12 @@ trident_status trident_stream_s::flush() {
   openTemporaries.clear();
   openEvents.clear();
   openOps = 0;
-  for (trident_event_s *e : events)
-    e->pending = nullptr;
+  // Until the batch is submitted its events stay pending (a waiter on another thread
+  // then locks this stream's mutex, held by the caller, and finds them flushed).
+  auto dropEvents = [&] {
+    for (trident_event_s *e : events)
+      e->pending = nullptr;
+  };
   // The host reads results (staging buffers, mapped memory) once the batch is done:
   // waiting for the semaphore alone does not make device writes visible to it.
   recordBarrier(fn, cmd, unordered, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
@@ -270,6 +274,7 @@ trident_status trident_stream_s::flush() {
     spare.push_back(cmd);
     for (Allocation &a : temporaries)
       device->destroyBuffer(a);
+    dropEvents();
     return failVk(r, "recording a command buffer on " + device->name);
   }
   uint64_t value;
@@ -289,6 +294,7 @@ trident_status trident_stream_s::flush() {
       spare.push_back(cmd);
       for (Allocation &a : temporaries)
         device->destroyBuffer(a);
+      dropEvents();
       return failVk(r, "submitting work to " + device->name);
     }
     device->submitted = value;
@@ -297,6 +303,7 @@ trident_status trident_stream_s::flush() {
   last = value;
   for (trident_event_s *e : events)
     e->value = value;
+  dropEvents(); // after the values: seq_cst stores, so no reader sees one without the other
   return TRIDENT_SUCCESS;
 }
 

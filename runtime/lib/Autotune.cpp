@@ -212,8 +212,7 @@ const TuneConfig &chooseConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> 
       e.plugin = device->plugin->name();
       e.target = device->info.target;
       e.payload.assign(k.configs[winner].text.begin(), k.configs[winner].text.end());
-      if (shared.disk->store(diskKey, e))
-        shared.counters.diskWrites++;
+      shared.storeInDiskCache(diskKey, e);
     }
   }
   std::unique_lock lock(k.tuneMutex);

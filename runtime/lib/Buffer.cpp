@@ -59,10 +59,12 @@ Buffer::Buffer(const Device &device, size_t size, DType dtype) {
                                             std::string(dtypeName(dtype)) + " on " + d.name +
                                             ": out of memory: more than 2^64 bytes");
   size_t bytes = size * dtypeBytes(dtype);
+  trident_devptr address = 0; // a failed call's output is never kept (nor freed)
   if (bytes > 0)
     TRIDENT_CALL(*d.plugin, mem_alloc,
                  "allocating " + std::to_string(bytes) + " bytes (" + formatByteSize(bytes) + ") on " + d.name,
-                 d.handle(), bytes, &b->address);
+                 d.handle(), bytes, &address);
+  b->address = address;
   impl_ = std::move(b);
 }
 
@@ -75,8 +77,10 @@ Buffer Buffer::import(const Device &device, uint64_t nativeMemory, size_t size, 
   b->size = size;
   b->dtype = dtype;
   DeviceImpl &d = *b->device;
+  trident_devptr address = 0;
   TRIDENT_CALL(*d.plugin, mem_import, "importing native memory on " + d.name, d.handle(), nativeMemory,
-               size * dtypeBytes(dtype), &b->address);
+               size * dtypeBytes(dtype), &address);
+  b->address = address;
   out.impl_ = std::move(b);
   return out;
 }

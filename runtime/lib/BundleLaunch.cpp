@@ -192,8 +192,10 @@ Specialization &bundleSpecialization(KernelImpl &k, const std::shared_ptr<Device
     for (size_t i = 0; i < k.params.size(); ++i)
       if (r[i].tag == Resolved::Tag::ConstSource)
         spec->sourceTexts.emplace_back(uint32_t(i), *r[i].text);
+    trident_module loaded = nullptr; // a refused load's output is never unloaded
     trident_status s = plugin.tryCall(&trident_plugin_api::module_load, device->handle(), c.entry->binary.data(),
-                                      c.entry->binary.size(), &spec->module);
+                                      c.entry->binary.size(), &loaded);
+    spec->module = s == TRIDENT_SUCCESS ? loaded : nullptr;
     if (s != TRIDENT_SUCCESS) {
       refusals += "\n  " + c.entry->target + ": " + plugin.lastError();
       continue;

@@ -30,7 +30,9 @@ DeviceImpl::~DeviceImpl() {
 
 trident_device DeviceImpl::handle() {
   std::call_once(openOnce_, [&] {
-    TRIDENT_CALL(*plugin, device_open, "opening device " + name, plugin->context(), ordinal, &handle_);
+    trident_device opened = nullptr; // a failed call's output is never kept
+    TRIDENT_CALL(*plugin, device_open, "opening device " + name, plugin->context(), ordinal, &opened);
+    handle_ = opened;
   });
   return handle_;
 }
@@ -38,7 +40,9 @@ trident_device DeviceImpl::handle() {
 trident_stream DeviceImpl::defaultStream() {
   std::call_once(streamOnce_, [&] {
     trident_device dev = handle();
-    TRIDENT_CALL(*plugin, stream_create, "creating the default stream of " + name, dev, &defaultStream_);
+    trident_stream created = nullptr;
+    TRIDENT_CALL(*plugin, stream_create, "creating the default stream of " + name, dev, &created);
+    defaultStream_ = created;
   });
   return defaultStream_;
 }

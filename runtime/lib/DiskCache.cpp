@@ -7,7 +7,9 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -64,6 +66,27 @@ bool parseEntry(const std::vector<uint8_t> &bytes, const std::string &key, Cache
   return true;
 }
 
+// Writes all of `bytes` to a new file `path` (which must not exist); false with errno set.
+bool writeNewFile(const std::string &path, const std::vector<uint8_t> &bytes) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return false;
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      int saved = n < 0 ? errno : ENOSPC;
+      ::close(fd);
+      errno = saved;
+      return false;
+    }
+    done += size_t(n);
+  }
+  return ::close(fd) == 0; // NFS and quotas may report a failed write only here
+}
+
 } // namespace
 
 DiskCache::DiskCache(std::string dir, std::string buildId) : dir_(std::move(dir)), buildId_(std::move(buildId)) {}
@@ -89,7 +112,7 @@ DiskCache::Lookup DiskCache::load(const std::string &key, CacheEntry &out) const
   return Lookup::Hit;
 }
 
-bool DiskCache::store(const std::string &key, const CacheEntry &entry) const {
+bool DiskCache::store(const std::string &key, const CacheEntry &entry, std::string *why) const {
   std::vector<uint8_t> bytes(kMagic, kMagic + sizeof(kMagic));
   putU32(bytes, kFormatVersion);
   putStr(bytes, key);
@@ -107,30 +130,31 @@ bool DiskCache::store(const std::string &key, const CacheEntry &entry) const {
   auto sum = sha.digest();
   bytes.insert(bytes.end(), sum.begin(), sum.end());
 
+  auto failed = [&](const std::string &what, const std::string &reason) {
+    if (why)
+      *why = what + ": " + reason;
+    return false;
+  };
   fs::path final = pathOf(key);
   std::error_code ec;
   fs::create_directories(final.parent_path(), ec);
+  if (ec)
+    return failed("creating " + final.parent_path().string(), ec.message());
   // A name no other writer uses: process id, thread, and a counter.
   static std::atomic<uint64_t> counter{0};
   std::string tmpName = "." + key + ".tmp." + std::to_string(::getpid()) + "." +
                         std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())) + "." +
                         std::to_string(counter++);
   fs::path tmp = final.parent_path() / tmpName;
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      return false;
-    out.write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size()));
-    out.flush();
-    if (!out) {
-      out.close();
-      fs::remove(tmp, ec);
-      return false;
-    }
+  if (!writeNewFile(tmp.string(), bytes)) {
+    std::string reason = std::strerror(errno);
+    fs::remove(tmp, ec); // a partial file is never left behind
+    return failed("writing " + tmp.string(), reason);
   }
   if (std::rename(tmp.c_str(), final.c_str()) != 0) {
+    std::string reason = std::strerror(errno);
     fs::remove(tmp, ec);
-    return false;
+    return failed("renaming " + tmp.string() + " to " + final.filename().string(), reason);
   }
   return true;
 }

@@ -50,8 +50,9 @@ public:
   // An entry of another build (or format) at `key` is a Miss.
   Lookup load(const std::string &key, CacheEntry &out) const;
   // Writes atomically, marked with this cache's build id; returns false (and leaves
-  // no partial file) when it cannot.
-  bool store(const std::string &key, const CacheEntry &entry) const;
+  // no partial file) when it cannot, with what failed in `why` ("writing ...: No
+  // space left on device").
+  bool store(const std::string &key, const CacheEntry &entry, std::string *why = nullptr) const;
   // Every entry file, sorted by path.
   std::vector<CacheListing> list() const;
   // Removes every entry; returns how many.

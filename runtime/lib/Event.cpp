@@ -12,8 +12,10 @@ Event::Event(const Device &device) {
   auto e = std::make_shared<EventImpl>();
   e->device = device.impl();
   e->deviceHandle = device;
+  trident_event created = nullptr; // a failed call's output is never kept (nor destroyed)
   TRIDENT_CALL(*e->device->plugin, event_create, "creating an event on " + device.name(), e->device->handle(),
-               &e->event);
+               &created);
+  e->event = created;
   impl_ = std::move(e);
 }
 

@@ -37,6 +37,11 @@ struct RuntimeShared {
   bool printAutotuning = false;
   std::mutex logMutex; // messages reach the sink one at a time
   void message(LogMessage::Level level, std::string topic, std::string text);
+  // Stores an entry in the disk cache (when there is one). A cache that cannot be
+  // written (read-only, full, gone) is never an error: the first failure warns once
+  // (topic "cache") and later entries are not written; loads go on.
+  void storeInDiskCache(const std::string &key, const CacheEntry &entry);
+  std::atomic<bool> diskWritesOff{false};
 };
 
 struct DeviceImpl {

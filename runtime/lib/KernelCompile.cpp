@@ -23,9 +23,13 @@ std::string floatSource(double v) {
 }
 
 // Loads a binary on the device; false (with the plugin's message) when the plugin refuses it.
+// A refused load leaves `module` null: what the plugin wrote there is never unloaded.
 trident_status loadModule(DeviceImpl &device, const CacheEntry &entry, trident_module &module) {
-  return device.plugin->tryCall(&trident_plugin_api::module_load, device.handle(), entry.payload.data(),
-                                entry.payload.size(), &module);
+  trident_module loaded = nullptr;
+  trident_status s = device.plugin->tryCall(&trident_plugin_api::module_load, device.handle(), entry.payload.data(),
+                                            entry.payload.size(), &loaded);
+  module = s == TRIDENT_SUCCESS ? loaded : nullptr;
+  return s;
 }
 
 } // namespace
@@ -149,8 +153,7 @@ Specialization &compileSpecialization(KernelImpl &k, const std::shared_ptr<Devic
     auto compiled = std::make_shared<CacheEntry>(
         compileWithPlugin(plugin, device->info.target, spec->blockIR, k.name, nullptr, warps, stages, o.debug));
     shared.counters.backendCompiles++;
-    if (shared.disk && shared.disk->store(cacheKey, *compiled))
-      shared.counters.diskWrites++;
+    shared.storeInDiskCache(cacheKey, *compiled);
     trident_status s = loadModule(*device, *compiled, spec->module);
     if (s != TRIDENT_SUCCESS)
       plugin.throwStatus(s, "loading kernel '" + k.name + "' on " + device->name);

@@ -70,6 +70,21 @@ void RuntimeShared::message(LogMessage::Level level, std::string topic, std::str
     std::fprintf(stderr, "trident: %s\n", m.text.c_str());
 }
 
+void RuntimeShared::storeInDiskCache(const std::string &key, const CacheEntry &entry) {
+  if (!disk || diskWritesOff.load(std::memory_order_relaxed))
+    return;
+  std::string why;
+  if (disk->store(key, entry, &why)) {
+    counters.diskWrites++;
+    return;
+  }
+  if (!diskWritesOff.exchange(true))
+    message(LogMessage::Level::Warning, "cache",
+            "cannot write the disk cache in " + cacheDir + " (" + why +
+                "); going on without writing to it (kernels are compiled as usual; TRIDENT_CACHE_DIR "
+                "chooses another folder, TRIDENT_CACHE=0 turns the cache off)");
+}
+
 RuntimeOptions RuntimeOptions::fromEnvironment() {
   RuntimeOptions o;
   o.pluginDirs.push_back(defaultPluginDir());
@@ -193,9 +208,9 @@ Device Runtime::device(const std::string &nameOrUuid) const {
   for (const PluginReport &r : impl_->reports)
     if (r.name == pluginName) {
       if (!r.loaded)
-        msg << ": the " << pluginName << " plugin was skipped (" << r.reason << ")";
+        msg << ": the " << pluginName << " plugin (" << r.path << ") was skipped (" << r.reason << ")";
       else if (r.deviceCount == 0)
-        msg << ": the " << pluginName << " plugin has no devices (" << r.reason << ")";
+        msg << ": the " << pluginName << " plugin (" << r.path << ") has no devices (" << r.reason << ")";
       else
         msg << ": the " << pluginName << " plugin has " << r.deviceCount << " device(s)";
     }

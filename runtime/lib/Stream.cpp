@@ -12,8 +12,10 @@ Stream::Stream(const Device &device) {
   auto s = std::make_shared<StreamImpl>();
   s->device = device.impl();
   s->deviceHandle = device;
+  trident_stream created = nullptr; // a failed call's output is never kept (nor destroyed)
   TRIDENT_CALL(*s->device->plugin, stream_create, "creating a stream on " + device.name(),
-               s->device->handle(), &s->stream);
+               s->device->handle(), &created);
+  s->stream = created;
   impl_ = std::move(s);
 }
 
@@ -22,8 +24,10 @@ Stream Stream::import(const Device &device, void *nativeStream) {
   auto s = std::make_shared<StreamImpl>();
   s->device = device.impl();
   s->deviceHandle = device;
+  trident_stream imported = nullptr;
   TRIDENT_CALL(*s->device->plugin, stream_import, "importing a native stream on " + device.name(),
-               s->device->handle(), nativeStream, &s->stream);
+               s->device->handle(), nativeStream, &imported);
+  s->stream = imported;
   return Stream(std::move(s));
 }
 

@@ -13,7 +13,8 @@
  *    writer's struct_size covers it (TRIDENT_HAS_FIELD); an absent field reads as
  *    zero, an absent function as "not supported".
  *  - Every function returns a trident_status. After a failure, last_error() gives
- *    a message owned by the plugin.
+ *    a message owned by the plugin, and the runtime ignores the call's outputs
+ *    (it never uses nor releases what a failed call left in *out).
  *  - Plugins never link vendor libraries: they dlopen them in init().
  */
 #ifndef TRIDENT_PLUGIN_H
