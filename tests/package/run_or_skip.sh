@@ -8,7 +8,7 @@ out=$("$@" 2>&1)
 rc=$?
 printf '%s\n' "$out"
 if [ "$rc" -ne 0 ]; then
-  reason=$(printf '%s\n' "$out" | grep -o "the [a-z]* plugin has no devices[^;]*" | head -n 1)
+  reason=$(printf '%s\n' "$out" | grep -o "the [a-z]* plugin\( ([^)]*)\)\{0,1\} has no devices[^;]*" | head -n 1)
   if [ -n "$reason" ]; then
     echo "SKIPPED: $name: $reason"
     exit 77

@@ -9,7 +9,7 @@ out=$("$@" 2>&1)
 rc=$?
 printf '%s\n' "$out"
 if [ "$rc" -ne 0 ]; then
-  reason=$(printf '%s\n' "$out" | grep -o "the vulkan plugin has no devices[^;]*" | head -n 1)
+  reason=$(printf '%s\n' "$out" | grep -o "the vulkan plugin\( ([^)]*)\)\{0,1\} has no devices[^;]*" | head -n 1)
   if [ -z "$reason" ]; then
     reason=$(printf '%s\n' "$out" | grep -o "error: [a-z_.]* is not supported by the SIMT lowering yet" | head -n 1)
   fi
