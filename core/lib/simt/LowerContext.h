@@ -169,6 +169,9 @@ private:
   Value *thread_ = nullptr, *lane_ = nullptr, *warp_ = nullptr;
 };
 
+// The thread-IR loop outside which block-IR value `v` is already defined, outermost
+// first; null when `v` changes in every loop being lowered.
+Op *outermostInvariantLoop(const Lowering &l, const Value *v);
 // Registers [first, first + width) as one th.pack vector (the register itself for width 1).
 Value *packRegisters(Lowering &l, const std::vector<Value *> &regs, int64_t first, int64_t width);
 // The reverse: th.extract each element of `v` into regs[first ...].
