@@ -143,6 +143,9 @@ public:
   int numStages = 3; // software pipelining depth of loops that say none (LoweringOptions)
   // Block-IR load results that live in shared memory in the loop being lowered.
   std::unordered_map<const Value *, PipelinedOperand> pipelined;
+  // Block-IR load results a loop loaded into registers one iteration ahead (Pipeline.h,
+  // targets without asynchronous copies): the registers this iteration uses.
+  std::unordered_map<const Value *, Lowered> prefetched;
   // Dots (th.wgmma) of pipelined loops whose accumulator only goes round the loop: each
   // iteration leaves its group in flight (th.wgmma_wait {pending = 1}) and the loop's
   // result waits for it (Pipeline.h).
@@ -208,7 +211,9 @@ bool lowerViewOp(Lowering &l, Op *op); // expand_dims, reshape, trans
 bool lowerJoin(Lowering &l, Op *op);
 bool lowerSplit(Lowering &l, Op *op);
 bool lowerCat(Lowering &l, Op *op);
-bool lowerLoad(Lowering &l, Op *op);
+// `inRange`, when given, predicates every access besides the mask (a load issued
+// ahead for an iteration that may not exist).
+bool lowerLoad(Lowering &l, Op *op, Value *inRange = nullptr);
 bool lowerStore(Lowering &l, Op *op);
 bool lowerAtomic(Lowering &l, Op *op);
 bool lowerReduce(Lowering &l, Op *op);
