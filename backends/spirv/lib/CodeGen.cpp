@@ -211,6 +211,8 @@ bool Translator::translateBlock(Block *block) {
 }
 
 bool Translator::translateOp(Op *op) {
+  if (op->numResults() == 1 && op->result()->type().isCoopMatrix())
+    return translateCoopMatrix(*this, op); // elementwise ops on whole matrices too
   switch (op->code()) {
   case OpCode::Return:
     if (op->numOperands())

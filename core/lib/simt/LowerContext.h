@@ -200,6 +200,9 @@ bool isCoopLayout(const LinearLayout &layout);
 Lowered convertCoop(Lowering &l, Value *v, const Lowered &own, const LinearLayout &dst);
 void planCoopLoop(Lowering &l, const Op *loop);
 bool lowerDotCoop(Lowering &l, Op *op);
+// An arith.mulf planCoopLoop gave cooperative matrices (tiles times a scale per row);
+// false for any other.
+bool lowerMulCoop(Lowering &l, Op *op);
 
 // One lowering per op family; each returns false after a diagnostic.
 bool lowerElementwise(Lowering &l, Op *op);

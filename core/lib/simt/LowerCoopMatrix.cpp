@@ -38,6 +38,18 @@ std::optional<CoopPlan> planCoop(const Lowering &l, const Op *dot) {
   return simt::planCoop(dot, l.target, l.layouts.numWarps);
 }
 
+// The M x 1 block that `v` broadcasts along the columns of a rank-2 block (a scale per
+// row: attention's alpha[:, None]), or null.
+Value *rowScale(Value *v) {
+  const Op *def = v->definingOp();
+  if (!def || !def->is(OpCode::Broadcast) || v->type().rank() != 2)
+    return nullptr;
+  Value *src = def->operand(0);
+  return src->type().rank() == 2 && src->type().shape()[1] == 1 && src->type().shape()[0] == v->type().shape()[0]
+             ? src
+             : nullptr;
+}
+
 // The marker layout of a result held as cooperative matrices: a register per tile of
 // the subgroup's part (columns of tiles first), warps tiling M then N; the lanes, whose
 // part the driver decides, are -1 (no real layout has a negative basis).
@@ -361,16 +373,54 @@ void planCoopLoop(Lowering &l, const Op *loop) {
   for (unsigned i = 0; i + 1 < body->numArguments() && i < yield->numOperands(); ++i) {
     Value *arg = body->argument(i + 1), *next = yield->operand(i);
     const Op *dot = next->definingOp();
-    if (!dot || !dot->is(OpCode::Dot) || dot->parentBlock() != body || dot->operand(2) != arg || arg->uses().size() != 1)
+    if (!dot || !dot->is(OpCode::Dot) || dot->parentBlock() != body || arg->uses().size() != 1)
+      continue;
+    // The accumulator goes into the dot as it is, or scaled by rows first (attention's
+    // acc * alpha[:, None]), which the tiles do themselves (lowerMulCoop).
+    Value *scaled = dot->operand(2);
+    const Op *mul = scaled->definingOp();
+    bool rowScaled = mul && mul->is(OpCode::MulF) && mul->parentBlock() == body && scaled->uses().size() == 1 &&
+                     arg->uses()[0].user == mul && rowScale(mul->operand(arg == mul->operand(0) ? 1 : 0));
+    if (scaled != arg && !rowScaled)
       continue;
     std::optional<CoopPlan> plan = planCoop(l, dot);
     if (!plan)
       continue;
     LinearLayout layout = coopLayout(next->type().shape(), *plan, l.target.warpSize);
-    l.coopLayouts[arg] = layout;
-    l.coopLayouts[next] = layout;
-    l.coopLayouts[loop->result(i)] = layout;
+    for (const Value *v : {arg, scaled, next, loop->result(i)})
+      l.coopLayouts[v] = layout;
   }
+}
+
+bool lowerMulCoop(Lowering &l, Op *op) {
+  LinearLayout layout = l.assigned(op->result());
+  if (!isCoopLayout(layout))
+    return false;
+  unsigned matrix = rowScale(op->operand(1)) ? 0 : 1;
+  Value *column = rowScale(op->operand(1 - matrix));
+  assert(column && "planCoopLoop gives a product a coopLayout only when it scales rows");
+  Type element = op->result()->type().element();
+  const CoopMatrixShape *s = shapeFor(l, layout, element);
+  assert(s && "a coopLayout no shape of the target makes");
+  CoopPlan plan = planOf(l, layout, s);
+  Lowered acc = l.get(op->operand(matrix), layout);
+  // The scales as an M x n strip (row r: n copies of scale r) in shared memory, from
+  // the broadcast's M x 1 source; each subgroup loads a tile of it per row of tiles.
+  int64_t M = layout.shape()[0], N = layout.shape()[1];
+  LinearLayout strip = LinearLayout::defaultBlocked(std::vector<int64_t>{M, s->n}, l.target.warpSize,
+                                                    l.layouts.numWarps);
+  Lowered scales = l.get(column, strip.broadcastSource(column->type().shape()));
+  Value *buffer = l.writeShared(Lowered{strip, scales.regs});
+  Value *base = subgroupBase(l, layout, [&](int64_t b) { return b >= N ? b / N * s->n : 0; });
+  int64_t rm = M / plan.warpsM / s->m, rn = N / plan.warpsN / s->n;
+  Type tile = Type::coopMatrix(s->m, s->n, element, 2);
+  for (int64_t i = 0; i < rm; ++i) {
+    Value *scale = coopLoad(l, buffer, plus(l, base, i * s->m * s->n), s->n, tile);
+    for (int64_t j = 0; j < rn; ++j)
+      acc.regs[size_t(i * rn + j)] = l.b.binary(OpCode::MulF, acc.regs[size_t(i * rn + j)], scale);
+  }
+  l.set(op->result(), std::move(acc));
+  return true;
 }
 
 bool lowerDotCoop(Lowering &l, Op *op) {
