@@ -96,11 +96,11 @@ Value *plus(Lowering &l, Value *base, int64_t offset) {
   return offset ? l.b.binary(OpCode::AddI, base, l.constI32(offset)) : base;
 }
 
-Value *coopLoad(Lowering &l, Value *buffer, Value *index, int64_t stride, Type type) {
+Value *coopLoad(Lowering &l, Value *buffer, Value *index, int64_t stride, Type type, const char *layout = "row") {
   Value *operands[] = {buffer, index};
   Type types[] = {type};
   return l.b.create(OpCode::ThCoopLoad, operands, types,
-                    {{"stride", Attribute::integer(stride)}, {"layout", Attribute::string("row")}})
+                    {{"stride", Attribute::integer(stride)}, {"layout", Attribute::string(layout)}})
       ->result();
 }
 
@@ -259,17 +259,17 @@ Lowered toTiles(Lowering &l, const Lowered &src, const LinearLayout &dst, const 
   return out;
 }
 
-// `src` (a rank-2 block of `cols` columns) written to a new shared array row-major with
-// rows of `cols + pad` elements: 16 bytes of padding put the rows of a tile in distinct
-// banks (rows of 64 or 128 bytes would share them), at one shift and add per access.
-Value *writePadded(Lowering &l, const Lowered &src, int64_t rows, int64_t cols, int64_t pad) {
-  if (!pad)
-    return l.writeShared(src);
+// `src` (a rank-2 block) written to a new shared array row by row with rows of `cols +
+// pad` elements, or (`transposed`) column by column with columns of `rows + pad`: the
+// way `src` holds contiguous elements, so that its stores are as wide as its registers
+// (attention's K^T tile is contiguous down its columns). 16 bytes of padding put the
+// rows (columns) of a tile in distinct banks (64 or 128 bytes would share them).
+Value *writeOperand(Lowering &l, const Lowered &src, int64_t rows, int64_t cols, int64_t pad, bool transposed) {
   Type element = src.regs[0]->type();
   Type storage = Lowering::storageType(element);
   int64_t maxWidth = std::max<int64_t>(1, l.target.maxVectorBytes / (storage.bitWidth() / 8));
-  Value *buffer = l.sharedAlloc(element, rows * (cols + pad));
-  int64_t width = std::min(src.layout.contiguousRegisters(1), maxWidth);
+  Value *buffer = l.sharedAlloc(element, transposed ? cols * (rows + pad) : rows * (cols + pad));
+  int64_t width = std::min(src.layout.contiguousRegisters(transposed ? 0 : 1), maxWidth);
   int64_t dups = src.layout.registerReplicationMask();
   Value *owner = l.ownerPredicate(src.layout);
   unsigned colBits = log2Exact(cols);
@@ -281,7 +281,13 @@ Value *writePadded(Lowering &l, const Lowered &src, int64_t rows, int64_t cols, 
       stored.push_back(l.toStorage(src.regs[size_t(r + i)]));
     Value *flat = l.elementIndex(src.layout, r);
     Value *row = l.b.binary(OpCode::ShRUI, flat, l.constI32(colBits));
-    Value *index = l.b.binary(OpCode::AddI, flat, l.b.binary(OpCode::MulI, row, l.constI32(pad)));
+    Value *index = nullptr;
+    if (transposed) {
+      Value *col = l.b.binary(OpCode::AndI, flat, l.constI32(cols - 1));
+      index = l.b.binary(OpCode::AddI, l.b.binary(OpCode::MulI, col, l.constI32(rows + pad)), row);
+    } else {
+      index = pad ? l.b.binary(OpCode::AddI, flat, l.b.binary(OpCode::MulI, row, l.constI32(pad))) : flat;
+    }
     std::vector<Value *> operands{buffer, index, packRegisters(l, stored, 0, width)};
     if (owner)
       operands.push_back(owner);
@@ -301,16 +307,21 @@ public:
   CoopOperand(Lowering &l, Value *v, int which, const LinearLayout &layout, const CoopMatrixShape &s, int64_t pad)
       : l_(l), which_(which), s_(s) {
     std::span<const int64_t> shape = v->type().shape();
-    stride_ = shape[1] + pad;
     int64_t N = layout.shape()[1];
     tile_ = which ? Type::coopMatrix(s.k, s.n, s.bType, 1) : Type::coopMatrix(s.m, s.k, s.aType, 0);
     Op *loop = outermostInvariantLoop(l, v);
     InsertionGuard guard(l.b);
     if (loop)
       l.b.setInsertionPoint(loop);
-    buffer_ = writePadded(l, l.get(v), shape[0], shape[1], pad);
+    const Lowered &own = l.get(v);
+    transposed_ = own.layout.contiguousRegisters(0) > own.layout.contiguousRegisters(1);
+    stride_ = transposed_ ? shape[0] + pad : shape[1] + pad;
+    buffer_ = writeOperand(l, own, shape[0], shape[1], pad, transposed_);
     // This subgroup's rows of A or columns of B.
-    base_ = subgroupBase(l, layout, [&](int64_t b) { return which ? (b < N ? b : 0) : (b >= N ? b / N * stride_ : 0); });
+    base_ = subgroupBase(l, layout, [&](int64_t b) {
+      int64_t row = which ? 0 : (b >= N ? b / N : 0), col = which ? (b < N ? b : 0) : 0;
+      return at(row, col);
+    });
     if (!loop)
       return;
     int64_t tiles = (which ? N / s.n : layout.shape()[0] / s.m) / (int64_t(1) << countWarps(layout, N, which));
@@ -331,12 +342,15 @@ private:
       n += which ? b < N : b >= N;
     return n;
   }
+  // Where element (row, col) of the operand is in its array.
+  int64_t at(int64_t row, int64_t col) const { return transposed_ ? col * stride_ + row : row * stride_ + col; }
   Value *load(int64_t t, int64_t k0) {
-    int64_t at = which_ ? k0 * stride_ + t * s_.n : t * s_.m * stride_ + k0;
-    return coopLoad(l_, buffer_, plus(l_, base_, at), stride_, tile_);
+    int64_t index = which_ ? at(k0, t * s_.n) : at(t * s_.m, k0);
+    return coopLoad(l_, buffer_, plus(l_, base_, index), stride_, tile_, transposed_ ? "col" : "row");
   }
   Lowering &l_;
   int which_;
+  bool transposed_ = false;
   const CoopMatrixShape &s_;
   int64_t stride_ = 0;
   Type tile_;
