@@ -144,8 +144,14 @@ public:
   // Block-IR load results that live in shared memory in the loop being lowered.
   std::unordered_map<const Value *, PipelinedOperand> pipelined;
   // Block-IR load results a loop loaded into registers one iteration ahead (Pipeline.h,
-  // targets without asynchronous copies): the registers this iteration uses.
-  std::unordered_map<const Value *, Lowered> prefetched;
+  // targets without asynchronous copies): the registers this iteration uses, and the
+  // loop's i32 that alternates 0, 1, 0, ... (a dot may store such operands into one of
+  // two shared buffers by it: LowerCoopMatrix.cpp).
+  struct Prefetched {
+    Lowered regs;
+    Value *parity = nullptr;
+  };
+  std::unordered_map<const Value *, Prefetched> prefetched;
   // Dots (th.wgmma) of pipelined loops whose accumulator only goes round the loop: each
   // iteration leaves its group in flight (th.wgmma_wait {pending = 1}) and the loop's
   // result waits for it (Pipeline.h).

@@ -121,10 +121,13 @@ bool lowerFor(Lowering &l, Op *op) {
   if (plan && plan->inRegisters) {
     for (unsigned c : plan->carried)
       ahead.push_back(l.get(op->operand(3 + c), layouts[c]));
+    // Earlier users of the bytes of a dot's two buffers (LowerCoopMatrix.cpp) are done.
+    l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
     ahead = issueLoads(l, op, *plan, lb, ahead, l.b.cmpi("slt", lb, ub), loadedLike);
     extraInits = flattenState(ahead);
     for (Value *v : flattenState(loadedLike))
       extraInits.push_back(v);
+    extraInits.push_back(l.constI32(0)); // the parity
   } else if (plan) {
     for (const PipelinedLoad &p : plan->loads) {
       Value *buffer = l.sharedAlloc(p.load->result()->type().element(), stages * p.tileElements, 1024);
@@ -168,15 +171,18 @@ bool lowerFor(Lowering &l, Op *op) {
     l.b.setInsertionPointToEnd(newBody);
     size_t numState = flattenState(ahead).size();
     std::vector<Lowered> state = unflattenState(ahead, std::span<Value *const>(extraArgs).first(numState));
-    std::vector<Lowered> current = unflattenState(loadedLike, std::span<Value *const>(extraArgs).subspan(numState));
+    Value *parity = extraArgs.back();
+    std::vector<Lowered> current = unflattenState(
+        loadedLike, std::span<Value *const>(extraArgs).subspan(numState, extraArgs.size() - numState - 1));
     Value *later = l.b.binary(OpCode::AddI, iv, step);
     std::vector<Lowered> loaded;
     std::vector<Lowered> next = issueLoads(l, op, *plan, later, state, l.b.cmpi("slt", later, ub), loaded);
     extraYield = flattenState(next);
     for (Value *v : flattenState(loaded))
       extraYield.push_back(v);
+    extraYield.push_back(l.b.binary(OpCode::XOrI, parity, l.constI32(1)));
     for (size_t k = 0; k < plan->loads.size(); ++k)
-      l.prefetched[plan->loads[k].load->result()] = current[k];
+      l.prefetched[plan->loads[k].load->result()] = {current[k], parity};
   } else if (plan) {
     InsertionGuard guard(l.b);
     l.b.setInsertionPointToEnd(newBody);
@@ -245,6 +251,8 @@ bool lowerFor(Lowering &l, Op *op) {
   if (plan && plan->inRegisters) {
     for (const PipelinedLoad &p : plan->loads)
       l.prefetched.erase(p.load->result());
+    // Every thread is done with a dot's two buffers before later allocations reuse them.
+    l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
   } else if (plan) {
     asyncWait(l, 0); // the copies of the stages past the end
     for (const PipelinedLoad &p : plan->loads)

@@ -264,11 +264,14 @@ Lowered toTiles(Lowering &l, const Lowered &src, const LinearLayout &dst, const 
 // way `src` holds contiguous elements, so that its stores are as wide as its registers
 // (attention's K^T tile is contiguous down its columns). 16 bytes of padding put the
 // rows (columns) of a tile in distinct banks (64 or 128 bytes would share them).
-Value *writeOperand(Lowering &l, const Lowered &src, int64_t rows, int64_t cols, int64_t pad, bool transposed) {
+// `buffer` and `offset`, when given: the array to write (at that element offset) instead.
+Value *writeOperand(Lowering &l, const Lowered &src, int64_t rows, int64_t cols, int64_t pad, bool transposed,
+                    Value *buffer = nullptr, Value *offset = nullptr) {
   Type element = src.regs[0]->type();
   Type storage = Lowering::storageType(element);
   int64_t maxWidth = std::max<int64_t>(1, l.target.maxVectorBytes / (storage.bitWidth() / 8));
-  Value *buffer = l.sharedAlloc(element, transposed ? cols * (rows + pad) : rows * (cols + pad));
+  if (!buffer)
+    buffer = l.sharedAlloc(element, transposed ? cols * (rows + pad) : rows * (cols + pad));
   int64_t width = std::min(src.layout.contiguousRegisters(transposed ? 0 : 1), maxWidth);
   int64_t dups = src.layout.registerReplicationMask();
   Value *owner = l.ownerPredicate(src.layout);
@@ -288,6 +291,8 @@ Value *writeOperand(Lowering &l, const Lowered &src, int64_t rows, int64_t cols,
     } else {
       index = pad ? l.b.binary(OpCode::AddI, flat, l.b.binary(OpCode::MulI, row, l.constI32(pad))) : flat;
     }
+    if (offset)
+      index = l.b.binary(OpCode::AddI, index, offset);
     std::vector<Value *> operands{buffer, index, packRegisters(l, stored, 0, width)};
     if (owner)
       operands.push_back(owner);
@@ -301,10 +306,15 @@ Value *writeOperand(Lowering &l, const Lowered &src, int64_t rows, int64_t cols,
 // elements and loaded tile by tile in each k step; or, when the operand does not change
 // in the loop being lowered (attention's Q), loaded once before the loop and kept in
 // registers through it, so that its shared memory is free inside the loop (at
-// HEAD_DIM 128, Q's 32 KiB and the loop's tiles would not fit NVIDIA's 48 KiB).
+// HEAD_DIM 128, Q's 32 KiB and the loop's tiles would not fit NVIDIA's 48 KiB). With
+// `parity` (an operand the loop loads an iteration ahead, Pipeline.h) it goes to one of
+// two buffers allocated before the loop, by the iteration's parity: the next
+// iteration's stores then need no barrier after this one's tile loads (the one barrier
+// between each iteration's stores and its loads orders the buffer written next too).
 class CoopOperand {
 public:
-  CoopOperand(Lowering &l, Value *v, int which, const LinearLayout &layout, const CoopMatrixShape &s, int64_t pad)
+  CoopOperand(Lowering &l, Value *v, int which, const LinearLayout &layout, const CoopMatrixShape &s, int64_t pad,
+              Value *parity = nullptr)
       : l_(l), which_(which), s_(s) {
     std::span<const int64_t> shape = v->type().shape();
     int64_t N = layout.shape()[1];
@@ -316,12 +326,26 @@ public:
     const Lowered &own = l.get(v);
     transposed_ = own.layout.contiguousRegisters(0) > own.layout.contiguousRegisters(1);
     stride_ = transposed_ ? shape[0] + pad : shape[1] + pad;
-    buffer_ = writeOperand(l, own, shape[0], shape[1], pad, transposed_);
+    Value *offset = nullptr;
+    if (parity && !loop) {
+      int64_t elements = (transposed_ ? shape[1] : shape[0]) * stride_;
+      {
+        InsertionGuard beforeLoop(l.b);
+        l.b.setInsertionPoint(l.loops.back().second);
+        buffer_ = l.sharedAlloc(v->type().element(), 2 * elements);
+        buffer_->definingOp()->setAttr("pipelined", Attribute::integer(1));
+      }
+      offset = l.b.binary(OpCode::MulI, parity, l.constI32(elements));
+      doubled_ = true;
+    }
+    buffer_ = writeOperand(l, own, shape[0], shape[1], pad, transposed_, buffer_, offset);
     // This subgroup's rows of A or columns of B.
     base_ = subgroupBase(l, layout, [&](int64_t b) {
       int64_t row = which ? 0 : (b >= N ? b / N : 0), col = which ? (b < N ? b : 0) : 0;
       return at(row, col);
     });
+    if (offset)
+      base_ = l.b.binary(OpCode::AddI, base_, offset);
     if (!loop)
       return;
     int64_t tiles = (which ? N / s.n : layout.shape()[0] / s.m) / (int64_t(1) << countWarps(layout, N, which));
@@ -329,6 +353,7 @@ public:
       for (int64_t t = 0; t < tiles; ++t)
         hoisted_[{t, k0}] = load(t, k0);
   }
+  bool doubled() const { return doubled_; }
   // Tile t (of the subgroup's rows of A or columns of B) at k step k0.
   Value *tile(int64_t t, int64_t k0) {
     auto it = hoisted_.find({t, k0});
@@ -350,7 +375,7 @@ private:
   }
   Lowering &l_;
   int which_;
-  bool transposed_ = false;
+  bool transposed_ = false, doubled_ = false;
   const CoopMatrixShape &s_;
   int64_t stride_ = 0;
   Type tile_;
@@ -452,7 +477,21 @@ bool lowerDotCoop(Lowering &l, Op *op) {
   int64_t bytes = (M * (K + pad) + K * (N + pad)) * (Lowering::storageType(s.aType).bitWidth() / 8);
   if (bytes > int64_t(l.target.sharedMemoryBytes))
     pad = 0;
-  CoopOperand a(l, op->operand(0), 0, layout, s, pad), b(l, op->operand(1), 1, layout, s, pad);
+  // Operands loaded an iteration ahead go to two buffers by turns where twice the
+  // bytes fit and this is the loop's only dot (the others' buffers share the memory).
+  auto parityOf = [&](Value *v) -> Value * {
+    auto it = l.prefetched.find(v);
+    if (it == l.prefetched.end() || 2 * bytes > int64_t(l.target.sharedMemoryBytes))
+      return nullptr;
+    int dots = 0;
+    for (const Op *o : *op->parentBlock())
+      dots += o->is(OpCode::Dot);
+    return dots == 1 ? it->second.parity : nullptr;
+  };
+  CoopOperand a(l, op->operand(0), 0, layout, s, pad, parityOf(op->operand(0)));
+  CoopOperand b(l, op->operand(1), 1, layout, s, pad, parityOf(op->operand(1)));
+  if (a.doubled() || b.doubled()) // the barrier pass leaves the two buffers to this one
+    l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
   int64_t rm = M / plan->warpsM / s.m, rn = N / plan->warpsN / s.n;
   Type cTile = Type::coopMatrix(s.m, s.n, s.cType, 2);
   for (int64_t k0 = 0; k0 < K; k0 += s.k) {

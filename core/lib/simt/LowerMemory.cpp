@@ -61,7 +61,7 @@ bool lowerLoad(Lowering &l, Op *op, Value *inRange) {
   if (l.pipelined.count(result))
     return true; // copied into shared memory ahead by the loop (Pipeline.h)
   if (auto it = l.prefetched.find(result); it != l.prefetched.end()) {
-    l.set(result, it->second); // loaded into registers an iteration ahead (Pipeline.h)
+    l.set(result, it->second.regs); // loaded into registers an iteration ahead (Pipeline.h)
     return true;
   }
   Type element = result->type().element();
