@@ -211,8 +211,8 @@ bool Translator::translateBlock(Block *block) {
 }
 
 bool Translator::translateOp(Op *op) {
-  if (op->numResults() == 1 && op->result()->type().isCoopMatrix())
-    return translateCoopMatrix(*this, op); // elementwise ops on whole matrices too
+  if (op->is(OpCode::MulF) && op->result()->type().isCoopMatrix())
+    return translateCoopMatrix(*this, op); // element by element on whole matrices
   switch (op->code()) {
   case OpCode::Return:
     if (op->numOperands())
