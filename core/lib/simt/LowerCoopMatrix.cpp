@@ -2,13 +2,16 @@
 // coopMatrices): each subgroup computes its part of the result as tiles of the
 // device's shape (m x n, k at a time), held in coopmat values whose layout over the
 // invocations only the driver knows. So they are never taken apart: A and B are
-// written to shared memory row-major and each k step loads their tiles from there;
-// an accumulator carried by a loop stays a coopmat through it (its block value is
-// "laid out" as coopLayout, a marker the conversions recognise); every other use gets
-// the result through shared memory, stored tile by tile and read back in the layout
-// it needs, one row of tiles per subgroup at a time so the buffer stays small. The
-// shared rows of A and B carry 16 bytes of padding (where they fit), so that the rows
-// of a tile fall in distinct banks.
+// written to shared memory (row by row, or column by column where that is how their
+// registers are contiguous; rows padded by 16 bytes where they fit, so that the rows of
+// a tile fall in distinct banks) and each k step loads their tiles from there; a
+// loop-invariant operand is loaded as tiles once, before the loop; operands the loop
+// loads an iteration ahead (Pipeline.h) may go to two buffers by turns. An accumulator
+// carried by a loop stays a coopmat through it, also through a product by a scale per
+// row (its block value is "laid out" as coopLayout, a marker the conversions
+// recognise); every other use gets the result through shared memory in
+// coopResultLayout, stored tile by tile and read back one row of tiles per subgroup at
+// a time so the buffer stays small (and the other way round).
 //
 //   %acc = scf.for ... iter_args(%c = zeros) { %d = tt.dot %a, %b, %c; scf.yield %d }
 // ->
@@ -21,6 +24,12 @@
 //     scf.yield %d, ... })
 //   th.coop_store %buf, %i, %r {layout = "row", stride = N}          (a row of tiles)
 //   %x = th.load_shared %buf, ... : vector<4xf32>                      (in the store's layout)
+//
+//   %s = arith.mulf %c, %alpha_rows; %d = tt.dot %a, %b, %s   (in the loop)
+// ->
+//   th.store_shared %strip, ... (M x 16: row r holds 16 copies of alpha[r])
+//   %t = th.coop_load %strip, %i {layout = "row", stride = 16} : coopmat<16x16xf32, acc>
+//   %s0 = arith.mulf %c0, %t : coopmat<16x16xf32, acc>                (per tile of the row)
 #include "LowerContext.h"
 #include "trident/simt/DotLayout.h"
 
