@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -118,14 +119,36 @@ inline std::string readFile(const std::filesystem::path &p) {
   return ss.str();
 }
 
+// samples/attention.py on Z x H heads of ctx x D, BLOCK_M x BLOCK_N tiles, STAGE 3
+// (causal) or 1 (every key), N_CTX given at run time.
+inline Case attentionCase(int Z, int H, int ctx, int D, int blockM, int blockN, int stage) {
+  using P = Param;
+  size_t qkv = size_t(Z) * H * ctx * D;
+  static std::deque<std::string> signatures; // Case holds C strings (a deque keeps them in place)
+  std::string signature = "*fp16:16, *fp16:16, *fp16:16, fp32, *fp32:16, *fp16:16, i32:16, i32:16, i32:16, 1, "
+                          "i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, i32, "
+                          "i32, i32:16";
+  for (int v : {D, blockM, blockN, stage})
+    signature += ", " + std::to_string(v);
+  signatures.push_back(std::move(signature));
+  std::vector<Param> params{P::buffer(Elem::F16, qkv), P::buffer(Elem::F16, qkv), P::buffer(Elem::F16, qkv),
+                            P::f32(0.125f), P::filled(Elem::F32, size_t(Z) * H * ctx, -7),
+                            P::filled(Elem::F16, qkv, -7)};
+  for (int t = 0; t < 4; ++t)
+    for (int stride : {H * ctx * D, ctx * D, D})
+      params.push_back(P::i32(stride));
+  for (int v : {Z, H, ctx})
+    params.push_back(P::i32(v));
+  return {"attention.py", "_attn_fwd", signatures.back().c_str(), {uint32_t(ctx / blockM), uint32_t(Z * H), 1},
+          std::move(params), 4e-3, 1e-2};
+}
+
 inline std::vector<Case> cases() {
   using P = Param;
   const int n = 98304 + 16 * 5;
   const int rows = 300, cols = 1000, stride = 1024;
   const int lnM = 64, lnN = 2048;
   const int mm = 256;
-  const int Z = 1, H = 2, ctx = 128, D = 64;
-  size_t qkv = size_t(Z) * H * ctx * D;
   return {
       {"vector_add.py",
        "add_kernel",
@@ -191,35 +214,7 @@ inline std::vector<Case> cases() {
         P::filled(Elem::F32, 8 * 100, -7), P::i32(100)},
        1e-4,
        1e-3},
-      {"attention.py",
-       "_attn_fwd",
-       "*fp16:16, *fp16:16, *fp16:16, fp32, *fp32:16, *fp16:16, i32:16, i32:16, i32:16, 1, i32:16, i32:16, "
-       "i32:16, 1, "
-       "i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, i32, i32, i32:16, 64, 64, 32, 3",
-       {ctx / 64, Z * H, 1},
-       {P::buffer(Elem::F16, qkv),
-        P::buffer(Elem::F16, qkv),
-        P::buffer(Elem::F16, qkv),
-        P::f32(0.125f),
-        P::filled(Elem::F32, size_t(Z) * H * ctx, -7),
-        P::filled(Elem::F16, qkv, -7),
-        P::i32(H * ctx * D),
-        P::i32(ctx * D),
-        P::i32(D),
-        P::i32(H * ctx * D),
-        P::i32(ctx * D),
-        P::i32(D),
-        P::i32(H * ctx * D),
-        P::i32(ctx * D),
-        P::i32(D),
-        P::i32(H * ctx * D),
-        P::i32(ctx * D),
-        P::i32(D),
-        P::i32(Z),
-        P::i32(H),
-        P::i32(ctx)},
-       4e-3,
-       1e-2},
+      attentionCase(1, 2, 128, 64, 64, 32, 3),
       // The backward's kernels on random M (log2-sum-exp) and Delta, both masks.
       {"attention_bwd.py",
        "_attn_bwd_preprocess",

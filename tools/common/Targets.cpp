@@ -24,8 +24,9 @@ std::optional<TargetDesc> findTarget(std::string_view name, std::string &error) 
       return t;
 #endif
 #ifdef TRIDENT_TOOLS_SPIRV
-  if (name == "vulkan")
-    return spirv::targetDesc(spirv::genericDevice());
+  if (name.starts_with("vulkan"))
+    if (std::optional<spirv::DeviceInfo> d = spirv::profileDevice(name))
+      return spirv::targetDesc(*d);
 #endif
   std::string known = knownTargets();
   error = "unknown target '" + std::string(name) + "' (this build knows: " + (known.empty() ? "none" : known) + ")";
@@ -44,7 +45,8 @@ std::string knownTargets() {
     add("hip:" + std::string(arch));
 #endif
 #ifdef TRIDENT_TOOLS_SPIRV
-  add("vulkan");
+  for (std::string_view profile : {"vulkan", "vulkan:nvidia", "vulkan:lavapipe"})
+    add(profile);
 #endif
   return out;
 }

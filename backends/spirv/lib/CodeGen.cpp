@@ -211,6 +211,8 @@ bool Translator::translateBlock(Block *block) {
 }
 
 bool Translator::translateOp(Op *op) {
+  if (op->is(OpCode::MulF) && op->result()->type().isCoopMatrix())
+    return translateCoopMatrix(*this, op); // element by element on whole matrices
   switch (op->code()) {
   case OpCode::Return:
     if (op->numOperands())

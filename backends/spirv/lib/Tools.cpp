@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <map>
+#include <set>
 #include <string_view>
 
 namespace trident::spirv {
@@ -38,15 +39,19 @@ bool toolsKnowKhrCooperativeMatrix() {
 // SPV_NV_cooperative_matrix form, which older SPIRV-Tools validate the same way for
 // what Trident emits: types lose their use (a fresh scope constant per use keeps A and
 // B of one shape distinct types), loads and stores take a boolean column-major operand
-// for the layout, the multiply-add loses its signedness operands. Everything else is
-// unchanged, word for word.
+// for the layout, the multiply-add loses its signedness operands, and a component-wise
+// OpFMul of matrices (KHR has it, NV only OpFAdd and the like, with the same typing
+// rules) is checked as an OpFAdd. Everything else is unchanged, word for word.
 std::vector<uint32_t> nvCooperativeMatrixForm(const std::vector<uint32_t> &words) {
   const uint32_t header = 5;
   uint32_t bound = words[3];
   std::map<uint32_t, uint32_t> constants; // OpConstant id -> its (first) value word
+  std::set<uint32_t> matrixTypes;
   uint32_t u32Type = 0, boolType = 0;
   for (size_t i = header; i < words.size(); i += words[i] >> 16) {
     Spv op = Spv(words[i] & 0xffff);
+    if (op == Spv::TypeCooperativeMatrixKHR)
+      matrixTypes.insert(words[i + 1]);
     if (op == Spv::Constant)
       constants[words[i + 2]] = words[i + 3];
     if (op == Spv::TypeInt && words[i + 2] == 32 && words[i + 3] == 0)
@@ -98,6 +103,8 @@ std::vector<uint32_t> nvCooperativeMatrixForm(const std::vector<uint32_t> &words
       emit(Spv::CooperativeMatrixStoreNV, {w[1], w[2], w[4], column});
     } else if (op == Spv::CooperativeMatrixMulAddKHR) {
       emit(Spv::CooperativeMatrixMulAddNV, {w[1], w[2], w[3], w[4], w[5]});
+    } else if (op == Spv::FMul && matrixTypes.count(w[1])) {
+      emit(Spv::FAdd, {w[1], w[2], w[3], w[4]});
     } else {
       if (op == Spv::Function && !constantsDeclared) {
         out.insert(out.end(), beforeFunctions.begin(), beforeFunctions.end());

@@ -1,7 +1,7 @@
 // Cooperative matrices (SPV_KHR_cooperative_matrix, subgroup scope): th.coop_load and
 // th.coop_store move a tile between a shared-memory allocation and a coopmat value,
 // th.coop_mma is OpCooperativeMatrixMulAddKHR, th.coop_fill an OpCompositeConstruct of
-// one element. The extension needs the Vulkan memory model; the module declares it
+// one element, arith.mulf of two matrices an OpFMul of them (element by element). The extension needs the Vulkan memory model; the module declares it
 // (ModuleWriter picks the Vulkan memory model when the capability is there), with
 // device scope, which Trident's atomics use.
 //
@@ -72,6 +72,10 @@ bool translateCoopMatrix(Translator &t, Op *op) {
     t.set(op->result(), {t.emit(Spv::CooperativeMatrixMulAddKHR, t.valueType(result), args)});
     return true;
   }
+  case OpCode::MulF: // component-wise on matrices of one type (the SPV_KHR_cooperative_matrix arithmetic)
+    t.set(op->result(), {t.emit(Spv::FMul, t.valueType(op->result()->type()),
+                                {t.scalar(op->operand(0)), t.scalar(op->operand(1))})});
+    return true;
   case OpCode::ThCoopFill:
     t.set(op->result(), {t.emit(Spv::CompositeConstruct, t.valueType(op->result()->type()),
                                 {t.scalar(op->operand(0))})});

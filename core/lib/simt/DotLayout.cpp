@@ -150,4 +150,55 @@ LinearLayout mmaOperandLayout(std::span<const int64_t> shape, const MmaPlan &pla
   return LinearLayout({shape[0], shape[1]}, reg, flatBases(map.laneBits, shape), warp);
 }
 
+std::optional<CoopPlan> planCoop(const Op *dot, const TargetDesc &target, unsigned numWarps) {
+  if (target.coopMatrices.empty() || !dot->is(OpCode::Dot))
+    return std::nullopt;
+  Type a = dot->operand(0)->type(), b = dot->operand(1)->type(), c = dot->operand(2)->type();
+  if (a.rank() != 2 || c.element() != dot->result()->type().element())
+    return std::nullopt;
+  int64_t M = a.shape()[0], K = a.shape()[1], N = b.shape()[1];
+  for (const CoopMatrixShape &s : target.coopMatrices) {
+    if (s.aType != a.element() || s.bType != b.element() || s.cType != c.element() || s.resultType != c.element() ||
+        M % s.m || N % s.n || K % s.k)
+      continue;
+    // Triton's choice: split the side with more tiles left, M first on ties.
+    CoopPlan plan{&s, 1, 1};
+    int64_t tilesM = M / s.m, tilesN = N / s.n;
+    while (plan.warpsM * plan.warpsN < numWarps) {
+      bool roomM = plan.warpsM < tilesM, roomN = plan.warpsN < tilesN;
+      if (!roomM && !roomN)
+        break;
+      bool alongM = roomM && (tilesM / plan.warpsM >= tilesN / plan.warpsN || !roomN);
+      (alongM ? plan.warpsM : plan.warpsN) *= 2;
+    }
+    if (plan.warpsM * plan.warpsN == numWarps)
+      return plan;
+  }
+  return std::nullopt;
+}
+
+LinearLayout coopResultLayout(std::span<const int64_t> shape, const CoopPlan &plan, unsigned warpSize) {
+  int64_t RM = shape[0] / plan.warpsM, RN = shape[1] / plan.warpsN, m = plan.shape->m;
+  int64_t vector = std::min<int64_t>(8, RN);
+  std::vector<int64_t> reg, lane, warp;
+  appendSteps(reg, 1, vector, false, shape);
+  int64_t col = vector, row = 1;
+  for (unsigned bit = 0; bit < log2Exact(warpSize); ++bit) {
+    if (col < RN) {
+      lane.push_back(flatOf(0, col, shape));
+      col *= 2;
+    } else if (row < m) {
+      lane.push_back(flatOf(row, 0, shape));
+      row *= 2;
+    } else {
+      lane.push_back(0); // a part smaller than the subgroup: replicas
+    }
+  }
+  appendSteps(reg, col, RN, false, shape);
+  appendSteps(reg, row, RM, true, shape); // the rest of a tile's rows, then the rows of tiles
+  appendSteps(warp, RM, shape[0], true, shape);
+  appendSteps(warp, RN, shape[1], false, shape);
+  return LinearLayout({shape[0], shape[1]}, reg, lane, warp);
+}
+
 } // namespace trident::simt

@@ -167,8 +167,12 @@ public:
     for (Op *dot : dots) {
       std::optional<MmaPlan> plan =
           planMma(dot, target_, a_.numWarps, chained.count(dot) != 0, {loadedAlongK(dot, 0), loadedAlongK(dot, 1)});
-      if (!plan)
+      if (!plan) {
+        // On cooperative matrices the result's block uses read it one row of tiles at a time.
+        if (std::optional<CoopPlan> coop = planCoop(dot, target_, a_.numWarps))
+          fixDotResult(dot->result(), coopResultLayout(dot->result()->type().shape(), *coop, a_.warpSize));
         continue;
+      }
       a_.setMmaPlan(dot, *plan);
       fixDotResult(dot->result(), mmaAccumulatorLayout(dot->result()->type().shape(), *plan, a_.numWarps));
     }

@@ -144,6 +144,15 @@ public:
   int numStages = 3; // software pipelining depth of loops that say none (LoweringOptions)
   // Block-IR load results that live in shared memory in the loop being lowered.
   std::unordered_map<const Value *, PipelinedOperand> pipelined;
+  // Block-IR load results a loop loaded into registers one iteration ahead (Pipeline.h,
+  // targets without asynchronous copies): the registers this iteration uses, and the
+  // loop's i32 that alternates 0, 1, 0, ... (a dot may store such operands into one of
+  // two shared buffers by it: LowerCoopMatrix.cpp).
+  struct Prefetched {
+    Lowered regs;
+    Value *parity = nullptr;
+  };
+  std::unordered_map<const Value *, Prefetched> prefetched;
   // Dots (th.wgmma) of pipelined loops whose accumulator only goes round the loop: each
   // iteration leaves its group in flight (th.wgmma_wait {pending = 1}) and the loop's
   // result waits for it (Pipeline.h).
@@ -170,6 +179,9 @@ private:
   Value *thread_ = nullptr, *lane_ = nullptr, *warp_ = nullptr;
 };
 
+// The thread-IR loop outside which block-IR value `v` is already defined, outermost
+// first; null when `v` changes in every loop being lowered.
+Op *outermostInvariantLoop(const Lowering &l, const Value *v);
 // Registers [first, first + width) as one th.pack vector (the register itself for width 1).
 Value *packRegisters(Lowering &l, const std::vector<Value *> &regs, int64_t first, int64_t width);
 // The reverse: th.extract each element of `v` into regs[first ...].
@@ -195,6 +207,9 @@ bool isCoopLayout(const LinearLayout &layout);
 Lowered convertCoop(Lowering &l, Value *v, const Lowered &own, const LinearLayout &dst);
 void planCoopLoop(Lowering &l, const Op *loop);
 bool lowerDotCoop(Lowering &l, Op *op);
+// An arith.mulf planCoopLoop gave cooperative matrices (tiles times a scale per row);
+// false for any other.
+bool lowerMulCoop(Lowering &l, Op *op);
 
 // One lowering per op family; each returns false after a diagnostic.
 bool lowerElementwise(Lowering &l, Op *op);
@@ -206,7 +221,9 @@ bool lowerViewOp(Lowering &l, Op *op); // expand_dims, reshape, trans
 bool lowerJoin(Lowering &l, Op *op);
 bool lowerSplit(Lowering &l, Op *op);
 bool lowerCat(Lowering &l, Op *op);
-bool lowerLoad(Lowering &l, Op *op);
+// `inRange`, when given, predicates every access besides the mask (a load issued
+// ahead for an iteration that may not exist).
+bool lowerLoad(Lowering &l, Op *op, Value *inRange = nullptr);
 bool lowerStore(Lowering &l, Op *op);
 bool lowerAtomic(Lowering &l, Op *op);
 bool lowerReduce(Lowering &l, Op *op);

@@ -100,7 +100,8 @@ std::vector<Lowered> unflattenState(const std::vector<Lowered> &like, std::span<
 } // namespace
 
 // A loop whose dot operands are pipelined (Pipeline.h) carries, after its own values,
-// the address state num_stages - 1 iterations ahead and the stage it reads.
+// the address state num_stages - 1 iterations ahead and the stage it reads (or, with
+// loads into registers, the state one iteration ahead and the registers loaded).
 bool lowerFor(Lowering &l, Op *op) {
   Block *body = op->region();
   planCoopLoop(l, op); // accumulators carried as cooperative matrices (Vulkan)
@@ -115,9 +116,19 @@ bool lowerFor(Lowering &l, Op *op) {
 
   std::optional<PipelinePlan> plan = planPipeline(l, op);
   std::vector<Value *> buffers, extraInits;
-  std::vector<Lowered> ahead;
+  std::vector<Lowered> ahead, loadedLike;
   int stages = plan ? plan->stages : 0;
-  if (plan) {
+  if (plan && plan->inRegisters) {
+    for (unsigned c : plan->carried)
+      ahead.push_back(l.get(op->operand(3 + c), layouts[c]));
+    // Earlier users of the bytes of a dot's two buffers (LowerCoopMatrix.cpp) are done.
+    l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
+    ahead = issueLoads(l, op, *plan, lb, ahead, l.b.cmpi("slt", lb, ub), loadedLike);
+    extraInits = flattenState(ahead);
+    for (Value *v : flattenState(loadedLike))
+      extraInits.push_back(v);
+    extraInits.push_back(l.constI32(0)); // the parity
+  } else if (plan) {
     for (const PipelinedLoad &p : plan->loads) {
       Value *buffer = l.sharedAlloc(p.load->result()->type().element(), stages * p.tileElements, 1024);
       buffer->definingOp()->setAttr("pipelined", Attribute::integer(1));
@@ -155,7 +166,24 @@ bool lowerFor(Lowering &l, Op *op) {
     std::vector<Lowered> state;
   };
   std::optional<DeferredStage> deferred;
-  if (plan) {
+  if (plan && plan->inRegisters) {
+    InsertionGuard guard(l.b);
+    l.b.setInsertionPointToEnd(newBody);
+    size_t numState = flattenState(ahead).size();
+    std::vector<Lowered> state = unflattenState(ahead, std::span<Value *const>(extraArgs).first(numState));
+    Value *parity = extraArgs.back();
+    std::vector<Lowered> current = unflattenState(
+        loadedLike, std::span<Value *const>(extraArgs).subspan(numState, extraArgs.size() - numState - 1));
+    Value *later = l.b.binary(OpCode::AddI, iv, step);
+    std::vector<Lowered> loaded;
+    std::vector<Lowered> next = issueLoads(l, op, *plan, later, state, l.b.cmpi("slt", later, ub), loaded);
+    extraYield = flattenState(next);
+    for (Value *v : flattenState(loaded))
+      extraYield.push_back(v);
+    extraYield.push_back(l.b.binary(OpCode::XOrI, parity, l.constI32(1)));
+    for (size_t k = 0; k < plan->loads.size(); ++k)
+      l.prefetched[plan->loads[k].load->result()] = {current[k], parity};
+  } else if (plan) {
     InsertionGuard guard(l.b);
     l.b.setInsertionPointToEnd(newBody);
     // This iteration's stage is complete and visible, and every thread is done reading
@@ -220,7 +248,12 @@ bool lowerFor(Lowering &l, Op *op) {
   }
   std::vector<Value *> results = loop->results();
   results.resize(inits.size());
-  if (plan) {
+  if (plan && plan->inRegisters) {
+    for (const PipelinedLoad &p : plan->loads)
+      l.prefetched.erase(p.load->result());
+    // Every thread is done with a dot's two buffers before later allocations reuse them.
+    l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
+  } else if (plan) {
     asyncWait(l, 0); // the copies of the stages past the end
     for (const PipelinedLoad &p : plan->loads)
       l.pipelined.erase(p.load->result());

@@ -2,13 +2,16 @@
 // coopMatrices): each subgroup computes its part of the result as tiles of the
 // device's shape (m x n, k at a time), held in coopmat values whose layout over the
 // invocations only the driver knows. So they are never taken apart: A and B are
-// written to shared memory row-major and each k step loads their tiles from there;
-// an accumulator carried by a loop stays a coopmat through it (its block value is
-// "laid out" as coopLayout, a marker the conversions recognise); every other use gets
-// the result through shared memory, stored tile by tile and read back in the layout
-// it needs, one row of tiles per subgroup at a time so the buffer stays small. The
-// shared rows of A and B carry 16 bytes of padding (where they fit), so that the rows
-// of a tile fall in distinct banks.
+// written to shared memory (row by row, or column by column where that is how their
+// registers are contiguous; rows padded by 16 bytes where they fit, so that the rows of
+// a tile fall in distinct banks) and each k step loads their tiles from there; a
+// loop-invariant operand is loaded as tiles once, before the loop; operands the loop
+// loads an iteration ahead (Pipeline.h) may go to two buffers by turns. An accumulator
+// carried by a loop stays a coopmat through it, also through a product by a scale per
+// row (its block value is "laid out" as coopLayout, a marker the conversions
+// recognise); every other use gets the result through shared memory in
+// coopResultLayout, stored tile by tile and read back one row of tiles per subgroup at
+// a time so the buffer stays small (and the other way round).
 //
 //   %acc = scf.for ... iter_args(%c = zeros) { %d = tt.dot %a, %b, %c; scf.yield %d }
 // ->
@@ -21,51 +24,39 @@
 //     scf.yield %d, ... })
 //   th.coop_store %buf, %i, %r {layout = "row", stride = N}          (a row of tiles)
 //   %x = th.load_shared %buf, ... : vector<4xf32>                      (in the store's layout)
+//
+//   %s = arith.mulf %c, %alpha_rows; %d = tt.dot %a, %b, %s   (in the loop)
+// ->
+//   th.store_shared %strip, ... (M x 16: row r holds 16 copies of alpha[r])
+//   %t = th.coop_load %strip, %i {layout = "row", stride = 16} : coopmat<16x16xf32, acc>
+//   %s0 = arith.mulf %c0, %t : coopmat<16x16xf32, acc>                (per tile of the row)
 #include "LowerContext.h"
+#include "trident/simt/DotLayout.h"
 
 #include <algorithm>
 #include <cassert>
+#include <map>
 
 namespace trident::simt {
 
 namespace {
 
-struct CoopPlan {
-  const CoopMatrixShape *shape = nullptr;
-  int64_t warpsM = 1, warpsN = 1; // subgroups tiling M and N
-};
-
 int64_t flatOf(std::span<const int64_t> shape, int64_t row, int64_t col) { return row * shape[1] + col; }
 
-// The shape and subgroup tiling for `dot`, or nothing (then it runs on multiply-adds):
-// a rank-2 dot whose element types the device multiplies, a multiple of its shape,
-// with every subgroup owning a distinct part of the result.
 std::optional<CoopPlan> planCoop(const Lowering &l, const Op *dot) {
-  if (l.target.coopMatrices.empty() || !dot->is(OpCode::Dot))
-    return std::nullopt;
-  Type a = dot->operand(0)->type(), b = dot->operand(1)->type(), c = dot->operand(2)->type();
-  if (a.rank() != 2 || c.element() != dot->result()->type().element())
-    return std::nullopt;
-  int64_t M = a.shape()[0], K = a.shape()[1], N = b.shape()[1];
-  unsigned warps = l.layouts.numWarps;
-  for (const CoopMatrixShape &s : l.target.coopMatrices) {
-    if (s.aType != a.element() || s.bType != b.element() || s.cType != c.element() || s.resultType != c.element() ||
-        M % s.m || N % s.n || K % s.k)
-      continue;
-    // Triton's choice: split the side with more tiles left, M first on ties.
-    CoopPlan plan{&s, 1, 1};
-    int64_t tilesM = M / s.m, tilesN = N / s.n;
-    while (plan.warpsM * plan.warpsN < warps) {
-      bool roomM = plan.warpsM < tilesM, roomN = plan.warpsN < tilesN;
-      if (!roomM && !roomN)
-        break;
-      bool alongM = roomM && (tilesM / plan.warpsM >= tilesN / plan.warpsN || !roomN);
-      (alongM ? plan.warpsM : plan.warpsN) *= 2;
-    }
-    if (plan.warpsM * plan.warpsN == warps)
-      return plan;
-  }
-  return std::nullopt;
+  return simt::planCoop(dot, l.target, l.layouts.numWarps);
+}
+
+// The M x 1 block that `v` broadcasts along the columns of a rank-2 block (a scale per
+// row: attention's alpha[:, None]), or null.
+Value *rowScale(Value *v) {
+  const Op *def = v->definingOp();
+  if (!def || !def->is(OpCode::Broadcast) || v->type().rank() != 2)
+    return nullptr;
+  Value *src = def->operand(0);
+  return src->type().rank() == 2 && src->type().shape()[1] == 1 && src->type().shape()[0] == v->type().shape()[0]
+             ? src
+             : nullptr;
 }
 
 // The marker layout of a result held as cooperative matrices: a register per tile of
@@ -114,11 +105,11 @@ Value *plus(Lowering &l, Value *base, int64_t offset) {
   return offset ? l.b.binary(OpCode::AddI, base, l.constI32(offset)) : base;
 }
 
-Value *coopLoad(Lowering &l, Value *buffer, Value *index, int64_t stride, Type type) {
+Value *coopLoad(Lowering &l, Value *buffer, Value *index, int64_t stride, Type type, const char *layout = "row") {
   Value *operands[] = {buffer, index};
   Type types[] = {type};
   return l.b.create(OpCode::ThCoopLoad, operands, types,
-                    {{"stride", Attribute::integer(stride)}, {"layout", Attribute::string("row")}})
+                    {{"stride", Attribute::integer(stride)}, {"layout", Attribute::string(layout)}})
       ->result();
 }
 
@@ -141,62 +132,117 @@ const CoopMatrixShape *shapeFor(const Lowering &l, const LinearLayout &layout, T
   return nullptr;
 }
 
-// Tiles held as `layout` (coopLayout), to `dst`: each round stores one row of tiles of
-// every subgroup's part to a buffer of warpsM * m rows and reads back the registers of
-// `dst` in those rows, which must not depend on the thread (no lane or warp basis of
-// `dst` in the row bits that pick the row of tiles); else through a blocked layout.
-Lowered materialize(Lowering &l, const Lowered &tiles, const CoopMatrixShape &s, const LinearLayout &dst, Type element) {
-  std::span<const int64_t> shape = dst.shape();
-  CoopPlan plan = planOf(l, tiles.layout, &s);
-  int64_t M = shape[0], N = shape[1], RM = M / plan.warpsM, rm = RM / s.m, rn = N / plan.warpsN / s.n;
-  unsigned colBits = log2Exact(N), mBits = log2Exact(s.m), rmBits = log2Exact(rm);
-  auto tileRow = [&](int64_t flat) { return ((flat >> colBits) >> mBits) & (rm - 1); };
-  bool rounds = rm > 1;
-  for (const std::vector<int64_t> *bases : {&dst.laneBases(), &dst.warpBases()})
+// How a conversion between tiles (coopLayout `tiles`) and an ordinary layout `other`
+// moves through shared memory: in rounds when each subgroup holds several rows of tiles
+// (rm > 1) and `other` holds every such row in registers (no lane or warp basis picks
+// the row of tiles): each round moves one row of tiles of every subgroup's part through
+// a buffer of warpsM * m rows. Else the whole block at once, row-major.
+struct CoopRounds {
+  CoopPlan plan;
+  int64_t tileRows = 1;               // rows of tiles per subgroup
+  int64_t rm = 1, rn = 1, count = 1; // rows and columns of tiles per round, rounds
+  SharedLayout at;                    // element (row, col) -> its offset in its round's buffer
+  int64_t bufferElements = 0;
+  unsigned colBits = 0, mBits = 0;
+  int64_t tileRow(int64_t flat) const { return ((flat >> colBits) >> mBits) & (rm - 1); }
+};
+
+CoopRounds coopRounds(const Lowering &l, const LinearLayout &tiles, const CoopMatrixShape &s,
+                      const LinearLayout &other) {
+  std::span<const int64_t> shape = other.shape();
+  CoopRounds r;
+  r.plan = planOf(l, tiles, &s);
+  int64_t M = shape[0], N = shape[1];
+  r.tileRows = r.rm = M / r.plan.warpsM / s.m;
+  r.rn = N / r.plan.warpsN / s.n;
+  r.colBits = log2Exact(N);
+  r.mBits = log2Exact(s.m);
+  bool rounds = r.rm > 1;
+  for (const std::vector<int64_t> *bases : {&other.laneBases(), &other.warpBases()})
     for (int64_t b : *bases)
-      rounds = rounds && tileRow(b) == 0;
-  if (rm > 1 && !rounds) {
-    LinearLayout blocked = LinearLayout::defaultBlocked(shape, l.target.warpSize, l.layouts.numWarps, 4);
-    if (blocked != dst)
+      rounds = rounds && r.tileRow(b) == 0;
+  if (!rounds) {
+    r.rn *= r.rm; // one round of every tile
+    r.rm = 1;
+    r.at = SharedLayout::rowMajor(M * N);
+    r.bufferElements = M * N;
+    return r;
+  }
+  // The rows of a tile stay, the row of tiles is the round (offset 0), the subgroups' rows stack.
+  unsigned rmBits = log2Exact(r.rm);
+  for (unsigned bit = 0; bit < r.colBits; ++bit)
+    r.at.bases.push_back(int64_t(1) << bit);
+  for (unsigned bit = 0; bit < log2Exact(M); ++bit) {
+    int64_t row = int64_t(1) << bit;
+    r.at.bases.push_back(bit < r.mBits ? row * N : bit < r.mBits + rmBits ? 0 : (row >> rmBits) * N);
+  }
+  r.count = r.rm;
+  r.bufferElements = r.plan.warpsM * s.m * N;
+  return r;
+}
+
+// Which registers of `layout` hold elements of round `round` (all of them with one round).
+std::vector<bool> roundRegisters(const CoopRounds &r, const LinearLayout &layout, int64_t round) {
+  std::vector<bool> only(size_t(layout.numRegisters()), false);
+  for (int64_t reg = 0; reg < layout.numRegisters(); ++reg)
+    only[size_t(reg)] = r.count == 1 || r.tileRow(layout.registerOffset(reg)) == round;
+  return only;
+}
+
+// Tiles held as `layout` (coopLayout), to `dst`, through shared memory (coopRounds); a
+// `dst` that allows no rounds where there could be some goes through a blocked layout.
+Lowered materialize(Lowering &l, const Lowered &tiles, const CoopMatrixShape &s, const LinearLayout &dst, Type element) {
+  CoopRounds r = coopRounds(l, tiles.layout, s, dst);
+  if (r.count == 1 && r.tileRows > 1) {
+    LinearLayout blocked = LinearLayout::defaultBlocked(dst.shape(), l.target.warpSize, l.layouts.numWarps, 4);
+    if (blocked != dst && coopRounds(l, tiles.layout, s, blocked).count > 1)
       return l.convert(materialize(l, tiles, s, blocked, element), dst);
   }
-  // Where element (row, col) of a round lands: the rows of a tile stay, the row of tiles
-  // is the round (offset 0), the subgroups' rows stack. Without rounds: row-major.
-  SharedLayout at = SharedLayout::rowMajor(M * N);
-  if (rounds) {
-    at.bases.clear();
-    for (unsigned bit = 0; bit < colBits; ++bit)
-      at.bases.push_back(int64_t(1) << bit);
-    for (unsigned bit = 0; bit < log2Exact(M); ++bit) {
-      int64_t row = int64_t(1) << bit;
-      at.bases.push_back(bit < mBits ? row * N : bit < mBits + rmBits ? 0 : (row >> rmBits) * N);
-    }
-  }
-  Value *buffer = l.sharedAlloc(element, (rounds ? plan.warpsM * s.m : M) * N);
-  Value *base = subgroupBase(l, tiles.layout, [&](int64_t b) { return at.offset(b); });
+  int64_t N = dst.shape()[1];
+  Value *buffer = l.sharedAlloc(element, r.bufferElements);
+  Value *base = subgroupBase(l, tiles.layout, [&](int64_t b) { return r.at.offset(b); });
   Lowered out{dst, std::vector<Value *>(size_t(dst.numRegisters()), nullptr)};
-  for (int64_t round = 0; round < (rounds ? rm : 1); ++round) {
-    for (int64_t t = 0; t < (rounds ? rn : rm * rn); ++t) {
-      int64_t reg = rounds ? round * rn + t : t;
-      coopStore(l, buffer, plus(l, base, at.offset(tiles.layout.registerOffset(reg))), tiles.regs[size_t(reg)], N);
+  for (int64_t round = 0; round < r.count; ++round) {
+    for (int64_t t = 0; t < r.rn; ++t) {
+      int64_t reg = round * r.rn + t;
+      coopStore(l, buffer, plus(l, base, r.at.offset(tiles.layout.registerOffset(reg))), tiles.regs[size_t(reg)], N);
     }
-    std::vector<bool> only(size_t(dst.numRegisters()), false);
-    bool any = false;
-    for (int64_t r = 0; r < dst.numRegisters(); ++r)
-      if (!rounds || tileRow(dst.registerOffset(r)) == round)
-        any = only[size_t(r)] = true;
-    if (!any)
+    std::vector<bool> only = roundRegisters(r, dst, round);
+    if (std::none_of(only.begin(), only.end(), [](bool b) { return b; }))
       continue;
-    Lowered read = l.readShared(buffer, element, dst, at, &only);
-    for (size_t r = 0; r < out.regs.size(); ++r)
-      if (only[r])
-        out.regs[r] = read.regs[r];
+    Lowered read = l.readShared(buffer, element, dst, r.at, &only);
+    for (size_t i = 0; i < out.regs.size(); ++i)
+      if (only[i])
+        out.regs[i] = read.regs[i];
   }
   return out;
 }
 
+// Writes the registers `only` of `src` to `buffer` arranged as `at` (one thread of each
+// group of replicas, vectors as wide as the registers are contiguous there).
+void writeSome(Lowering &l, Value *buffer, const Lowered &src, const SharedLayout &at, const std::vector<bool> &only) {
+  Type storage = Lowering::storageType(src.regs[0]->type());
+  int64_t maxWidth = std::max<int64_t>(1, l.target.maxVectorBytes / (storage.bitWidth() / 8));
+  LinearLayout offsets = at.offsets(src.layout);
+  int64_t width = std::min(contiguousSharedRegisters(offsets), maxWidth);
+  int64_t dups = src.layout.registerReplicationMask();
+  Value *owner = l.ownerPredicate(src.layout);
+  for (int64_t r = 0; r < src.layout.numRegisters(); r += width) {
+    if ((r & dups) || !only[size_t(r)])
+      continue;
+    std::vector<Value *> stored;
+    for (int64_t i = 0; i < width; ++i)
+      stored.push_back(l.toStorage(src.regs[size_t(r + i)]));
+    std::vector<Value *> operands{buffer, l.elementIndex(offsets, r), packRegisters(l, stored, 0, width)};
+    if (owner)
+      operands.push_back(owner);
+    l.b.create(OpCode::ThStoreShared, operands, std::span<const Type>{});
+  }
+}
+
 // `src` (an ordinary layout) as tiles of `dst` (coopLayout): a block every thread holds
-// one value of (a splat, tl.zeros) fills them; anything else goes through shared memory.
+// one value of (a splat, tl.zeros) fills them; anything else goes through shared memory,
+// in rounds where `src` allows them (coopRounds).
 Lowered toTiles(Lowering &l, const Lowered &src, const LinearLayout &dst, const CoopMatrixShape &s, Type element) {
   Type tile = Type::coopMatrix(s.m, s.n, element, 2);
   Lowered out{dst, {}};
@@ -208,25 +254,34 @@ Lowered toTiles(Lowering &l, const Lowered &src, const LinearLayout &dst, const 
     out.regs.assign(size_t(dst.numRegisters()), fill);
     return out;
   }
-  Value *buffer = l.writeShared(src); // row-major
+  CoopRounds r = coopRounds(l, dst, s, src.layout);
   int64_t N = dst.shape()[1];
-  Value *base = subgroupBase(l, dst, [](int64_t b) { return b; });
-  for (int64_t r = 0; r < dst.numRegisters(); ++r)
-    out.regs.push_back(coopLoad(l, buffer, plus(l, base, dst.registerOffset(r)), N, tile));
+  Value *buffer = l.sharedAlloc(element, r.bufferElements);
+  Value *base = subgroupBase(l, dst, [&](int64_t b) { return r.at.offset(b); });
+  for (int64_t round = 0; round < r.count; ++round) {
+    writeSome(l, buffer, src, r.at, roundRegisters(r, src.layout, round));
+    for (int64_t t = 0; t < r.rn; ++t) {
+      int64_t reg = round * r.rn + t;
+      out.regs.push_back(coopLoad(l, buffer, plus(l, base, r.at.offset(dst.registerOffset(reg))), N, tile));
+    }
+  }
   return out;
 }
 
-// `src` (a rank-2 block of `cols` columns) written to a new shared array row-major with
-// rows of `cols + pad` elements: 16 bytes of padding put the rows of a tile in distinct
-// banks (rows of 64 or 128 bytes would share them), at one shift and add per access.
-Value *writePadded(Lowering &l, const Lowered &src, int64_t rows, int64_t cols, int64_t pad) {
-  if (!pad)
-    return l.writeShared(src);
+// `src` (a rank-2 block) written to a new shared array row by row with rows of `cols +
+// pad` elements, or (`transposed`) column by column with columns of `rows + pad`: the
+// way `src` holds contiguous elements, so that its stores are as wide as its registers
+// (attention's K^T tile is contiguous down its columns). 16 bytes of padding put the
+// rows (columns) of a tile in distinct banks (64 or 128 bytes would share them).
+// `buffer` and `offset`, when given: the array to write (at that element offset) instead.
+Value *writeOperand(Lowering &l, const Lowered &src, int64_t rows, int64_t cols, int64_t pad, bool transposed,
+                    Value *buffer = nullptr, Value *offset = nullptr) {
   Type element = src.regs[0]->type();
   Type storage = Lowering::storageType(element);
   int64_t maxWidth = std::max<int64_t>(1, l.target.maxVectorBytes / (storage.bitWidth() / 8));
-  Value *buffer = l.sharedAlloc(element, rows * (cols + pad));
-  int64_t width = std::min(src.layout.contiguousRegisters(1), maxWidth);
+  if (!buffer)
+    buffer = l.sharedAlloc(element, transposed ? cols * (rows + pad) : rows * (cols + pad));
+  int64_t width = std::min(src.layout.contiguousRegisters(transposed ? 0 : 1), maxWidth);
   int64_t dups = src.layout.registerReplicationMask();
   Value *owner = l.ownerPredicate(src.layout);
   unsigned colBits = log2Exact(cols);
@@ -238,7 +293,15 @@ Value *writePadded(Lowering &l, const Lowered &src, int64_t rows, int64_t cols, 
       stored.push_back(l.toStorage(src.regs[size_t(r + i)]));
     Value *flat = l.elementIndex(src.layout, r);
     Value *row = l.b.binary(OpCode::ShRUI, flat, l.constI32(colBits));
-    Value *index = l.b.binary(OpCode::AddI, flat, l.b.binary(OpCode::MulI, row, l.constI32(pad)));
+    Value *index = nullptr;
+    if (transposed) {
+      Value *col = l.b.binary(OpCode::AndI, flat, l.constI32(cols - 1));
+      index = l.b.binary(OpCode::AddI, l.b.binary(OpCode::MulI, col, l.constI32(rows + pad)), row);
+    } else {
+      index = pad ? l.b.binary(OpCode::AddI, flat, l.b.binary(OpCode::MulI, row, l.constI32(pad))) : flat;
+    }
+    if (offset)
+      index = l.b.binary(OpCode::AddI, index, offset);
     std::vector<Value *> operands{buffer, index, packRegisters(l, stored, 0, width)};
     if (owner)
       operands.push_back(owner);
@@ -246,6 +309,88 @@ Value *writePadded(Lowering &l, const Lowered &src, int64_t rows, int64_t cols, 
   }
   return buffer;
 }
+
+// The tiles of dot operand A (which = 0) or B (1) of a dot whose result is held as
+// `layout` (coopLayout): written to shared memory row-major with rows padded by `pad`
+// elements and loaded tile by tile in each k step; or, when the operand does not change
+// in the loop being lowered (attention's Q), loaded once before the loop and kept in
+// registers through it, so that its shared memory is free inside the loop (at
+// HEAD_DIM 128, Q's 32 KiB and the loop's tiles would not fit NVIDIA's 48 KiB). With
+// `parity` (an operand the loop loads an iteration ahead, Pipeline.h) it goes to one of
+// two buffers allocated before the loop, by the iteration's parity: the next
+// iteration's stores then need no barrier after this one's tile loads (the one barrier
+// between each iteration's stores and its loads orders the buffer written next too).
+class CoopOperand {
+public:
+  CoopOperand(Lowering &l, Value *v, int which, const LinearLayout &layout, const CoopMatrixShape &s, int64_t pad,
+              Value *parity = nullptr)
+      : l_(l), which_(which), s_(s) {
+    std::span<const int64_t> shape = v->type().shape();
+    int64_t N = layout.shape()[1];
+    tile_ = which ? Type::coopMatrix(s.k, s.n, s.bType, 1) : Type::coopMatrix(s.m, s.k, s.aType, 0);
+    Op *loop = outermostInvariantLoop(l, v);
+    InsertionGuard guard(l.b);
+    if (loop)
+      l.b.setInsertionPoint(loop);
+    const Lowered &own = l.get(v);
+    transposed_ = own.layout.contiguousRegisters(0) > own.layout.contiguousRegisters(1);
+    stride_ = transposed_ ? shape[0] + pad : shape[1] + pad;
+    Value *offset = nullptr;
+    if (parity && !loop) {
+      int64_t elements = (transposed_ ? shape[1] : shape[0]) * stride_;
+      {
+        InsertionGuard beforeLoop(l.b);
+        l.b.setInsertionPoint(l.loops.back().second);
+        buffer_ = l.sharedAlloc(v->type().element(), 2 * elements);
+        buffer_->definingOp()->setAttr("pipelined", Attribute::integer(1));
+      }
+      offset = l.b.binary(OpCode::MulI, parity, l.constI32(elements));
+      doubled_ = true;
+    }
+    buffer_ = writeOperand(l, own, shape[0], shape[1], pad, transposed_, buffer_, offset);
+    // This subgroup's rows of A or columns of B.
+    base_ = subgroupBase(l, layout, [&](int64_t b) {
+      int64_t row = which ? 0 : (b >= N ? b / N : 0), col = which ? (b < N ? b : 0) : 0;
+      return at(row, col);
+    });
+    if (offset)
+      base_ = l.b.binary(OpCode::AddI, base_, offset);
+    if (!loop)
+      return;
+    int64_t tiles = (which ? N / s.n : layout.shape()[0] / s.m) / (int64_t(1) << countWarps(layout, N, which));
+    for (int64_t k0 = 0; k0 < (which ? shape[0] : shape[1]); k0 += s.k)
+      for (int64_t t = 0; t < tiles; ++t)
+        hoisted_[{t, k0}] = load(t, k0);
+  }
+  bool doubled() const { return doubled_; }
+  // Tile t (of the subgroup's rows of A or columns of B) at k step k0.
+  Value *tile(int64_t t, int64_t k0) {
+    auto it = hoisted_.find({t, k0});
+    return it != hoisted_.end() ? it->second : load(t, k0);
+  }
+
+private:
+  static unsigned countWarps(const LinearLayout &layout, int64_t N, int which) {
+    unsigned n = 0;
+    for (int64_t b : layout.warpBases())
+      n += which ? b < N : b >= N;
+    return n;
+  }
+  // Where element (row, col) of the operand is in its array.
+  int64_t at(int64_t row, int64_t col) const { return transposed_ ? col * stride_ + row : row * stride_ + col; }
+  Value *load(int64_t t, int64_t k0) {
+    int64_t index = which_ ? at(k0, t * s_.n) : at(t * s_.m, k0);
+    return coopLoad(l_, buffer_, plus(l_, base_, index), stride_, tile_, transposed_ ? "col" : "row");
+  }
+  Lowering &l_;
+  int which_;
+  bool transposed_ = false, doubled_ = false;
+  const CoopMatrixShape &s_;
+  int64_t stride_ = 0;
+  Type tile_;
+  Value *buffer_ = nullptr, *base_ = nullptr;
+  std::map<std::pair<int64_t, int64_t>, Value *> hoisted_;
+};
 
 } // namespace
 
@@ -276,16 +421,54 @@ void planCoopLoop(Lowering &l, const Op *loop) {
   for (unsigned i = 0; i + 1 < body->numArguments() && i < yield->numOperands(); ++i) {
     Value *arg = body->argument(i + 1), *next = yield->operand(i);
     const Op *dot = next->definingOp();
-    if (!dot || !dot->is(OpCode::Dot) || dot->parentBlock() != body || dot->operand(2) != arg || arg->uses().size() != 1)
+    if (!dot || !dot->is(OpCode::Dot) || dot->parentBlock() != body || arg->uses().size() != 1)
+      continue;
+    // The accumulator goes into the dot as it is, or scaled by rows first (attention's
+    // acc * alpha[:, None]), which the tiles do themselves (lowerMulCoop).
+    Value *scaled = dot->operand(2);
+    const Op *mul = scaled->definingOp();
+    bool rowScaled = mul && mul->is(OpCode::MulF) && mul->parentBlock() == body && scaled->uses().size() == 1 &&
+                     arg->uses()[0].user == mul && rowScale(mul->operand(arg == mul->operand(0) ? 1 : 0));
+    if (scaled != arg && !rowScaled)
       continue;
     std::optional<CoopPlan> plan = planCoop(l, dot);
     if (!plan)
       continue;
     LinearLayout layout = coopLayout(next->type().shape(), *plan, l.target.warpSize);
-    l.coopLayouts[arg] = layout;
-    l.coopLayouts[next] = layout;
-    l.coopLayouts[loop->result(i)] = layout;
+    for (const Value *v : {arg, scaled, next, loop->result(i)})
+      l.coopLayouts[v] = layout;
   }
+}
+
+bool lowerMulCoop(Lowering &l, Op *op) {
+  LinearLayout layout = l.assigned(op->result());
+  if (!isCoopLayout(layout))
+    return false;
+  unsigned matrix = rowScale(op->operand(1)) ? 0 : 1;
+  Value *column = rowScale(op->operand(1 - matrix));
+  assert(column && "planCoopLoop gives a product a coopLayout only when it scales rows");
+  Type element = op->result()->type().element();
+  const CoopMatrixShape *s = shapeFor(l, layout, element);
+  assert(s && "a coopLayout no shape of the target makes");
+  CoopPlan plan = planOf(l, layout, s);
+  Lowered acc = l.get(op->operand(matrix), layout);
+  // The scales as an M x n strip (row r: n copies of scale r) in shared memory, from
+  // the broadcast's M x 1 source; each subgroup loads a tile of it per row of tiles.
+  int64_t M = layout.shape()[0], N = layout.shape()[1];
+  LinearLayout strip = LinearLayout::defaultBlocked(std::vector<int64_t>{M, s->n}, l.target.warpSize,
+                                                    l.layouts.numWarps);
+  Lowered scales = l.get(column, strip.broadcastSource(column->type().shape()));
+  Value *buffer = l.writeShared(Lowered{strip, scales.regs});
+  Value *base = subgroupBase(l, layout, [&](int64_t b) { return b >= N ? b / N * s->n : 0; });
+  int64_t rm = M / plan.warpsM / s->m, rn = N / plan.warpsN / s->n;
+  Type tile = Type::coopMatrix(s->m, s->n, element, 2);
+  for (int64_t i = 0; i < rm; ++i) {
+    Value *scale = coopLoad(l, buffer, plus(l, base, i * s->m * s->n), s->n, tile);
+    for (int64_t j = 0; j < rn; ++j)
+      acc.regs[size_t(i * rn + j)] = l.b.binary(OpCode::MulF, acc.regs[size_t(i * rn + j)], scale);
+  }
+  l.set(op->result(), std::move(acc));
+  return true;
 }
 
 bool lowerDotCoop(Lowering &l, Op *op) {
@@ -295,8 +478,7 @@ bool lowerDotCoop(Lowering &l, Op *op) {
   const CoopMatrixShape &s = *plan->shape;
   Value *result = op->result();
   std::span<const int64_t> shape = result->type().shape();
-  std::span<const int64_t> aShape = op->operand(0)->type().shape(), bShape = op->operand(1)->type().shape();
-  int64_t M = shape[0], N = shape[1], K = aShape[1];
+  int64_t M = shape[0], N = shape[1], K = op->operand(0)->type().shape()[1];
   LinearLayout layout = coopLayout(shape, *plan, l.target.warpSize);
   Lowered acc = l.get(op->operand(2), layout);
   // A and B row-major with 16 bytes of padding per row where both still fit.
@@ -304,23 +486,29 @@ bool lowerDotCoop(Lowering &l, Op *op) {
   int64_t bytes = (M * (K + pad) + K * (N + pad)) * (Lowering::storageType(s.aType).bitWidth() / 8);
   if (bytes > int64_t(l.target.sharedMemoryBytes))
     pad = 0;
-  int64_t strideA = K + pad, strideB = N + pad;
-  Value *sa = writePadded(l, l.get(op->operand(0)), M, K, pad);
-  Value *sb = writePadded(l, l.get(op->operand(1)), K, N, pad);
-  int64_t RM = M / plan->warpsM, RN = N / plan->warpsN, rm = RM / s.m, rn = RN / s.n;
-  // This subgroup's rows of A and columns of B.
-  auto atA = [&](int64_t row, int64_t col) { return row * strideA + col; };
-  auto atB = [&](int64_t row, int64_t col) { return row * strideB + col; };
-  Value *baseA = subgroupBase(l, layout, [&](int64_t b) { return b >= N ? atA(b / N, 0) : 0; });
-  Value *baseB = subgroupBase(l, layout, [&](int64_t b) { return b < N ? atB(0, b) : 0; });
-  Type aTile = Type::coopMatrix(s.m, s.k, s.aType, 0), bTile = Type::coopMatrix(s.k, s.n, s.bType, 1);
+  // Operands loaded an iteration ahead go to two buffers by turns where twice the
+  // bytes fit and this is the loop's only dot (the others' buffers share the memory).
+  auto parityOf = [&](Value *v) -> Value * {
+    auto it = l.prefetched.find(v);
+    if (it == l.prefetched.end() || 2 * bytes > int64_t(l.target.sharedMemoryBytes))
+      return nullptr;
+    int dots = 0;
+    for (const Op *o : *op->parentBlock())
+      dots += o->is(OpCode::Dot);
+    return dots == 1 ? it->second.parity : nullptr;
+  };
+  CoopOperand a(l, op->operand(0), 0, layout, s, pad, parityOf(op->operand(0)));
+  CoopOperand b(l, op->operand(1), 1, layout, s, pad, parityOf(op->operand(1)));
+  if (a.doubled() || b.doubled()) // the barrier pass leaves the two buffers to this one
+    l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
+  int64_t rm = M / plan->warpsM / s.m, rn = N / plan->warpsN / s.n;
   Type cTile = Type::coopMatrix(s.m, s.n, s.cType, 2);
   for (int64_t k0 = 0; k0 < K; k0 += s.k) {
     std::vector<Value *> as, bs;
     for (int64_t i = 0; i < rm; ++i)
-      as.push_back(coopLoad(l, sa, plus(l, baseA, atA(i * s.m, k0)), strideA, aTile));
+      as.push_back(a.tile(i, k0));
     for (int64_t j = 0; j < rn; ++j)
-      bs.push_back(coopLoad(l, sb, plus(l, baseB, atB(k0, j * s.n)), strideB, bTile));
+      bs.push_back(b.tile(j, k0));
     for (int64_t i = 0; i < rm; ++i)
       for (int64_t j = 0; j < rn; ++j) {
         size_t r = size_t(i * rn + j);

@@ -66,16 +66,6 @@ std::unordered_map<int64_t, int64_t> registerAt(const LinearLayout &layout) {
 // 32-bit registers per thread a loop-invariant operand may keep through the loop.
 constexpr int64_t kMaxHoistedWords = 32;
 
-// The thread-IR loop outside which block-IR value `v` is already defined, outermost
-// first; null when `v` changes in every loop being lowered.
-Op *outermostInvariantLoop(const Lowering &l, const Value *v) {
-  const Op *def = v->definingOp() ? v->definingOp() : v->ownerBlock()->parentOp();
-  for (auto [blockLoop, threadLoop] : l.loops)
-    if (!def || !def->isInside(blockLoop))
-      return threadLoop;
-  return nullptr;
-}
-
 // The shared-memory traffic of one warp reading (or writing) `layout` from a tile
 // arranged as `shared`, as the simulator counts it (ThreadSim.h): 32 banks of 4 bytes;
 // accesses as wide as the registers are contiguous there (up to 16 bytes), served by
@@ -445,6 +435,14 @@ bool lowerDotWgmma(Lowering &l, Op *op, const MmaPlan &plan) {
 }
 
 } // namespace
+
+Op *outermostInvariantLoop(const Lowering &l, const Value *v) {
+  const Op *def = v->definingOp() ? v->definingOp() : v->ownerBlock()->parentOp();
+  for (auto [blockLoop, threadLoop] : l.loops)
+    if (!def || !def->isInside(blockLoop))
+      return threadLoop;
+  return nullptr;
+}
 
 bool lowerDot(Lowering &l, Op *op) {
   if (const MmaPlan *plan = l.layouts.mmaPlan(op))

@@ -56,10 +56,14 @@ void unpackInto(Lowering &l, Value *v, int64_t width, std::vector<Value *> &regs
   }
 }
 
-bool lowerLoad(Lowering &l, Op *op) {
+bool lowerLoad(Lowering &l, Op *op, Value *inRange) {
   Value *result = op->result();
   if (l.pipelined.count(result))
     return true; // copied into shared memory ahead by the loop (Pipeline.h)
+  if (auto it = l.prefetched.find(result); it != l.prefetched.end()) {
+    l.set(result, it->second.regs); // loaded into registers an iteration ahead (Pipeline.h)
+    return true;
+  }
   Type element = result->type().element();
   LinearLayout layout = result->type().isBlock() ? l.layouts.accessLayout(op) : l.scalarLayout();
   Lowered ptr = l.get(op->operand(0), layout);
@@ -76,8 +80,8 @@ bool lowerLoad(Lowering &l, Op *op) {
     if (r & dupMask)
       continue;
     std::vector<Value *> operands{ptr.regs[r]};
-    if (mask)
-      operands.push_back(mask->regs[r]);
+    if (Value *pred = l.andPredicates(mask ? mask->regs[r] : nullptr, inRange))
+      operands.push_back(pred);
     if (other)
       operands.push_back(packRegisters(l, other->regs, r, width));
     Type types[] = {type};

@@ -316,6 +316,8 @@ bool Lowering::lowerOp(Op *op) {
   case OpCode::Assert: return lowerDebug(*this, op);
   default: break;
   }
+  if (op->is(OpCode::MulF) && lowerMulCoop(*this, op))
+    return true; // on cooperative matrices (LowerCoopMatrix.cpp)
   if (op->has(kElementwise))
     return lowerElementwise(*this, op);
   return error(op, std::string(op->name()) + " cannot be lowered to thread IR");

@@ -42,13 +42,22 @@ bool isZeroConstant(const Value *v) {
   return (value.isInt() && value.getInt() == 0) || (value.isFloat() && value.getFloat() == 0.0);
 }
 
-// The load as a pipelined operand, when it is one a dot reads and a copy can move.
-std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body) {
+// The load as a pipelined operand, when it is one a dot reads and a copy can move (or,
+// inRegisters, when it is an operand of a dot on cooperative matrices).
+std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body, bool inRegisters) {
   Value *r = load->result();
   if (!r->type().isBlock() || r->uses().size() != 1)
     return std::nullopt;
   const Use &use = r->uses()[0];
   const Op *dot = use.user;
+  if (inRegisters) {
+    if (use.operandIndex > 1 || dot->parentBlock() != body || !planCoop(dot, l.target, l.layouts.numWarps))
+      return std::nullopt;
+    PipelinedLoad p;
+    p.load = load;
+    p.access = l.layouts.accessLayout(load);
+    return p;
+  }
   const MmaPlan *plan = dot->is(OpCode::Dot) ? l.layouts.mmaPlan(dot) : nullptr;
   if (!plan || use.operandIndex > 1 || dot->parentBlock() != body)
     return std::nullopt;
@@ -85,14 +94,18 @@ std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body)
 std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
   Op *loop = const_cast<Op *>(loopOp);
   int stages = loop->attr("num_stages").isInt() ? int(loop->intAttr("num_stages")) : l.numStages;
-  if (!l.target.asyncCopy || stages < 2)
+  bool inRegisters = !l.target.asyncCopy && !l.target.coopMatrices.empty();
+  if ((!l.target.asyncCopy && !inRegisters) || stages < 2)
     return std::nullopt;
+  if (inRegisters)
+    stages = 2; // one iteration ahead: a stage is the registers of every load
   Block *body = loop->region(0);
   PipelinePlan plan;
+  plan.inRegisters = inRegisters;
   plan.stages = stages;
   for (Op *op : *body)
     if (op->is(OpCode::Load))
-      if (std::optional<PipelinedLoad> p = candidate(l, op, body))
+      if (std::optional<PipelinedLoad> p = candidate(l, op, body, inRegisters))
         plan.loads.push_back(std::move(*p));
   if (plan.loads.empty())
     return std::nullopt;
@@ -137,7 +150,7 @@ std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
       plan.slice.push_back(op);
   plan.carried.assign(carried.begin(), carried.end());
   plan.ahead = stages - 1;
-  if (stages >= 3)
+  if (stages >= 3 && !inRegisters)
     for (const Op *op : *body) {
       const MmaPlan *mma = op->is(OpCode::Dot) ? l.layouts.mmaPlan(op) : nullptr;
       if (!mma || mma->atom->warps == 1)
@@ -166,11 +179,11 @@ std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
 
 namespace trident::simt {
 
-std::vector<Lowered> issueStage(Lowering &l, const Op *loopOp, const PipelinePlan &plan,
-                                const std::vector<Value *> &buffers, Value *iv, const std::vector<Lowered> &state,
-                                Value *stage, Value *inRange) {
-  Op *loop = const_cast<Op *>(loopOp);
-  Block *body = loop->region(0);
+namespace {
+
+// Binds the loop's induction variable to `iv` and its carried arguments to `state`, and
+// lowers the slice (the loads' addresses and masks, the state's next values).
+void lowerSlice(Lowering &l, Block *body, const PipelinePlan &plan, Value *iv, const std::vector<Lowered> &state) {
   l.setScalar(body->argument(0), iv);
   for (size_t i = 0; i < plan.carried.size(); ++i)
     l.set(body->argument(plan.carried[i] + 1), state[i]);
@@ -178,6 +191,37 @@ std::vector<Lowered> issueStage(Lowering &l, const Op *loopOp, const PipelinePla
     [[maybe_unused]] bool ok = l.lowerOp(op);
     assert(ok && "address ops lower again");
   }
+}
+
+std::vector<Lowered> nextState(Lowering &l, Block *body, const PipelinePlan &plan) {
+  std::vector<Lowered> next;
+  Op *yield = body->terminator();
+  for (unsigned c : plan.carried)
+    next.push_back(l.get(yield->operand(c), l.assigned(body->argument(c + 1))));
+  return next;
+}
+
+} // namespace
+
+std::vector<Lowered> issueLoads(Lowering &l, const Op *loopOp, const PipelinePlan &plan, Value *iv,
+                                const std::vector<Lowered> &state, Value *inRange, std::vector<Lowered> &loaded) {
+  Block *body = const_cast<Op *>(loopOp)->region(0);
+  lowerSlice(l, body, plan, iv, state);
+  loaded.clear();
+  for (const PipelinedLoad &p : plan.loads) {
+    [[maybe_unused]] bool ok = lowerLoad(l, p.load, inRange);
+    assert(ok && "a load lowers again");
+    loaded.push_back(l.get(p.load->result()));
+  }
+  return nextState(l, body, plan);
+}
+
+std::vector<Lowered> issueStage(Lowering &l, const Op *loopOp, const PipelinePlan &plan,
+                                const std::vector<Value *> &buffers, Value *iv, const std::vector<Lowered> &state,
+                                Value *stage, Value *inRange) {
+  Op *loop = const_cast<Op *>(loopOp);
+  Block *body = loop->region(0);
+  lowerSlice(l, body, plan, iv, state);
   for (size_t k = 0; k < plan.loads.size(); ++k) {
     const PipelinedLoad &p = plan.loads[k];
     Op *load = p.load;
@@ -202,11 +246,7 @@ std::vector<Lowered> issueStage(Lowering &l, const Op *loopOp, const PipelinePla
     }
   }
   l.b.create(OpCode::ThAsyncCommit, std::span<Value *const>{}, std::span<const Type>{});
-  std::vector<Lowered> next;
-  Op *yield = body->terminator();
-  for (unsigned c : plan.carried)
-    next.push_back(l.get(yield->operand(c), l.assigned(body->argument(c + 1))));
-  return next;
+  return nextState(l, body, plan);
 }
 
 } // namespace trident::simt

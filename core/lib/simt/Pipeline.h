@@ -24,6 +24,18 @@
 //     ... th.ldmatrix from stage `slot` ... th.mma ...
 //   th.async_wait {pending = 0}
 
+// On targets without asynchronous copies whose dots run on cooperative matrices
+// (Vulkan), the loads go one iteration ahead into registers instead (inRegisters):
+//
+//   prologue: loads of iteration 0 -> registers (predicated on it existing)
+//   scf.for i (..., ahead, %a_regs, %b_regs):
+//     loads of iteration i + 1 -> registers (in flight during this iteration's dots)
+//     th.store_shared %a_regs ...; th.barrier; th.coop_load ...; th.coop_mma ...
+//     scf.yield ..., next ahead, the registers just loaded
+//
+// so the global loads' latency overlaps the matrix operations, not the barrier before
+// the shared-memory stores.
+
 #include "LowerContext.h"
 
 #include <optional>
@@ -41,6 +53,7 @@ struct PipelinedLoad {
 };
 
 struct PipelinePlan {
+  bool inRegisters = false; // loads one iteration ahead into registers, not copies into rings
   int stages = 0;
   int ahead = 0; // iterations the copies run ahead: S - 1
   // th.wgmma dots whose operands are both pipelined here and whose accumulator is carried
@@ -67,6 +80,12 @@ namespace trident::simt {
 // copies of every pipelined load into stage `stage` (i32) of its buffer (predicated on
 // `inRange` and the load's mask), commits them as one group, and returns the carried
 // state one iteration later.
+// inRegisters: lowers the slice as issueStage does and the plan's loads (predicated on
+// `inRange` besides their masks) into registers; returns the carried state one
+// iteration later and sets `loaded` to each load's registers.
+std::vector<Lowered> issueLoads(Lowering &l, const Op *loop, const PipelinePlan &plan, Value *iv,
+                                const std::vector<Lowered> &state, Value *inRange, std::vector<Lowered> &loaded);
+
 std::vector<Lowered> issueStage(Lowering &l, const Op *loop, const PipelinePlan &plan,
                                 const std::vector<Value *> &buffers, Value *iv, const std::vector<Lowered> &state,
                                 Value *stage, Value *inRange);

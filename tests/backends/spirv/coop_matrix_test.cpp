@@ -15,6 +15,8 @@
 
 #include <cstdio>
 #include <random>
+#include <set>
+#include <sstream>
 
 using namespace trident;
 using namespace trident::test;
@@ -87,4 +89,36 @@ TEST_CASE("the vulkan:lavapipe profile matches lavapipe") {
   std::vector<uint8_t> device = h.compile(text, "mm", "spirv", 4);
   std::vector<uint8_t> profile = h.compile(text, "mm", "spirv", 4, "vulkan:lavapipe");
   CHECK_MESSAGE(device == profile, "the SPIR-V for ", h.props.target, " and for vulkan:lavapipe differ");
+}
+
+// The compile-only vulkan:nvidia profile describes NVIDIA's driver as far as kernels can
+// tell: the same capabilities, extensions and execution modes (float controls: which
+// subnormals are kept) for a matmul kernel on cooperative matrices. On an NVIDIA device
+// the lines that differ are printed; elsewhere the test says it skips.
+TEST_CASE("the vulkan:nvidia profile matches an NVIDIA device") {
+  VulkanHarness &h = *harness;
+  if (std::string(h.props.name).find("NVIDIA") == std::string::npos) {
+    std::printf("SKIPPED: the vulkan:nvidia profile: vulkan:0 is %s, not an NVIDIA GPU\n", h.props.name);
+    return;
+  }
+  std::string text = coopMatmulKernel(32, 32, 64, 32);
+  auto declarations = [&](const char *target) {
+    std::vector<uint8_t> bytes = h.compile(text, "mm", "spirv-asm", 4, target);
+    std::set<std::string> out;
+    std::istringstream in(std::string(bytes.begin(), bytes.end()));
+    for (std::string line; std::getline(in, line);)
+      if (line.find("OpCapability") != std::string::npos || line.find("OpExtension") != std::string::npos ||
+          line.find("OpExecutionMode") != std::string::npos)
+        out.insert(line.substr(line.find_first_not_of(' ')));
+    return out;
+  };
+  std::set<std::string> device = declarations(nullptr), profile = declarations("vulkan:nvidia");
+  std::string differ;
+  for (const std::string &line : device)
+    if (!profile.count(line))
+      differ += "  only for " + std::string(h.props.target) + ": " + line + "\n";
+  for (const std::string &line : profile)
+    if (!device.count(line))
+      differ += "  only for vulkan:nvidia: " + line + "\n";
+  CHECK_MESSAGE(differ.empty(), "the profile and the device differ:\n", differ);
 }

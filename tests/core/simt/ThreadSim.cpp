@@ -177,6 +177,15 @@ private:
     }
     if (op->name().starts_with("th."))
       return runThreadOp(op);
+    if (op->is(OpCode::MulF) && op->result()->type().isCoopMatrix()) {
+      // Element by element on whole tiles (each thread holds its warp's tile).
+      const Words &a = get(op->operand(0)), &b = get(op->operand(1));
+      Words out(a.size());
+      Type e = op->result()->type().element();
+      for (size_t i = 0; i < a.size(); ++i)
+        out[i] = floatBinary(a[i], b[i], e, [](auto x, auto y) { return x * y; });
+      return set(op->result(), std::move(out));
+    }
     return runScalarOp(op);
   }
 

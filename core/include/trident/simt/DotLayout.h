@@ -55,6 +55,19 @@ LinearLayout mmaAccumulatorLayout(std::span<const int64_t> shape, const MmaPlan 
 LinearLayout mmaOperandLayout(std::span<const int64_t> shape, const MmaPlan &plan, unsigned operand,
                               unsigned numWarps);
 
+// Dots on cooperative matrices (TargetDesc::coopMatrices: Vulkan): the device's shape
+// and the subgroups tiling M and N (Triton's split, in tiles), for a rank-2 dot whose
+// element types the device multiplies and whose shape is a multiple of it; nothing else.
+struct CoopPlan {
+  const CoopMatrixShape *shape = nullptr;
+  int64_t warpsM = 1, warpsN = 1;
+};
+std::optional<CoopPlan> planCoop(const Op *dot, const TargetDesc &target, unsigned numWarps);
+// The ordinary layout of an M x N cooperative-matrix result, for what reads it as a
+// block (epilogues, reductions, stores): each subgroup holds its own part, its lanes
+// within one row of tiles (8 contiguous columns per register run, then columns, then
+// rows), so the tiles reach it through shared memory one row of tiles at a time.
+LinearLayout coopResultLayout(std::span<const int64_t> shape, const CoopPlan &plan, unsigned warpSize);
 // The flat index (in a block of `shape`) of the element at (row, col) of an atom operand
 // register or lane bit list: the XOR of the (row, col) pairs of the set bits of `bits`.
 int64_t atomElement(const std::vector<std::pair<int64_t, int64_t>> &bases, int64_t bits,
