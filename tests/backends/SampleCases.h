@@ -149,6 +149,8 @@ inline std::vector<Case> cases() {
   const int rows = 300, cols = 1000, stride = 1024;
   const int lnM = 64, lnN = 2048;
   const int mm = 256;
+  const int Z = 1, H = 2, ctx = 128, D = 64; // the attention backward's kernels
+  const size_t qkv = size_t(Z) * H * ctx * D;
   return {
       {"vector_add.py",
        "add_kernel",
