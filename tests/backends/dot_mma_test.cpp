@@ -459,7 +459,7 @@ TEST_CASE("sm_90: tf32, int8 and fp8 dots run on wgmma when both operands are K-
       // A row-major, B stored transposed (k-contiguous, as a weight matrix is): wgmma.
       {{"fp32", 64, 128, 64, 64, 128, 32, 4, false, true, false, 3, false, "sm_90"}, "wgmma.m64n128k8.f32.tf32"},
       {{"i8", 64, 64, 192, 64, 64, 64, 4, false, true, false, 3, false, "sm_90"}, "wgmma.m64n64k32.s32.s8"},
-      {{"fp8e4nv", 128, 128, 128, 128, 128, 64, 8, false, true, true, 3, false, "sm_90"},
+      {{"fp8e4nv", 64, 128, 128, 64, 128, 64, 4, false, true, true, 3, false, "sm_90"},
        "wgmma.m64n128k32.f32.e4m3"},
       // Masked edges, not pipelined.
       {{"fp8e5", 72, 80, 96, 64, 64, 32, 4, false, true, false, 1, false, "sm_90"}, "wgmma.m64n64k32.f32.e5m2"},
@@ -514,7 +514,7 @@ std::string replaced(std::string line, const std::string &from, const std::strin
 TEST_CASE("sm_90: the simulator sees a wgmma schedule that reads or overwrites operands too early") {
   // A pipelined wgmma dot of 6 k tiles in 3 stages; each change of its schedule is a
   // real bug the GPU would not report.
-  DotCase base{"fp16", 64, 64, 192, 64, 64, 32, 4, false, false, false, 3, false, "sm_90"};
+  DotCase base{"fp16", 64, 64, 96, 64, 64, 16, 4, false, false, false, 3, false, "sm_90"};
   // The loop's last group still in flight when the epilogue reads the accumulators.
   Mutation early{[](std::string t) {
                    return editLines(t, {"th.wgmma_wait", "pending = 0"},
