@@ -38,8 +38,8 @@ def matmul_typed_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stri
     b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=c_ptr.dtype.element_ty)
     for k in range(0, tl.cdiv(K, BLOCK_K)):
-        a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BLOCK_K, other=0)
-        b = tl.load(b_ptrs, mask=rk[:, None] < K - k * BLOCK_K, other=0)
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BLOCK_K, other=0.0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k * BLOCK_K, other=0.0)
         acc = tl.dot(a, b, acc, out_dtype=c_ptr.dtype.element_ty)
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
