@@ -78,16 +78,18 @@ uint8_t fp8e4m3Bits(double v) {
   return uint8_t((v < 0 ? 0x80 : 0) | (e - 1 + 7) << 3 | mantissa);
 }
 
-// benchmarks/matmul_typed.py on int8 (exact int32 results), fp8 e4m3 (fp32 accumulation,
-// B stored k-major as Triton's fp8 tutorial and cuBLAS take it) or fp64 inputs, C of the
+// benchmarks/matmul_typed.py on int8 (exact int32 results; B row-major, or k-major as
+// cuBLAS takes it), fp8 e4m3 (fp32 accumulation, B stored k-major as Triton's fp8
+// tutorial and cuBLAS take it) or fp64 inputs, C of the
 // accumulator's type; 256 sampled elements checked against exact or float64 sums.
 enum class Wide { I8, F8E4M3, F64 };
 
-DotRow matmulTyped(const Device &dev, Wide t, int s, int repeats, const std::string &benchDir) {
+DotRow matmulTyped(const Device &dev, Wide t, int s, int repeats, const std::string &benchDir,
+                   bool kMajorInt8 = false) {
   size_t n = size_t(s) * s;
   std::mt19937 gen(9);
   std::vector<double> a(n), b(n); // exact values; b[k * s + j] is B[k][j] however it is stored
-  bool kMajorB = t == Wide::F8E4M3;
+  bool kMajorB = t == Wide::F8E4M3 || kMajorInt8;
   auto fill = [&](std::vector<double> &values, bool transposed) -> Buffer {
     if (t == Wide::F64) {
       std::uniform_real_distribution<double> dist(-1, 1);
@@ -119,7 +121,9 @@ DotRow matmulTyped(const Device &dev, Wide t, int s, int repeats, const std::str
       k.launch(dev, grid, {ba, bb, c, s, s, s, s, 1, s, 1, s, 1});
   };
   DotRow r;
-  r.kernel = t == Wide::I8 ? "matmul int8" : t == Wide::F64 ? "matmul f64" : "matmul fp8e4m3";
+  r.kernel = t == Wide::I8 ? (kMajorInt8 ? "matmul int8 kmajor" : "matmul int8")
+             : t == Wide::F64 ? "matmul f64"
+                              : "matmul fp8e4m3";
   r.size = std::to_string(s) + "^3";
   r.coldMs = coldLaunchMs(dev, launch);
   std::vector<double> got;
@@ -237,6 +241,7 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
   row("matmul bf16", cube, [&] { return matmul(dev, In::BF16, s, false, repeats, dir); });
   row("matmul tf32", cube, [&] { return matmul(dev, In::F32, s, false, repeats, dir); });
   row("matmul int8", cube, [&] { return matmulTyped(dev, Wide::I8, s, repeats, benchDir); });
+  row("matmul int8 kmajor", cube, [&] { return matmulTyped(dev, Wide::I8, s, repeats, benchDir, true); });
   row("matmul fp8e4m3", cube, [&] { return matmulTyped(dev, Wide::F8E4M3, s, repeats, benchDir); });
   row("matmul f64", cube, [&] { return matmulTyped(dev, Wide::F64, s, repeats, benchDir); });
   for (auto [D, warps] : {std::pair{64, 4}, std::pair{128, 4}, std::pair{128, 8}})

@@ -125,6 +125,7 @@ def main():
         a = torch.randn(s, s, device="cuda", dtype=dtype)
         b = torch.randn(s, s, device="cuda", dtype=dtype)
         report("matmul (cuBLAS)", f"{s}^3 {name}", bench(lambda: torch.matmul(a, b)), flops=2 * s**3)
+        report("matmul", f"{s}^3 {name}", bench(lambda: mm.matmul(a, b)), flops=2 * s**3)
     a8 = torch.randint(-128, 127, (s, s), device="cuda", dtype=torch.int8)
     b8 = torch.randint(-128, 127, (s, s), device="cuda", dtype=torch.int8).t().contiguous().t()
     try:
@@ -142,6 +143,13 @@ def main():
         report("matmul int8", f"{s}^3 int8", bench(lambda: mmt.matmul_typed(a8, b8, torch.int32)), flops=2 * s**3)
     except Exception as e:  # report and go on to the next rows
         print(f"matmul int8 (Triton): {type(e).__name__}: {str(e).splitlines()[-1] if str(e) else ''}")
+    b8k = b8.t().contiguous().t()  # k-major, as cuBLAS takes it above
+    try:
+        assert torch.equal(mmt.matmul_typed(a8, b8k, torch.int32), torch._int_mm(a8, b8k)), "triton int8 mismatch"
+        report("matmul int8 kmajor", f"{s}^3 int8", bench(lambda: mmt.matmul_typed(a8, b8k, torch.int32)),
+               flops=2 * s**3)
+    except Exception as e:
+        print(f"matmul int8 kmajor (Triton): {type(e).__name__}: {str(e).splitlines()[-1] if str(e) else ''}")
     # fp8 e4m3 with B stored k-major (the layout cuBLAS and Triton's fp8 tutorial use).
     af = (torch.randint(-16, 17, (s, s), device="cuda") / 8).to(torch.float8_e4m3fn)
     bf = (torch.randint(-16, 17, (s, s), device="cuda") / 8).to(torch.float8_e4m3fn).t().contiguous().t()

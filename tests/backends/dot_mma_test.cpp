@@ -320,6 +320,10 @@ TEST_CASE("bf16 and tf32 dots, odd sizes with masks, several programs") {
   CHECK(tf.atom == "mma.m16n8k8.f32.tf32");
   CHECK(bf.atom == "mma.m16n8k16.f32.bf16");
   CHECK(tf.ldmatrix > 0); // A's 32-bit elements as pairs of 16-bit units; B by plain loads
+  // B (n-contiguous) is read 4 bytes per lane at 4 k rows: its tile's swizzle is chosen
+  // for those reads (16-byte units put two rows on the same banks: 256 conflicts here).
+  Outcome wide = runCase({"fp32", 64, 64, 64, 64, 64, 32, 4, false, false});
+  CHECK(wide.bankConflicts == 0);
 }
 
 TEST_CASE("tf32x3 dots: three tf32 products per step, within f32 rounding where tf32 is not") {
@@ -346,6 +350,11 @@ TEST_CASE("f64 dots run on mma.m8n8k4") {
   CHECK(o.atom == "mma.m8n8k4.f64.f64");
   CHECK(o.mma == 16); // per warp: 4 of the 16 8x8 atoms of the tile, in each of 4 k steps
   CHECK(o.asyncCopies > 0);
+  // A and B fragments are 8 bytes per lane, 4 lanes along a row of the tile: 32-byte
+  // swizzle units keep the 4 rows a 16-lane phase reads on distinct banks (16-byte units,
+  // the ldmatrix tiles', gave 1024 conflicts for the benchmark's 64x64x32 tile).
+  Outcome bench = runCase({"fp64", 64, 64, 64, 64, 64, 32, 4, false, false});
+  CHECK(bench.bankConflicts == 0);
   Outcome odd = runCase({"fp64", 40, 24, 20, 32, 32, 16, 2, true, false, true});
   CHECK(odd.mma > 0);
 }

@@ -121,6 +121,12 @@ public:
   // `chunkBytes`: the unit the rows' swizzle permutes (SharedLayout::swizzled).
   SharedLayout conversionLayout(const LinearLayout &src, const LinearLayout &dst, Type element,
                                 unsigned chunkBytes = 16) const;
+  // The arrangement a dot operand goes through from `writer` to `reader` (a matrix
+  // unit's operand layout): conversionLayout's where `reader` takes it with ldmatrix, else
+  // the swizzle with the fewest bank conflicts that keeps `minWriterWidth` elements
+  // contiguous for the writer (SharedAccess.cpp).
+  SharedLayout operandTile(const LinearLayout &writer, const LinearLayout &reader, Type element,
+                           int64_t minWriterWidth = 1) const;
   // The arrangement of a rank-2 matrix-unit operand that th.wgmma reads from shared
   // memory as `src` writes it: a canonical tile (matrixDescriptor) with rows along what
   // `src` holds contiguous, else along dimension `kDim`; along `kDim` always with

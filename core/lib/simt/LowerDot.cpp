@@ -66,70 +66,6 @@ std::unordered_map<int64_t, int64_t> registerAt(const LinearLayout &layout) {
 // 32-bit registers per thread a loop-invariant operand may keep through the loop.
 constexpr int64_t kMaxHoistedWords = 32;
 
-// The shared-memory traffic of one warp reading (or writing) `layout` from a tile
-// arranged as `shared`, as the simulator counts it (ThreadSim.h): 32 banks of 4 bytes;
-// accesses as wide as the registers are contiguous there (up to 16 bytes), served by
-// phases of 32, 16 or 8 lanes for up to 4, 8 and 16 bytes; a phase takes as many
-// wavefronts as its busiest bank has distinct words. {conflicts, wavefronts}: the
-// wavefronts beyond one per phase, and all of them.
-std::pair<int64_t, int64_t> sharedTraffic(const SharedLayout &shared, const LinearLayout &layout,
-                                          unsigned elementBytes) {
-  LinearLayout at = shared.offsets(layout.withoutDuplicateRegisters());
-  int64_t width = std::min<int64_t>(contiguousSharedRegisters(at), std::max<int64_t>(1, 16 / elementBytes));
-  int64_t bytes = width * elementBytes, lanes = int64_t(1) << at.laneBases().size();
-  int64_t perPhase = std::min<int64_t>(lanes, bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8);
-  std::pair<int64_t, int64_t> out{0, 0};
-  for (int64_t r = 0; r < at.numRegisters(); r += width)
-    for (int64_t first = 0; first < lanes; first += perPhase) {
-      std::map<int64_t, std::set<int64_t>> words; // bank -> words
-      for (int64_t lane = first; lane < first + perPhase; ++lane) {
-        int64_t byte = at.apply(r, lane, 0) * elementBytes;
-        for (int64_t w = byte / 4; w < (byte + bytes + 3) / 4; ++w)
-          words[w % 32].insert(w);
-      }
-      size_t busiest = 1;
-      for (const auto &[bank, ws] : words)
-        busiest = std::max(busiest, ws.size());
-      out.first += static_cast<int64_t>(busiest) - 1;
-      out.second += static_cast<int64_t>(busiest);
-    }
-  return out;
-}
-
-// The tile a dot operand goes through. With ldmatrix, conversionLayout's (16-byte chunks
-// of rows along what the writer holds contiguous, permuted by the row: what ldmatrix and
-// 16-byte row writes need). Where each lane reads its own fragment (AMD's MFMA and WMMA)
-// the tile is chosen among rows along the writer's or the reader's contiguous dimension
-// with swizzles of 16-, 8- or 4-byte units: the one with the fewest bank conflicts of a
-// warp's writes and reads together, then the least traffic. MFMA's A is read 8 bytes
-// (4 consecutive k) at a time by 16 lanes at 16 rows, which 16-byte units would put two to
-// a bank; 8-byte ones do not.
-SharedLayout operandTile(const Lowering &l, const LinearLayout &writer, const LinearLayout &reader, Type element) {
-  SharedLayout best = l.conversionLayout(writer, reader, element);
-  if (l.target.ldmatrix)
-    return best;
-  unsigned bytes = Lowering::storageType(element).bitWidth() / 8;
-  auto cost = [&](const SharedLayout &s) {
-    std::pair<int64_t, int64_t> w = sharedTraffic(s, writer, bytes), r = sharedTraffic(s, reader, bytes);
-    return std::pair(w.first + r.first, w.second + r.second);
-  };
-  std::pair<int64_t, int64_t> lowest = cost(best);
-  auto consider = [&](const SharedLayout &candidate) {
-    if (std::pair<int64_t, int64_t> c = cost(candidate); c < lowest) {
-      best = candidate;
-      lowest = c;
-    }
-  };
-  for (unsigned chunk : {8u, 4u})
-    consider(l.conversionLayout(writer, reader, element, chunk));
-  if (reader.rank() == 2)
-    for (unsigned d = 0; d < 2; ++d)
-      if (reader.contiguousRegisters(d) > 1)
-        for (unsigned chunk : {16u, 8u, 4u})
-          consider(SharedLayout::swizzled(reader.shape(), d, bytes, chunk));
-  return best;
-}
-
 // An operand of a dot on matrix units, in its operand layout: its registers when it is
 // there already (or costs nothing to put there), else written to shared memory once,
 // so that each k step reads only the fragments it needs (fewer registers live).
@@ -151,7 +87,7 @@ public:
       regs_ = l.get(v, layout_).regs;
       return;
     }
-    shared_ = operandTile(l, own.layout, layout_, element_);
+    shared_ = l.operandTile(own.layout, layout_, element_);
     if (Op *loop = outermostInvariantLoop(l, v)) {
       // Invariant in a loop (attention's Q): written once, before it, and read there
       // too when its fragments are few registers; else each k step reads its own

@@ -81,7 +81,7 @@ std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body,
     p.asyncProxy = true;
   } else {
     LinearLayout operand = mmaOperandLayout(r->type().shape(), *plan, use.operandIndex, l.layouts.numWarps);
-    p.shared = l.conversionLayout(p.access, operand, element);
+    p.shared = l.operandTile(p.access, operand, element, p.width);
   }
   if (contiguousSharedRegisters(p.shared.offsets(p.access)) < p.width)
     return std::nullopt;

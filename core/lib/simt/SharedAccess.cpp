@@ -15,7 +15,9 @@
 #include "SharedLayout.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
+#include <set>
 
 namespace trident::simt {
 
@@ -110,6 +112,49 @@ std::optional<LinearLayout> inHalfWordUnits(const LinearLayout &offsets, unsigne
   return LinearLayout({units}, *r, *lanes, *warps);
 }
 
+// How readShared reads `offsets` (of `bits`-bit elements) with th.ldmatrix, if it can.
+// ldmatrix moves 16-bit units: 8-bit elements in neighbouring pairs (int8 and fp8
+// operands along k) and 32-bit ones in halves (tf32) read untransposed only.
+std::optional<LdMatrixPlan> ldMatrixPlan(const TargetDesc &target, const LinearLayout &offsets, unsigned bits) {
+  if (!target.ldmatrix || target.warpSize != 32 || (bits != 8 && bits != 16 && bits != 32))
+    return std::nullopt;
+  std::optional<LinearLayout> units = inHalfWordUnits(offsets, bits);
+  std::optional<LdMatrixPlan> ld = units ? planLdMatrix(*units) : std::nullopt;
+  if (ld && bits != 16 && (ld->trans || ld->count * 32 / bits < 2))
+    return std::nullopt; // no byte transposes; a single 32-bit register is a plain load
+  return ld;
+}
+
+// The shared-memory traffic of one warp reading (or writing) `layout` from a tile
+// arranged as `shared`, as the simulator counts it (ThreadSim.h): 32 banks of 4 bytes;
+// accesses as wide as the registers are contiguous there (up to 16 bytes), served by
+// phases of 32, 16 or 8 lanes for up to 4, 8 and 16 bytes; a phase takes as many
+// wavefronts as its busiest bank has distinct words. {conflicts, wavefronts}: the
+// wavefronts beyond one per phase, and all of them.
+std::pair<int64_t, int64_t> sharedTraffic(const SharedLayout &shared, const LinearLayout &layout,
+                                          unsigned elementBytes) {
+  LinearLayout at = shared.offsets(layout.withoutDuplicateRegisters());
+  int64_t width = std::min<int64_t>(contiguousSharedRegisters(at), std::max<int64_t>(1, 16 / elementBytes));
+  int64_t bytes = width * elementBytes, lanes = int64_t(1) << at.laneBases().size();
+  int64_t perPhase = std::min<int64_t>(lanes, bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8);
+  std::pair<int64_t, int64_t> out{0, 0};
+  for (int64_t r = 0; r < at.numRegisters(); r += width)
+    for (int64_t first = 0; first < lanes; first += perPhase) {
+      std::map<int64_t, std::set<int64_t>> words; // bank -> words
+      for (int64_t lane = first; lane < first + perPhase; ++lane) {
+        int64_t byte = at.apply(r, lane, 0) * elementBytes;
+        for (int64_t w = byte / 4; w < (byte + bytes + 3) / 4; ++w)
+          words[w % 32].insert(w);
+      }
+      size_t busiest = 1;
+      for (const auto &[bank, ws] : words)
+        busiest = std::max(busiest, ws.size());
+      out.first += static_cast<int64_t>(busiest) - 1;
+      out.second += static_cast<int64_t>(busiest);
+    }
+  return out;
+}
+
 } // namespace
 
 Value *Lowering::writeShared(const Lowered &src) {
@@ -159,14 +204,8 @@ Lowered Lowering::readShared(Value *buffer, Type element, const LinearLayout &ds
   LinearLayout offsets = shared.offsets(dst);
   Lowered out{dst, std::vector<Value *>(dst.numRegisters(), nullptr)};
   int64_t dups = dst.registerReplicationMask();
-  // ldmatrix moves 16-bit units: 8-bit elements in neighbouring pairs (int8 and fp8
-  // operands along k) and 32-bit ones in halves (tf32) read untransposed only.
-  std::optional<LdMatrixPlan> ld;
   unsigned bits = storage.bitWidth();
-  if (target.ldmatrix && target.warpSize == 32 && (bits == 8 || bits == 16 || bits == 32))
-    if (std::optional<LinearLayout> units = inHalfWordUnits(offsets, bits))
-      if ((ld = planLdMatrix(*units)) && bits != 16 && (ld->trans || ld->count * 32 / bits < 2))
-        ld.reset(); // no byte transposes; a single 32-bit register is a plain load
+  std::optional<LdMatrixPlan> ld = ldMatrixPlan(target, offsets, bits);
   if (ld) {
     // Row addresses: lane bits as the plan says (in elements), warps as the layout
     // places them.
@@ -231,6 +270,46 @@ SharedLayout Lowering::matrixTileLayout(const LinearLayout &src, unsigned kDim, 
   if (!matrixDescriptor(tile, src.shape(), kDim, bytes))
     tile = SharedLayout::swizzled(src.shape(), kDim, bytes);
   return tile;
+}
+
+// The tile a dot operand goes through: conversionLayout's where the reader takes its
+// fragments with th.ldmatrix from it (16-byte chunks of rows along what the writer holds
+// contiguous, permuted by the row: what ldmatrix and 16-byte row writes need). Where each
+// lane reads its own fragment (AMD's MFMA and WMMA; on NVIDIA f64 operands, and 8- or
+// 32-bit ones read across their rows) the tile is chosen among rows along the writer's or
+// the reader's contiguous dimension with swizzles of 32-, 16-, 8- or 4-byte units: the one
+// with the fewest bank conflicts of a warp's writes and reads together, then the least
+// traffic, among those that keep `minWriterWidth` elements contiguous for the writer (a
+// pipeline's copies). MFMA's A is read 8 bytes (4 consecutive k) at a time by 16 lanes at
+// 16 rows, which 16-byte units would put two to a bank; 8-byte ones do not. The A of
+// mma.m8n8k4.f64 is read 32 bytes per row (4 lanes) by 16 lanes at 4 rows: 32-byte units.
+SharedLayout Lowering::operandTile(const LinearLayout &writer, const LinearLayout &reader, Type element,
+                                   int64_t minWriterWidth) const {
+  SharedLayout best = conversionLayout(writer, reader, element);
+  unsigned bytes = storageType(element).bitWidth() / 8;
+  if (ldMatrixPlan(target, best.offsets(reader), bytes * 8))
+    return best;
+  auto cost = [&](const SharedLayout &s) {
+    std::pair<int64_t, int64_t> w = sharedTraffic(s, writer, bytes), r = sharedTraffic(s, reader, bytes);
+    return std::pair(w.first + r.first, w.second + r.second);
+  };
+  std::pair<int64_t, int64_t> lowest = cost(best);
+  auto consider = [&](const SharedLayout &candidate) {
+    if (contiguousSharedRegisters(candidate.offsets(writer)) < minWriterWidth)
+      return;
+    if (std::pair<int64_t, int64_t> c = cost(candidate); c < lowest) {
+      best = candidate;
+      lowest = c;
+    }
+  };
+  for (unsigned chunk : {32u, 8u, 4u})
+    consider(conversionLayout(writer, reader, element, chunk));
+  if (reader.rank() == 2)
+    for (unsigned d = 0; d < 2; ++d)
+      if (reader.contiguousRegisters(d) > 1)
+        for (unsigned chunk : {32u, 16u, 8u, 4u})
+          consider(SharedLayout::swizzled(reader.shape(), d, bytes, chunk));
+  return best;
 }
 
 Lowered Lowering::convertThroughShared(const Lowered &src, const LinearLayout &dst) {
