@@ -392,6 +392,48 @@ TEST_CASE("sitofp of i1 gives -1.0 for true (LLVM 19's NVPTX backend would give 
   checkAssembles(ptx, "sm_90");
 }
 
+TEST_CASE("atomics keep their memory order: fence.acq_rel at their scope (LLVM 19's NVPTX drops orderings)") {
+  // A spin lock as layer norm's backward takes it: acquire by compare-and-swap, release by
+  // exchange; then a relaxed add of a block, which needs no fence.
+  const char *text = R"(builtin.module ({
+  tt.func {sym_name = "k"} ({
+  ^(%lock: ptr<i32>, %x: ptr<f32>):
+    %c0 = arith.constant {value = 0} : i32
+    %c1 = arith.constant {value = 1} : i32
+    %got = tt.atomic_cas %lock, %c0, %c1 {scope = "gpu", sem = "acquire"} : i32
+    %free = tt.atomic_rmw %lock, %c0 {kind = "xchg", scope = "cta", sem = "release"} : i32
+    %r = tt.make_range {end = 512, start = 0} : block<512xi32>
+    %xs = tt.splat %x : block<512xptr<f32>>
+    %xp = tt.addptr %xs, %r : block<512xptr<f32>>
+    %one = arith.constant {value = 1.0} : block<512xf32>
+    %old = tt.atomic_rmw %xp, %one {kind = "fadd", scope = "gpu", sem = "relaxed"} : block<512xf32>
+    %all = tt.atomic_rmw %xp, %one {kind = "fadd", scope = "sys", sem = "acq_rel"} : block<512xf32>
+    tt.return
+  })
+})
+)";
+  Diagnostics diags;
+  std::string ptx = compilePTX(text, "sm_90", diags);
+  INFO(diags.str() << ptx);
+  REQUIRE(!ptx.empty());
+  size_t cas = ptx.find("atom.global.cas"), exch = ptx.find("atom.global.exch");
+  REQUIRE(cas != std::string::npos);
+  REQUIRE(exch != std::string::npos);
+  // The acquire's fence follows the compare-and-swap; the release's precedes the exchange.
+  size_t acquireFence = ptx.find("fence.acq_rel.gpu;", cas), releaseFence = ptx.find("fence.acq_rel.cta;");
+  CHECK(acquireFence != std::string::npos);
+  CHECK(acquireFence < exch);
+  CHECK(ptx.rfind("fence.acq_rel.gpu;", cas) == std::string::npos); // nothing before an acquire
+  CHECK(releaseFence != std::string::npos);
+  CHECK(releaseFence > acquireFence);
+  CHECK(releaseFence < exch);
+  CHECK(ptx.find("fence.acq_rel.cta;", exch) == std::string::npos); // nothing after a release
+  // acq_rel at system scope on 4 elements per thread: a fence before each add and after
+  // the last, the one between two adds shared (5, not 8).
+  CHECK(countOf(ptx, "fence.acq_rel.sys;") == 5);
+  checkAssembles(ptx, "sm_90");
+}
+
 TEST_CASE("shifts by the bit width or more give Trident's defined results, not LLVM poison") {
   // Random kernels on an H200 lost whole stores to `lshr i64 %x, 64` (poison in LLVM).
   const char *text = R"(builtin.module ({

@@ -110,14 +110,13 @@ TEST_CASE("every sample kernel compiles to PTX for sm_80, sm_86, sm_89 and sm_90
       std::vector<const char *> expected = {"mma.sync.aligned.m16n8k16", "ldmatrix.sync.aligned", "cp.async.cg"};
       if (std::string_view(arch) == "sm_90")
         expected = {"wgmma.mma_async.sync.aligned.m64n", "fence.proxy.async", "cp.async.cg"};
-      // The backward's dots too, but its loads feed two dots each (one of them through
-      // tt.trans), which the pipeliner does not take yet: no cp.async there.
-      bool pipelined = std::string(s.file) == "matmul.py" || std::string(s.file) == "attention.py";
-      bool dots = pipelined || (std::string(s.file) == "attention_bwd.py" && std::string(s.kernel) != "_attn_bwd_preprocess");
+      // The backward's too, whose loads feed two dots each (one of them through tt.trans):
+      // both read the same pipelined stage.
+      bool dots = std::string(s.file) == "matmul.py" || std::string(s.file) == "attention.py" ||
+                  (std::string(s.file) == "attention_bwd.py" && std::string(s.kernel) != "_attn_bwd_preprocess");
       if (dots)
         for (const char *instruction : expected)
-          if (pipelined || std::string_view(instruction) != "cp.async.cg")
-            CHECK_MESSAGE(ptx->ptx.find(instruction) != std::string::npos, std::string(instruction));
+          CHECK_MESSAGE(ptx->ptx.find(instruction) != std::string::npos, std::string(instruction));
       if (const char *dump = std::getenv("TRIDENT_DUMP_DIR"))
         std::ofstream(fs::path(dump) / (std::string(s.kernel) + "." + arch + ".ptx")) << ptx->ptx;
       if (havePtxas()) {

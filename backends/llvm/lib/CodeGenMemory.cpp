@@ -27,6 +27,12 @@ llvm::AtomicOrdering ordering(const Op *op) {
   return llvm::AtomicOrdering::AcquireRelease;
 }
 
+// Triton's `scope` of an atomic: "gpu" (the default), "cta" or "sys".
+std::string scope(const Op *op) {
+  const Attribute &a = op->attr("scope");
+  return a.isString() ? a.getString() : "gpu";
+}
+
 std::optional<llvm::AtomicRMWInst::BinOp> rmwKind(const std::string &kind) {
   using K = llvm::AtomicRMWInst::BinOp;
   if (kind == "add")
@@ -123,12 +129,14 @@ bool Translator::translateMemory(Op *op) {
     if (viaInt)
       v = b.CreateBitCast(v, opType);
     llvm::Value *ptr = x(0);
+    hooks.atomicFence(b, ordering(op), scope(op), true);
     llvm::Value *old = predicated(
         optional(2),
         [&]() -> llvm::Value * {
           return b.CreateAtomicRMW(*kind, ptr, v, llvm::MaybeAlign(t.bitWidth() / 8), ordering(op));
         },
         nullptr, opType);
+    hooks.atomicFence(b, ordering(op), scope(op), false);
     define(op->result(), viaInt ? b.CreateBitCast(old, type(t)) : old);
     return true;
   }
@@ -142,6 +150,7 @@ bool Translator::translateMemory(Op *op) {
                                        ? llvm::AtomicOrdering::Acquire
                                        : success;
     llvm::Value *ptr = x(0);
+    hooks.atomicFence(b, success, scope(op), true);
     llvm::Value *old = predicated(
         optional(3),
         [&]() -> llvm::Value * {
@@ -150,6 +159,7 @@ bool Translator::translateMemory(Op *op) {
           return b.CreateExtractValue(pair, 0);
         },
         nullptr, intType);
+    hooks.atomicFence(b, success, scope(op), false);
     define(op->result(), b.CreateBitCast(old, type(t)));
     return true;
   }

@@ -51,6 +51,34 @@ llvm::Value *NVPTXHooks::warpId(llvm::IRBuilder<> &b) {
 
 void NVPTXHooks::barrier(llvm::IRBuilder<> &b) { readRegister(b, llvm::Intrinsic::nvvm_barrier0); }
 
+// The PTX memory model's fence-based mapping: a release is `fence.acq_rel` then the
+// (relaxed, strong) atomic, an acquire the atomic then `fence.acq_rel`, at the atomic's
+// scope. Without them a spin lock's acquire could read stale L1 lines and its release
+// could pass the critical section's stores (layer norm's backward lost partial sums).
+bool NVPTXHooks::atomicFence(llvm::IRBuilder<> &b, llvm::AtomicOrdering ordering, std::string_view scope,
+                             bool before) {
+  using O = llvm::AtomicOrdering;
+  bool releases = ordering == O::Release || ordering == O::AcquireRelease || ordering == O::SequentiallyConsistent;
+  bool acquires = ordering == O::Acquire || ordering == O::AcquireRelease || ordering == O::SequentiallyConsistent;
+  if (before ? !releases : !acquires)
+    return true;
+  std::string text = std::string("fence.acq_rel.") + (scope == "cta" ? "cta" : scope == "sys" ? "sys" : "gpu") + ";";
+  // A block's atomics are one instruction per register: the fence after one is the fence
+  // before the next when nothing between them touches memory.
+  llvm::BasicBlock *block = b.GetInsertBlock();
+  for (auto it = b.GetInsertPoint(); it != block->begin();) {
+    llvm::Instruction &prev = *--it;
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&prev))
+      if (auto *asm_ = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()); asm_ && asm_->getAsmString() == text)
+        return true;
+    if (prev.mayReadOrWriteMemory() || prev.mayHaveSideEffects())
+      break;
+  }
+  auto *type = llvm::FunctionType::get(b.getVoidTy(), false);
+  b.CreateCall(llvm::InlineAsm::get(type, text, "~{memory}", /*hasSideEffects=*/true));
+  return true;
+}
+
 llvm::Value *NVPTXHooks::shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane,
                                  std::string_view mode) {
   llvm::Intrinsic::ID id = llvm::Intrinsic::nvvm_shfl_sync_idx_i32;

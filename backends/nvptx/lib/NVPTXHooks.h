@@ -22,6 +22,8 @@ public:
   llvm::Value *programId(llvm::IRBuilder<> &b, int axis) override;
   llvm::Value *numPrograms(llvm::IRBuilder<> &b, int axis) override;
   void barrier(llvm::IRBuilder<> &b) override;
+  bool atomicFence(llvm::IRBuilder<> &b, llvm::AtomicOrdering ordering, std::string_view scope,
+                   bool before) override;
   llvm::Value *shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane,
                        std::string_view mode) override;
   llvm::Value *mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) override;

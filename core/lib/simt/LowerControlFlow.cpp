@@ -213,8 +213,10 @@ bool lowerFor(Lowering &l, Op *op) {
     extraYield.push_back(nextSlot);
     for (size_t k = 0; k < plan->loads.size(); ++k) {
       const PipelinedLoad &p = plan->loads[k];
-      l.pipelined[p.load->result()] = {buffers[k], l.b.binary(OpCode::MulI, slot, l.constI32(p.tileElements)),
-                                       p.shared};
+      Value *base = l.b.binary(OpCode::MulI, slot, l.constI32(p.tileElements));
+      l.pipelined[p.load->result()] = {buffers[k], base, p.shared};
+      for (const Op *t : p.transposes)
+        l.pipelined[t->result()] = {buffers[k], base, p.shared.transposed(p.load->result()->type().shape())};
     }
   }
   // The body proper sees the loop's own values (the stage above bound them to later ones).
@@ -255,8 +257,11 @@ bool lowerFor(Lowering &l, Op *op) {
     l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
   } else if (plan) {
     asyncWait(l, 0); // the copies of the stages past the end
-    for (const PipelinedLoad &p : plan->loads)
+    for (const PipelinedLoad &p : plan->loads) {
       l.pipelined.erase(p.load->result());
+      for (const Op *t : p.transposes)
+        l.pipelined.erase(t->result());
+    }
     for (const Op *dot : plan->asyncDots)
       l.asyncDots.erase(dot);
     if (!plan->asyncDots.empty()) {

@@ -60,6 +60,8 @@ bool lowerBroadcast(Lowering &l, Op *op) {
 }
 
 bool lowerViewOp(Lowering &l, Op *op) {
+  if (l.pipelined.count(op->result()))
+    return true; // a transpose a dot reads from its load's pipelined stage (Pipeline.h)
   LinearLayout layout = l.assigned(op->result());
   Type inType = op->operand(0)->type();
   LinearLayout inLayout;

@@ -46,11 +46,13 @@ bool isZeroConstant(const Value *v) {
 // inRegisters, when it is an operand of a dot on cooperative matrices).
 std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body, bool inRegisters) {
   Value *r = load->result();
-  if (!r->type().isBlock() || r->uses().size() != 1)
+  if (!r->type().isBlock() || r->uses().empty())
     return std::nullopt;
-  const Use &use = r->uses()[0];
-  const Op *dot = use.user;
   if (inRegisters) {
+    if (r->uses().size() != 1)
+      return std::nullopt;
+    const Use &use = r->uses()[0];
+    const Op *dot = use.user;
     if (use.operandIndex > 1 || dot->parentBlock() != body || !planCoop(dot, l.target, l.layouts.numWarps))
       return std::nullopt;
     PipelinedLoad p;
@@ -58,9 +60,31 @@ std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body,
     p.access = l.layouts.accessLayout(load);
     return p;
   }
-  const MmaPlan *plan = dot->is(OpCode::Dot) ? l.layouts.mmaPlan(dot) : nullptr;
-  if (!plan || use.operandIndex > 1 || dot->parentBlock() != body)
-    return std::nullopt;
+  // Every use a dot on matrix units in the body reading it as A or B, directly or through
+  // a tt.trans only that dot reads (attention's backward reads qT as B of k @ qT and,
+  // transposed, as B of dsT @ q): each reads the same stage, the transposed ones as the
+  // tile's transpose.
+  struct Reader {
+    const MmaPlan *plan;
+    unsigned operand;
+    const Op *trans; // or null
+  };
+  std::vector<Reader> readers;
+  for (const Use &u : r->uses()) {
+    const Op *user = u.user, *trans = nullptr;
+    unsigned operand = u.operandIndex;
+    if (user->is(OpCode::Trans)) {
+      if (r->type().shape().size() != 2 || user->parentBlock() != body || user->result()->uses().size() != 1)
+        return std::nullopt;
+      trans = user;
+      operand = user->result()->uses()[0].operandIndex;
+      user = user->result()->uses()[0].user;
+    }
+    const MmaPlan *plan = user->is(OpCode::Dot) ? l.layouts.mmaPlan(user) : nullptr;
+    if (!plan || operand > 1 || user->parentBlock() != body)
+      return std::nullopt;
+    readers.push_back({plan, operand, trans});
+  }
   if (load->numOperands() > 2 && !isZeroConstant(load->operand(2)))
     return std::nullopt; // a copy fills masked elements with zeros only
   PipelinedLoad p;
@@ -74,15 +98,41 @@ std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body,
     return std::nullopt;
   if (l.ownerPredicate(p.access))
     return std::nullopt; // replicas would copy the same bytes
-  if (plan->atom->warps > 1) {
-    // th.wgmma reads the stage itself: a canonical tile (SharedLayout.h), rows along what
-    // the copies write contiguously.
-    p.shared = l.matrixTileLayout(p.access, use.operandIndex == 0 ? 1 : 0, element, plan->atom->kMajorOnly);
+  std::span<const int64_t> shape = r->type().shape();
+  // The K dimension of the load's own shape for a reader.
+  auto kDimOf = [](const Reader &x) { return (x.operand == 0 ? 1u : 0u) ^ (x.trans ? 1u : 0u); };
+  const Reader *wgmma = nullptr; // th.wgmma reads the stage itself: a canonical tile
+  for (const Reader &x : readers)
+    if (x.plan->atom->warps > 1 && (!wgmma || x.plan->atom->kMajorOnly))
+      wgmma = &x;
+  if (wgmma) {
+    // Rows along what the copies write contiguously (K for atoms that read K-major only).
+    p.shared = l.matrixTileLayout(p.access, kDimOf(*wgmma), element, wgmma->plan->atom->kMajorOnly);
     p.asyncProxy = true;
+    for (const Reader &x : readers) {
+      if (x.plan->atom->warps == 1)
+        continue;
+      std::vector<int64_t> seen(shape.begin(), shape.end());
+      if (x.trans)
+        std::swap(seen[0], seen[1]);
+      std::optional<MatrixDescriptor> d = matrixDescriptor(x.trans ? p.shared.transposed(shape) : p.shared, seen,
+                                                           x.operand == 0 ? 1 : 0, unsigned(bytes));
+      if (!d || (x.plan->atom->kMajorOnly && d->mnMajor))
+        return std::nullopt; // one tile cannot serve both readers
+    }
   } else {
-    LinearLayout operand = mmaOperandLayout(r->type().shape(), *plan, use.operandIndex, l.layouts.numWarps);
+    // mma.sync reads fragments from the tile with ldmatrix (or plain loads): the first
+    // reader's arrangement (a transposed reader's layout seen in the load's shape).
+    const Reader &x = readers[0];
+    std::span<const int64_t> seen = x.trans ? x.trans->result()->type().shape() : shape;
+    LinearLayout operand = mmaOperandLayout(seen, *x.plan, x.operand, l.layouts.numWarps);
+    if (x.trans)
+      operand = operand.transpose(std::vector<int64_t>{1, 0});
     p.shared = l.operandTile(p.access, operand, element, p.width);
   }
+  for (const Reader &x : readers)
+    if (x.trans)
+      p.transposes.push_back(x.trans);
   if (contiguousSharedRegisters(p.shared.offsets(p.access)) < p.width)
     return std::nullopt;
   p.tileElements = r->type().numElements();
@@ -159,8 +209,10 @@ std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
       // a and b pipelined: a group still running may read only ring stages, which the
       // schedule keeps; a tile the threads rewrite every iteration would race with it.
       auto isPipelined = [&](const Value *v) {
-        return std::any_of(plan.loads.begin(), plan.loads.end(),
-                           [&](const PipelinedLoad &p) { return p.load->result() == v; });
+        return std::any_of(plan.loads.begin(), plan.loads.end(), [&](const PipelinedLoad &p) {
+          return p.load->result() == v || std::any_of(p.transposes.begin(), p.transposes.end(),
+                                                      [&](const Op *t) { return t->result() == v; });
+        });
       };
       if (!isPipelined(op->operand(0)) || !isPipelined(op->operand(1)))
         continue;

@@ -1,7 +1,8 @@
 #pragma once
 // Software pipelining of the loads that feed dots (docs/simt.md, "Pipelining"): in an
 // scf.for with num_stages = S >= 2 on a target with asynchronous copies, a tt.load whose
-// only use is an operand of a dot on matrix units goes global -> shared directly
+// uses are all operands of dots on matrix units (directly, or through a tt.trans the dot
+// alone reads: the dot then reads the stage as its transpose) goes global -> shared directly
 // (th.async_copy), S - 1 iterations ahead, into a ring of S shared-memory tiles; the dot
 // reads its stage in place. The ops computing the loads' addresses (and the loop-carried
 // values they advance, such as a_ptrs += BLOCK_K * stride) are lowered once more per
@@ -50,6 +51,8 @@ struct PipelinedLoad {
   SharedLayout shared;  // the arrangement of one stage (what the dot's operand read expects)
   int64_t tileElements = 0;
   bool asyncProxy = false; // read by th.wgmma (through the async proxy: fenced after the copies)
+  // tt.trans ops of the load that dots read: they read the same stage as its transpose.
+  std::vector<const Op *> transposes;
 };
 
 struct PipelinePlan {

@@ -53,6 +53,14 @@ SharedLayout SharedLayout::swizzled(std::span<const int64_t> shape, unsigned con
   return s;
 }
 
+SharedLayout SharedLayout::transposed(std::span<const int64_t> shape) const {
+  unsigned colBits = log2Exact(shape[1]);
+  SharedLayout t;
+  t.bases.assign(bases.begin() + colBits, bases.end()); // the rows' bits become the low ones
+  t.bases.insert(t.bases.end(), bases.begin(), bases.begin() + colBits);
+  return t;
+}
+
 int64_t SharedLayout::offset(int64_t flat) const {
   int64_t o = 0;
   for (size_t i = 0; i < bases.size(); ++i)

@@ -46,6 +46,9 @@ struct SharedLayout {
                                unsigned chunkBytes = 16);
 
   int64_t offset(int64_t flat) const;
+  // The same arrangement of a rank-2 block of `shape` seen as its transpose (the block
+  // of shape {shape[1], shape[0]} whose element (j, i) is this one's (i, j)).
+  SharedLayout transposed(std::span<const int64_t> shape) const;
   // `layout` with every basis replaced by its offset: a rank-1 layout whose "flat
   // index" is the shared-memory offset of each register of each thread.
   LinearLayout offsets(const LinearLayout &layout) const;

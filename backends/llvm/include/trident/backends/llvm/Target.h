@@ -42,6 +42,14 @@ public:
   virtual llvm::Value *numPrograms(llvm::IRBuilder<> &b, int axis) = 0;
   // Waits for all threads of the program; orders shared-memory accesses.
   virtual void barrier(llvm::IRBuilder<> &b) = 0;
+  // The fence an atomic of `ordering` at Triton's `scope` ("gpu", "cta", "sys") needs
+  // before it (`before`) or after it, for targets whose LLVM backend drops the orderings
+  // of atomic instructions (NVPTX in LLVM 19 emits every atomic relaxed and cannot select
+  // fence instructions). False: the atomic instruction's own ordering does it.
+  virtual bool atomicFence(llvm::IRBuilder<> &, llvm::AtomicOrdering /*ordering*/, std::string_view /*scope*/,
+                           bool /*before*/) {
+    return false;
+  }
   // A warp shuffle of an i32 `value`; `mode` is "idx", "xor", "up" or "down".
   virtual llvm::Value *shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane,
                                std::string_view mode) = 0;
