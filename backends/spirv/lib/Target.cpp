@@ -94,7 +94,8 @@ std::optional<DeviceInfo> profileDevice(std::string_view target) {
 
 namespace {
 
-// TRIDENT_VULKAN_PREFETCH = late (the default), early or off (docs/vulkan.md).
+// TRIDENT_VULKAN_PREFETCH = late (the default), early or off; TRIDENT_VULKAN_COOP_ORDER =
+// lazyb (docs/vulkan.md, measurement knobs).
 CoopPrefetch coopPrefetchFromEnv() {
   const char *v = std::getenv("TRIDENT_VULKAN_PREFETCH");
   if (v && !std::strcmp(v, "early"))
@@ -121,6 +122,8 @@ TargetDesc targetDesc(const DeviceInfo &device) {
   if ((device.features & coop) == coop && device.subgroupSize >= 16)
     t.coopMatrices = device.coopShapes;
   t.coopPrefetch = coopPrefetchFromEnv();
+  const char *order = std::getenv("TRIDENT_VULKAN_COOP_ORDER");
+  t.coopLazyB = order && !std::strcmp(order, "lazyb");
   return t;
 }
 

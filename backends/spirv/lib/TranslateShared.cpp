@@ -332,9 +332,10 @@ struct WordAccess {
 // offset, made on first use); 0 where it cannot.
 uint32_t blockVectorView(Translator &t, Value *alloc, unsigned bytes, unsigned length, uint32_t &vectorType) {
   unsigned total = bytes * length;
+  if (t.sharedLayout() != SharedLayout::Block || bytes >= 4 || (total != 8 && total != 16))
+    return 0;
   int64_t offset = t.sharedOffset(alloc), size = alloc->definingOp()->intAttr("size");
-  if (t.sharedLayout() != SharedLayout::Block || bytes >= 4 || (total != 8 && total != 16) || offset % total ||
-      size < total)
+  if (offset % total || size < total)
     return 0;
   vectorType = t.w.vectorType(t.u32Type(), total / 4);
   uint32_t &var = t.sharedView(alloc, vectorType);

@@ -534,15 +534,26 @@ bool lowerDotCoop(Lowering &l, Op *op) {
     std::vector<Value *> as, bs;
     for (int64_t i = 0; i < rm; ++i)
       as.push_back(a.tile(i, k0));
-    for (int64_t j = 0; j < rn; ++j)
-      bs.push_back(b.tile(j, k0));
-    for (int64_t i = 0; i < rm; ++i)
+    if (!l.target.coopLazyB)
+      for (int64_t j = 0; j < rn; ++j)
+        bs.push_back(b.tile(j, k0));
+    auto mma = [&](int64_t i, int64_t j, Value *bTile) {
+      size_t r = size_t(i * rn + j);
+      Value *operands[] = {as[size_t(i)], bTile, acc.regs[r]};
+      Type types[] = {cTile};
+      acc.regs[r] = l.b.create(OpCode::ThCoopMma, operands, types)->result();
+    };
+    if (l.target.coopLazyB) {
       for (int64_t j = 0; j < rn; ++j) {
-        size_t r = size_t(i * rn + j);
-        Value *operands[] = {as[size_t(i)], bs[size_t(j)], acc.regs[r]};
-        Type types[] = {cTile};
-        acc.regs[r] = l.b.create(OpCode::ThCoopMma, operands, types)->result();
+        Value *bTile = b.tile(j, k0);
+        for (int64_t i = 0; i < rm; ++i)
+          mma(i, j, bTile);
       }
+    } else {
+      for (int64_t i = 0; i < rm; ++i)
+        for (int64_t j = 0; j < rn; ++j)
+          mma(i, j, bs[size_t(j)]);
+    }
   }
   if (late) {
     // One buffer: every subgroup is done reading it before the next tiles overwrite it.

@@ -69,6 +69,9 @@ struct TargetDesc {
   bool asyncCopy = false; // th.async_copy/commit/wait: global -> shared copies that bypass registers
   std::vector<CoopMatrixShape> coopMatrices; // th.coop_*: tt.dot on cooperative matrices (Vulkan)
   CoopPrefetch coopPrefetch = CoopPrefetch::Late;
+  // Each k step loads a B tile just before the multiply-adds that read it (A's tiles of the
+  // step first), instead of all of the step's tiles first: fewer tiles live at once.
+  bool coopLazyB = false;
 
   unsigned log2WarpSize() const;
 };
