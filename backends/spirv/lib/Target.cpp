@@ -1,5 +1,7 @@
 #include "trident/backends/spirv/Target.h"
 
+#include <cstdlib>
+#include <cstring>
 #include <tuple>
 #include <utility>
 
@@ -90,6 +92,21 @@ std::optional<DeviceInfo> profileDevice(std::string_view target) {
   return std::nullopt;
 }
 
+namespace {
+
+// TRIDENT_VULKAN_PREFETCH = late (the default), early or off; TRIDENT_VULKAN_COOP_ORDER =
+// lazyb (docs/vulkan.md, measurement knobs).
+CoopPrefetch coopPrefetchFromEnv() {
+  const char *v = std::getenv("TRIDENT_VULKAN_PREFETCH");
+  if (v && !std::strcmp(v, "early"))
+    return CoopPrefetch::Early;
+  if (v && !std::strcmp(v, "off"))
+    return CoopPrefetch::Off;
+  return CoopPrefetch::Late;
+}
+
+} // namespace
+
 TargetDesc targetDesc(const DeviceInfo &device) {
   TargetDesc t;
   t.name = device.name;
@@ -104,6 +121,9 @@ TargetDesc targetDesc(const DeviceInfo &device) {
                         kWorkgroupMemoryExplicitLayout16BitAccess | kWorkgroupMemoryExplicitLayout8BitAccess;
   if ((device.features & coop) == coop && device.subgroupSize >= 16)
     t.coopMatrices = device.coopShapes;
+  t.coopPrefetch = coopPrefetchFromEnv();
+  const char *order = std::getenv("TRIDENT_VULKAN_COOP_ORDER");
+  t.coopLazyB = order && !std::strcmp(order, "lazyb");
   return t;
 }
 

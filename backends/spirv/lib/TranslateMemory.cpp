@@ -20,6 +20,54 @@ uint32_t fromMemory(Translator &t, Type element, uint32_t v) {
   return t.emit(Spv::INotEqual, t.boolType(), {v, t.constant(t.w.intType(8), 0)});
 }
 
+Ids splitWords(Translator &t, Type element, uint32_t v, unsigned words) {
+  uint32_t mem = t.memoryType(element), u32 = t.u32Type();
+  unsigned perWord = 4 / Translator::memoryBytes(element);
+  uint32_t piece = t.w.vectorType(mem, perWord);
+  Ids out;
+  for (unsigned w = 0; w < words; ++w) {
+    uint32_t word = v;
+    if (words > 1) {
+      word = t.emit(Spv::CompositeExtract, u32, {v, w});
+      t.notePiece(word, v, w, words);
+    }
+    uint32_t pieces = t.emit(Spv::Bitcast, piece, {word});
+    for (unsigned i = 0; i < perWord; ++i) {
+      out.push_back(t.emit(Spv::CompositeExtract, mem, {pieces, i}));
+      t.notePiece(out.back(), word, i, perWord);
+    }
+  }
+  return out;
+}
+
+uint32_t joinWords(Translator &t, Type element, const Ids &memoryValues) {
+  uint32_t mem = t.memoryType(element), u32 = t.u32Type();
+  unsigned perWord = 4 / Translator::memoryBytes(element);
+  unsigned words = unsigned(memoryValues.size()) / perWord;
+  // The whole the pieces p[0..n) were split from, in order, or 0.
+  auto whole = [&](const uint32_t *p, unsigned n) -> uint32_t {
+    uint32_t of = t.pieceOf(p[0]).whole;
+    for (unsigned i = 0; i < n; ++i)
+      if (!of || !(t.pieceOf(p[i]) == Translator::Piece{of, i, n}))
+        return 0;
+    return of;
+  };
+  Ids w;
+  for (unsigned j = 0; j < words; ++j) {
+    const uint32_t *p = memoryValues.data() + j * perWord;
+    uint32_t word = whole(p, perWord);
+    if (!word)
+      word = t.emit(Spv::Bitcast, u32,
+                    {t.emit(Spv::CompositeConstruct, t.w.vectorType(mem, perWord), Ids(p, p + perWord))});
+    w.push_back(word);
+  }
+  if (words == 1)
+    return w[0];
+  if (uint32_t v = whole(w.data(), words))
+    return v;
+  return t.emit(Spv::CompositeConstruct, t.w.vectorType(u32, words), w);
+}
+
 namespace {
 
 // A PhysicalStorageBuffer pointer type to `type`, with the storage capability its width needs.
@@ -65,14 +113,19 @@ std::vector<uint32_t> memoryOperands(const Access &a, bool isVolatile) {
   return {memory_access::kAligned | (isVolatile ? memory_access::kVolatile : 0u), a.bytes};
 }
 
-Ids loadGlobal(Translator &t, uint32_t address, Type element, unsigned n, bool isVolatile) {
-  Access a = accessOf(t, element, n);
-  uint32_t mem = t.memoryType(element);
+// One OpLoad of `a` at `address`: the access type's value.
+uint32_t loadAccess(Translator &t, uint32_t address, const Access &a, bool isVolatile) {
   uint32_t ptr = t.emit(Spv::ConvertUToPtr, a.pointer, {address});
   std::vector<uint32_t> operands{ptr};
   for (uint32_t w : memoryOperands(a, isVolatile))
     operands.push_back(w);
-  uint32_t v = t.emit(Spv::Load, a.type, operands);
+  return t.emit(Spv::Load, a.type, operands);
+}
+
+Ids loadGlobal(Translator &t, uint32_t address, Type element, unsigned n, bool isVolatile) {
+  Access a = accessOf(t, element, n);
+  uint32_t mem = t.memoryType(element);
+  uint32_t v = loadAccess(t, address, a, isVolatile);
   Ids out;
   if (n == 1) {
     out.push_back(fromMemory(t, element, v));
@@ -80,12 +133,8 @@ Ids loadGlobal(Translator &t, uint32_t address, Type element, unsigned n, bool i
     for (unsigned i = 0; i < n; ++i)
       out.push_back(fromMemory(t, element, t.emit(Spv::CompositeExtract, mem, {v, i})));
   } else {
-    for (unsigned w = 0; w < a.words; ++w) {
-      uint32_t word = t.emit(Spv::CompositeExtract, t.u32Type(), {v, w});
-      uint32_t piece = t.emit(Spv::Bitcast, a.wordPiece, {word});
-      for (unsigned i = 0; i < a.perWord; ++i)
-        out.push_back(fromMemory(t, element, t.emit(Spv::CompositeExtract, mem, {piece, i})));
-    }
+    for (uint32_t e : splitWords(t, element, v, a.words))
+      out.push_back(fromMemory(t, element, e));
   }
   return out;
 }
@@ -102,12 +151,7 @@ void storeGlobal(Translator &t, uint32_t address, Type element, const Ids &value
   } else if (!a.words) {
     v = t.emit(Spv::CompositeConstruct, a.type, mem);
   } else {
-    std::vector<uint32_t> words;
-    for (unsigned w = 0; w < a.words; ++w) {
-      std::vector<uint32_t> piece(mem.begin() + w * a.perWord, mem.begin() + (w + 1) * a.perWord);
-      words.push_back(t.emit(Spv::Bitcast, t.u32Type(), {t.emit(Spv::CompositeConstruct, a.wordPiece, piece)}));
-    }
-    v = t.emit(Spv::CompositeConstruct, a.type, words);
+    v = joinWords(t, element, mem);
   }
   uint32_t ptr = t.emit(Spv::ConvertUToPtr, a.pointer, {address});
   std::vector<uint32_t> operands{ptr, v};
@@ -131,6 +175,20 @@ bool translateLoad(Translator &t, Op *op) {
   uint32_t address = t.scalar(op->operand(0));
   uint32_t pred = op->numOperands() > 1 ? t.scalar(op->operand(1)) : 0;
   Ids other = op->numOperands() > 2 ? t.get(op->operand(2)) : nulls(t, r);
+  Access a = accessOf(t, element, n);
+  if (pred && a.words) {
+    // A masked vector of words: one phi of the words (not one per element), split after.
+    Ids otherMemory;
+    for (uint32_t v : other)
+      otherMemory.push_back(toMemory(t, element, v));
+    uint32_t otherWords = op->numOperands() > 2 ? joinWords(t, element, otherMemory) : t.w.nullConstant(a.type);
+    Ids raw = t.guarded(pred, {a.type}, {otherWords}, [&] { return Ids{loadAccess(t, address, a, isVolatile)}; });
+    Ids out;
+    for (uint32_t e : splitWords(t, element, raw[0], a.words))
+      out.push_back(fromMemory(t, element, e));
+    t.set(op->result(), out);
+    return true;
+  }
   t.set(op->result(), t.guarded(pred, std::vector<uint32_t>(n, t.valueType(r)), other,
                                 [&] { return loadGlobal(t, address, element, n, isVolatile); }));
   return true;

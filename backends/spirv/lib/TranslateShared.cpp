@@ -326,6 +326,31 @@ struct WordAccess {
   }
 };
 
+// Block layout: a vector of 1- or 2-byte elements that fills 2 or 4 words moves as one
+// access of a word vector (an 8- or 16-byte access instead of one per element), through
+// a view of its allocation as an array of such vectors (an Aliased Block at the same
+// offset, made on first use); 0 where it cannot.
+uint32_t blockVectorView(Translator &t, Value *alloc, unsigned bytes, unsigned length, uint32_t &vectorType) {
+  unsigned total = bytes * length;
+  if (t.sharedLayout() != SharedLayout::Block || bytes >= 4 || (total != 8 && total != 16))
+    return 0;
+  int64_t offset = t.sharedOffset(alloc), size = alloc->definingOp()->intAttr("size");
+  if (offset % total || size < total)
+    return 0;
+  vectorType = t.w.vectorType(t.u32Type(), total / 4);
+  uint32_t &var = t.sharedView(alloc, vectorType);
+  if (!var) {
+    uint32_t members[] = {t.w.arrayType(vectorType, uint32_t(size / total), total)};
+    uint32_t block = t.w.structType(members);
+    t.w.decorate(block, Decoration::Block);
+    t.w.memberDecorate(block, 0, Decoration::Offset, {uint32_t(offset)});
+    var = t.w.globalVariable(t.w.pointerType(StorageClass::Workgroup, block), StorageClass::Workgroup);
+    t.w.decorate(var, Decoration::Aliased);
+    t.addInterface(var);
+  }
+  return var;
+}
+
 bool translateAccess(Translator &t, Op *op) {
   Value *alloc = op->operand(0);
   Type element = alloc->type().pointee();
@@ -335,7 +360,34 @@ bool translateAccess(Translator &t, Op *op) {
     return Element{t, alloc, element, i};
   };
   unsigned bytes = Translator::memoryBytes(element);
-  if (op->is(OpCode::ThLoadShared)) {
+  bool isLoad = op->is(OpCode::ThLoadShared);
+  unsigned length = isLoad ? lengthOf(op->result()->type()) : unsigned(t.get(op->operand(2)).size());
+  uint32_t vectorType = 0;
+  if (uint32_t view = blockVectorView(t, alloc, bytes, length, vectorType)) {
+    auto pointer = [&] {
+      uint32_t at = t.emit(Spv::ShiftRightLogical, t.u32Type(), {index, t.u32(uint32_t(__builtin_ctz(length)))});
+      return t.emit(Spv::AccessChain, t.w.pointerType(StorageClass::Workgroup, vectorType), {view, t.u32(0), at});
+    };
+    unsigned words = bytes * length / 4;
+    if (isLoad) {
+      Ids out;
+      for (uint32_t e : splitWords(t, element, t.emit(Spv::Load, vectorType, {pointer()}), words))
+        out.push_back(fromMemory(t, element, e));
+      t.set(op->result(), out);
+      return true;
+    }
+    const Ids &values = t.get(op->operand(2));
+    uint32_t pred = op->numOperands() > 3 ? t.scalar(op->operand(3)) : 0;
+    t.guarded(pred, {}, {}, [&] {
+      Ids memoryValues;
+      for (uint32_t v : values)
+        memoryValues.push_back(toMemory(t, element, v));
+      t.emitVoid(Spv::Store, {pointer(), joinWords(t, element, memoryValues)});
+      return Ids{};
+    });
+    return true;
+  }
+  if (isLoad) {
     if (unsigned words = wholeWords(t, alloc, bytes, lengthOf(op->result()->type()))) {
       Ids out;
       for (uint32_t v : WordAccess{t, alloc, element, index, words}.load())

@@ -131,6 +131,24 @@ public:
   // The byte offset of a shared allocation (Block and Packed layouts).
   void setSharedOffset(const Value *alloc, int64_t offset) { sharedOffsets_[alloc] = offset; }
   int64_t sharedOffset(const Value *alloc) const { return sharedOffsets_.at(alloc); }
+  // Where a value came from when a wider one was split into it (piece `index` of `whole`:
+  // a narrow element of a u32 word, a word of a word vector), so that joining the same
+  // pieces again gives back `whole` instead of new instructions (joinWords).
+  struct Piece {
+    uint32_t whole = 0;
+    unsigned index = 0, count = 0; // piece `index` of the `count` pieces of `whole`
+    bool operator==(const Piece &) const = default;
+  };
+  void notePiece(uint32_t piece, uint32_t whole, unsigned index, unsigned count) {
+    pieces_[piece] = {whole, index, count};
+  }
+  Piece pieceOf(uint32_t id) const {
+    auto it = pieces_.find(id);
+    return it == pieces_.end() ? Piece{} : it->second;
+  }
+  // Block layout: the Aliased Block variable viewing allocation `alloc` as an array of
+  // `type` (a u32 word vector: 16-byte shared accesses, made on first use).
+  uint32_t &sharedView(const Value *alloc, uint32_t type) { return sharedViews_[{alloc, type}]; }
   // Adds a global variable to the entry point's interface.
   void addInterface(uint32_t variable);
   KernelInterface &interface() { return *iface_; }
@@ -167,6 +185,8 @@ private:
   uint64_t packedShared_ = 0;
   uint32_t packedVariable_ = 0;
   std::unordered_map<const Value *, int64_t> sharedOffsets_;
+  std::unordered_map<uint32_t, Piece> pieces_;
+  std::map<std::pair<const Value *, uint32_t>, uint32_t> sharedViews_;
   KernelInterface *iface_ = nullptr;
   const Op *func_ = nullptr;
   std::optional<IndexRanges> ranges_;
@@ -199,6 +219,13 @@ uint32_t fusedMultiplyAdd(Translator &t, uint32_t type, uint32_t a, uint32_t b, 
 // The memory form of a value of element type `element` and back (i1: a byte 0 or 1).
 uint32_t toMemory(Translator &t, Type element, uint32_t v);
 uint32_t fromMemory(Translator &t, Type element, uint32_t v);
+
+// Narrow elements (memory form, `element` of 1 or 2 bytes) to and from u32 words: the
+// `words` words of `v` (a word vector, or one u32 when words = 1) as their elements, the
+// first in the low bits; and elements back into a word vector (or one word), which is
+// the original where the elements are exactly its pieces (Translator::notePiece).
+Ids splitWords(Translator &t, Type element, uint32_t v, unsigned words);
+uint32_t joinWords(Translator &t, Type element, const Ids &memoryValues);
 
 // The layout for `func` on a device with `features`, and the bytes a packed layout spans.
 SharedLayout chooseSharedLayout(const Op *func, uint64_t features, uint64_t &packedBytes);

@@ -154,9 +154,14 @@ public:
   // targets without asynchronous copies): the registers this iteration uses, and the
   // loop's i32 that alternates 0, 1, 0, ... (a dot may store such operands into one of
   // two shared buffers by it: LowerCoopMatrix.cpp).
+  // With CoopPrefetch::Late (`late`), `regs` are the next iteration's registers (the dot
+  // stores them after its matrix operations) and `first` the first iteration's, loaded
+  // before the loop (the dot stores them there).
   struct Prefetched {
     Lowered regs;
     Value *parity = nullptr;
+    bool late = false;
+    Lowered first;
   };
   std::unordered_map<const Value *, Prefetched> prefetched;
   // Dots (th.wgmma) of pipelined loops whose accumulator only goes round the loop: each

@@ -115,6 +115,14 @@ bool lowerFor(Lowering &l, Op *op) {
   Type ivType = lb->type();
 
   std::optional<PipelinePlan> plan = planPipeline(l, op);
+  if (plan && plan->inRegisters && l.target.coopPrefetch == CoopPrefetch::Off)
+    plan.reset();
+  // Loads into registers stored after the dot (CoopPrefetch::Late) where the body has one
+  // dot: its buffers then live through the loop, which two dots' might not fit.
+  int dots = 0;
+  for (const Op *o : *body)
+    dots += o->is(OpCode::Dot);
+  bool late = plan && plan->inRegisters && l.target.coopPrefetch == CoopPrefetch::Late && dots == 1;
   std::vector<Value *> buffers, extraInits;
   std::vector<Lowered> ahead, loadedLike;
   int stages = plan ? plan->stages : 0;
@@ -125,8 +133,9 @@ bool lowerFor(Lowering &l, Op *op) {
     l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
     ahead = issueLoads(l, op, *plan, lb, ahead, l.b.cmpi("slt", lb, ub), loadedLike);
     extraInits = flattenState(ahead);
-    for (Value *v : flattenState(loadedLike))
-      extraInits.push_back(v);
+    if (!late) // late: the dot stores them before the loop instead
+      for (Value *v : flattenState(loadedLike))
+        extraInits.push_back(v);
     extraInits.push_back(l.constI32(0)); // the parity
   } else if (plan) {
     for (const PipelinedLoad &p : plan->loads) {
@@ -172,17 +181,22 @@ bool lowerFor(Lowering &l, Op *op) {
     size_t numState = flattenState(ahead).size();
     std::vector<Lowered> state = unflattenState(ahead, std::span<Value *const>(extraArgs).first(numState));
     Value *parity = extraArgs.back();
-    std::vector<Lowered> current = unflattenState(
-        loadedLike, std::span<Value *const>(extraArgs).subspan(numState, extraArgs.size() - numState - 1));
+    std::vector<Lowered> current;
+    if (!late)
+      current = unflattenState(
+          loadedLike, std::span<Value *const>(extraArgs).subspan(numState, extraArgs.size() - numState - 1));
     Value *later = l.b.binary(OpCode::AddI, iv, step);
     std::vector<Lowered> loaded;
     std::vector<Lowered> next = issueLoads(l, op, *plan, later, state, l.b.cmpi("slt", later, ub), loaded);
     extraYield = flattenState(next);
-    for (Value *v : flattenState(loaded))
-      extraYield.push_back(v);
+    if (!late)
+      for (Value *v : flattenState(loaded))
+        extraYield.push_back(v);
     extraYield.push_back(l.b.binary(OpCode::XOrI, parity, l.constI32(1)));
     for (size_t k = 0; k < plan->loads.size(); ++k)
-      l.prefetched[plan->loads[k].load->result()] = {current[k], parity};
+      l.prefetched[plan->loads[k].load->result()] =
+          late ? Lowering::Prefetched{loaded[k], parity, true, loadedLike[k]}
+               : Lowering::Prefetched{current[k], parity, false, {}};
   } else if (plan) {
     InsertionGuard guard(l.b);
     l.b.setInsertionPointToEnd(newBody);

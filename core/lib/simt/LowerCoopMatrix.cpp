@@ -315,39 +315,56 @@ Value *writeOperand(Lowering &l, const Lowered &src, int64_t rows, int64_t cols,
 // elements and loaded tile by tile in each k step; or, when the operand does not change
 // in the loop being lowered (attention's Q), loaded once before the loop and kept in
 // registers through it, so that its shared memory is free inside the loop (at
-// HEAD_DIM 128, Q's 32 KiB and the loop's tiles would not fit NVIDIA's 48 KiB). With
-// `parity` (an operand the loop loads an iteration ahead, Pipeline.h) it goes to one of
-// two buffers allocated before the loop, by the iteration's parity: the next
+// HEAD_DIM 128, Q's 32 KiB and the loop's tiles would not fit NVIDIA's 48 KiB). An
+// operand the loop loads an iteration ahead (`pre`, Pipeline.h) with `twice` goes to one
+// of two buffers allocated before the loop, by the iteration's parity: the next
 // iteration's stores then need no barrier after this one's tile loads (the one barrier
 // between each iteration's stores and its loads orders the buffer written next too).
+// With CoopPrefetch::Late (pre->late) the buffer (one or two) lives through the loop:
+// the first iteration's registers are stored before the loop, and storeNext() stores the
+// next iteration's after this one's matrix operations (into the other half when twice).
 class CoopOperand {
 public:
   CoopOperand(Lowering &l, Value *v, int which, const LinearLayout &layout, const CoopMatrixShape &s, int64_t pad,
-              Value *parity = nullptr)
-      : l_(l), which_(which), s_(s) {
+              const Lowering::Prefetched *pre, bool twice)
+      : l_(l), which_(which), s_(s), pad_(pad) {
     std::span<const int64_t> shape = v->type().shape();
+    rows_ = shape[0];
+    cols_ = shape[1];
     int64_t N = layout.shape()[1];
     tile_ = which ? Type::coopMatrix(s.k, s.n, s.bType, 1) : Type::coopMatrix(s.m, s.k, s.aType, 0);
     Op *loop = outermostInvariantLoop(l, v);
     InsertionGuard guard(l.b);
     if (loop)
       l.b.setInsertionPoint(loop);
-    const Lowered &own = l.get(v);
+    late_ = pre && pre->late && !loop;
+    const Lowered &own = late_ ? pre->regs : l.get(v);
     transposed_ = own.layout.contiguousRegisters(0) > own.layout.contiguousRegisters(1);
     stride_ = transposed_ ? shape[0] + pad : shape[1] + pad;
+    int64_t elements = (transposed_ ? shape[1] : shape[0]) * stride_;
     Value *offset = nullptr;
-    if (parity && !loop) {
-      int64_t elements = (transposed_ ? shape[1] : shape[0]) * stride_;
+    if (pre && (twice || late_) && !loop) {
       {
         InsertionGuard beforeLoop(l.b);
         l.b.setInsertionPoint(l.loops.back().second);
-        buffer_ = l.sharedAlloc(v->type().element(), 2 * elements);
+        buffer_ = l.sharedAlloc(v->type().element(), (twice ? 2 : 1) * elements);
         buffer_->definingOp()->setAttr("pipelined", Attribute::integer(1));
+        if (late_)
+          writeOperand(l, pre->first, rows_, cols_, pad, transposed_, buffer_);
       }
-      offset = l.b.binary(OpCode::MulI, parity, l.constI32(elements));
-      doubled_ = true;
+      if (twice) {
+        offset = l.b.binary(OpCode::MulI, pre->parity, l.constI32(elements));
+        doubled_ = true;
+      }
+      if (late_) {
+        next_ = &pre->regs;
+        if (twice)
+          nextOffset_ = l.b.binary(OpCode::MulI, l.b.binary(OpCode::XOrI, pre->parity, l.constI32(1)),
+                                   l.constI32(elements));
+      }
     }
-    buffer_ = writeOperand(l, own, shape[0], shape[1], pad, transposed_, buffer_, offset);
+    if (!late_)
+      buffer_ = writeOperand(l, own, rows_, cols_, pad, transposed_, buffer_, offset);
     // This subgroup's rows of A or columns of B.
     base_ = subgroupBase(l, layout, [&](int64_t b) {
       int64_t row = which ? 0 : (b >= N ? b / N : 0), col = which ? (b < N ? b : 0) : 0;
@@ -361,6 +378,12 @@ public:
     for (int64_t k0 = 0; k0 < (which ? shape[0] : shape[1]); k0 += s.k)
       for (int64_t t = 0; t < tiles; ++t)
         hoisted_[{t, k0}] = load(t, k0);
+  }
+  bool late() const { return late_; }
+  // Late: the next iteration's registers into the buffer it reads (after this one's reads).
+  void storeNext() {
+    if (late_)
+      writeOperand(l_, *next_, rows_, cols_, pad_, transposed_, buffer_, nextOffset_);
   }
   bool doubled() const { return doubled_; }
   // Tile t (of the subgroup's rows of A or columns of B) at k step k0.
@@ -384,9 +407,11 @@ private:
   }
   Lowering &l_;
   int which_;
-  bool transposed_ = false, doubled_ = false;
+  bool transposed_ = false, doubled_ = false, late_ = false;
   const CoopMatrixShape &s_;
-  int64_t stride_ = 0;
+  int64_t pad_ = 0, rows_ = 0, cols_ = 0, stride_ = 0;
+  const Lowered *next_ = nullptr;
+  Value *nextOffset_ = nullptr;
   Type tile_;
   Value *buffer_ = nullptr, *base_ = nullptr;
   std::map<std::pair<int64_t, int64_t>, Value *> hoisted_;
@@ -488,18 +513,20 @@ bool lowerDotCoop(Lowering &l, Op *op) {
     pad = 0;
   // Operands loaded an iteration ahead go to two buffers by turns where twice the
   // bytes fit and this is the loop's only dot (the others' buffers share the memory).
-  auto parityOf = [&](Value *v) -> Value * {
+  auto prefetchOf = [&](Value *v) -> const Lowering::Prefetched * {
     auto it = l.prefetched.find(v);
-    if (it == l.prefetched.end() || 2 * bytes > int64_t(l.target.sharedMemoryBytes))
-      return nullptr;
-    int dots = 0;
-    for (const Op *o : *op->parentBlock())
-      dots += o->is(OpCode::Dot);
-    return dots == 1 ? it->second.parity : nullptr;
+    return it == l.prefetched.end() ? nullptr : &it->second;
   };
-  CoopOperand a(l, op->operand(0), 0, layout, s, pad, parityOf(op->operand(0)));
-  CoopOperand b(l, op->operand(1), 1, layout, s, pad, parityOf(op->operand(1)));
-  if (a.doubled() || b.doubled()) // the barrier pass leaves the two buffers to this one
+  int dots = 0;
+  for (const Op *o : *op->parentBlock())
+    dots += o->is(OpCode::Dot);
+  bool twice = 2 * bytes <= int64_t(l.target.sharedMemoryBytes) && dots == 1;
+  CoopOperand a(l, op->operand(0), 0, layout, s, pad, prefetchOf(op->operand(0)), twice);
+  CoopOperand b(l, op->operand(1), 1, layout, s, pad, prefetchOf(op->operand(1)), twice);
+  // The barrier pass leaves the buffers of prefetched operands to this one: this
+  // iteration's tiles (stored by the previous one, or before the loop) are visible.
+  bool late = a.late() || b.late();
+  if (a.doubled() || b.doubled() || late)
     l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
   int64_t rm = M / plan->warpsM / s.m, rn = N / plan->warpsN / s.n;
   Type cTile = Type::coopMatrix(s.m, s.n, s.cType, 2);
@@ -507,15 +534,33 @@ bool lowerDotCoop(Lowering &l, Op *op) {
     std::vector<Value *> as, bs;
     for (int64_t i = 0; i < rm; ++i)
       as.push_back(a.tile(i, k0));
-    for (int64_t j = 0; j < rn; ++j)
-      bs.push_back(b.tile(j, k0));
-    for (int64_t i = 0; i < rm; ++i)
+    if (!l.target.coopLazyB)
+      for (int64_t j = 0; j < rn; ++j)
+        bs.push_back(b.tile(j, k0));
+    auto mma = [&](int64_t i, int64_t j, Value *bTile) {
+      size_t r = size_t(i * rn + j);
+      Value *operands[] = {as[size_t(i)], bTile, acc.regs[r]};
+      Type types[] = {cTile};
+      acc.regs[r] = l.b.create(OpCode::ThCoopMma, operands, types)->result();
+    };
+    if (l.target.coopLazyB) {
       for (int64_t j = 0; j < rn; ++j) {
-        size_t r = size_t(i * rn + j);
-        Value *operands[] = {as[size_t(i)], bs[size_t(j)], acc.regs[r]};
-        Type types[] = {cTile};
-        acc.regs[r] = l.b.create(OpCode::ThCoopMma, operands, types)->result();
+        Value *bTile = b.tile(j, k0);
+        for (int64_t i = 0; i < rm; ++i)
+          mma(i, j, bTile);
       }
+    } else {
+      for (int64_t i = 0; i < rm; ++i)
+        for (int64_t j = 0; j < rn; ++j)
+          mma(i, j, bs[size_t(j)]);
+    }
+  }
+  if (late) {
+    // One buffer: every subgroup is done reading it before the next tiles overwrite it.
+    if (!a.doubled() && !b.doubled())
+      l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
+    a.storeNext();
+    b.storeNext();
   }
   LinearLayout wanted = l.assigned(result);
   l.set(result, isCoopLayout(wanted) ? std::move(acc) : materialize(l, acc, s, wanted, result->type().element()));

@@ -45,6 +45,16 @@ struct CoopMatrixShape {
   Type aType, bType, cType, resultType;
 };
 
+// How a loop feeding a dot on cooperative matrices moves its operands (Pipeline.h,
+// "inRegisters"; LowerCoopMatrix.cpp):
+//   Late:  the next iteration's tiles are loaded into registers at the top of the body and
+//          stored into shared memory after this iteration's matrix operations, so one set
+//          of registers is live and none is carried round the loop;
+//   Early: the registers of the next iteration are carried round the loop and stored at
+//          the top of the next one (two sets live while the loads are in flight);
+//   Off:   no prefetch: each iteration loads, stores, waits, multiplies.
+enum class CoopPrefetch { Late, Early, Off };
+
 struct TargetDesc {
   std::string name;       // "cuda:sm_90", "hip:gfx942", "vulkan" ...
   unsigned warpSize = 32; // lanes per warp (subgroup size)
@@ -58,6 +68,10 @@ struct TargetDesc {
   bool ldmatrix = false;  // th.ldmatrix: a warp reads 8x8 matrices of 16-bit elements from shared memory
   bool asyncCopy = false; // th.async_copy/commit/wait: global -> shared copies that bypass registers
   std::vector<CoopMatrixShape> coopMatrices; // th.coop_*: tt.dot on cooperative matrices (Vulkan)
+  CoopPrefetch coopPrefetch = CoopPrefetch::Late;
+  // Each k step loads a B tile just before the multiply-adds that read it (A's tiles of the
+  // step first), instead of all of the step's tiles first: fewer tiles live at once.
+  bool coopLazyB = false;
 
   unsigned log2WarpSize() const;
 };

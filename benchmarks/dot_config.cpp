@@ -1,0 +1,179 @@
+// trident-bench-dot: one matmul (samples/matmul.py, fp16) or attention (samples/attention.py)
+// launch at a fixed config, checked against float64 on sampled elements and timed with
+// events (median of --repeats after 3 warm-ups): one line per run, for sweeps over
+// compiler knobs (scripts/vulkan-sweep.sh). The matmul's @triton.autotune is cut from the
+// source, so no other config is compiled.
+//
+//   trident-bench-dot --device vulkan:0 matmul 4096 BM BN BK GROUP WARPS [STAGES]
+//   trident-bench-dot --device vulkan:0 attention Z H N D WARPS [causal]
+#include "BenchSupport.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+using namespace trident;
+using namespace trident::bench;
+
+namespace {
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The source without its @triton.autotune(...) decorator (parentheses matched).
+std::string withoutAutotune(std::string src) {
+  size_t at = src.find("@triton.autotune(");
+  if (at == std::string::npos)
+    return src;
+  size_t i = src.find('(', at), depth = 0;
+  for (; i < src.size(); ++i) {
+    depth += src[i] == '(';
+    if (src[i] == ')' && --depth == 0)
+      break;
+  }
+  size_t end = src.find('\n', i);
+  // Keep the line count, so that locations stay those of the file.
+  std::string cut = src.substr(at, end - at), blank;
+  for (char c : cut)
+    if (c == '\n')
+      blank += '\n';
+  return src.substr(0, at) + blank + src.substr(end);
+}
+
+Buffer randomHalf(const Device &dev, size_t n, uint32_t seed, std::vector<double> &values) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  std::vector<uint16_t> bits(n);
+  values.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    bits[i] = floatToHalf(dist(gen));
+    values[i] = halfToFloat(bits[i]);
+  }
+  return Buffer::fromHost(dev, std::span<const uint16_t>(bits), DType::F16);
+}
+
+int matmul(const Device &dev, int s, int bm, int bn, int bk, int group, int warps, int stages, int repeats,
+           const std::string &dir) {
+  std::vector<double> a, b;
+  Buffer ba = randomHalf(dev, size_t(s) * s, 1, a), bb = randomHalf(dev, size_t(s) * s, 2, b);
+  Buffer c(dev, size_t(s) * s, DType::F16);
+  c.fillBytes(0xff);
+  Kernel k = Kernel::fromSource(withoutAutotune(readFile(dir + "/matmul.py")), "matmul_kernel", dir + "/matmul.py");
+  LaunchOptions opts;
+  opts.numWarps = warps;
+  opts.numStages = stages;
+  opts.constexprs = {{"BLOCK_SIZE_M", bm}, {"BLOCK_SIZE_N", bn},      {"BLOCK_SIZE_K", bk},
+                     {"GROUP_SIZE_M", group}, {"ACTIVATION", Constexpr::string("")}};
+  int64_t programs = cdiv(s, bm) * cdiv(s, bn);
+  auto launch = [&] { k.launch(dev, Grid(programs), {ba, bb, c, s, s, s, s, 1, s, 1, s, 1}, opts); };
+  double cold = coldLaunchMs(dev, launch);
+  std::vector<uint16_t> got = c.toHost<uint16_t>();
+  std::mt19937 pick(3);
+  size_t bad = 0;
+  for (int n = 0; n < 256; ++n) {
+    int i = int(pick() % uint32_t(s)), j = int(pick() % uint32_t(s));
+    double ref = 0;
+    for (int q = 0; q < s; ++q)
+      ref += a[size_t(i) * s + q] * b[size_t(q) * s + j];
+    double g = halfToFloat(got[size_t(i) * s + j]);
+    bad += !(std::fabs(g - ref) <= 1e-3 * std::sqrt(double(s)) + 1e-3 * std::fabs(ref));
+  }
+  double ms = timeOnDevice(dev, repeats, 1, launch).first;
+  std::printf("matmul f16 %d^3 %dx%dx%d/w%d/s%d: %.3f ms %.1f TFLOP/s cold %.0f ms check %s\n", s, bm, bn, bk, warps,
+              stages, ms, 2.0 * double(s) * s * s / (ms * 1e9), cold,
+              bad ? (std::to_string(bad) + "/256 differ").c_str() : "ok");
+  return bad ? 1 : 0;
+}
+
+int attention(const Device &dev, int Z, int H, int N, int D, int warps, bool causal, int repeats,
+              const std::string &dir) {
+  size_t count = size_t(Z) * H * N * D;
+  std::vector<double> q, kv, v;
+  Buffer bq = randomHalf(dev, count, 4, q), bk = randomHalf(dev, count, 5, kv), bv = randomHalf(dev, count, 6, v);
+  Buffer out(dev, count, DType::F16), m(dev, size_t(Z) * H * N, DType::F32);
+  out.fillBytes(0xff);
+  Kernel k = Kernel::fromFile(dir + "/attention.py", "_attn_fwd");
+  const int BLOCK_M = 128, BLOCK_N = 64, sz = H * N * D, sh = N * D, sm = D, sk = 1;
+  const float smScale = 0.5f;
+  LaunchOptions opts;
+  opts.numWarps = warps;
+  opts.numStages = 3;
+  opts.constexprs = {{"N_CTX", N}, {"HEAD_DIM", D}, {"BLOCK_M", BLOCK_M}, {"BLOCK_N", BLOCK_N},
+                     {"STAGE", causal ? 3 : 1}};
+  auto launch = [&] {
+    k.launch(dev, Grid(cdiv(N, BLOCK_M), Z * H),
+             {bq, bk, bv, smScale, m, out, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, Z, H},
+             opts);
+  };
+  double cold = coldLaunchMs(dev, launch);
+  std::vector<uint16_t> got = out.toHost<uint16_t>();
+  std::mt19937 pick(7);
+  size_t bad = 0;
+  std::vector<double> p(size_t(N), 0.0);
+  for (int n = 0; n < 4; ++n) {
+    int zh = int(pick() % uint32_t(Z * H)), i = int(pick() % uint32_t(N));
+    size_t base = size_t(zh) * N * D;
+    double mx = -INFINITY, sum = 0;
+    for (int j = 0; j < N; ++j) {
+      double s = 0;
+      for (int d = 0; d < D; ++d)
+        s += q[base + size_t(i) * D + d] * kv[base + size_t(j) * D + d];
+      p[size_t(j)] = (causal && j > i) ? -INFINITY : s * smScale;
+      mx = std::max(mx, p[size_t(j)]);
+    }
+    for (int j = 0; j < N; ++j)
+      sum += p[size_t(j)] = std::exp(p[size_t(j)] - mx);
+    for (int d = 0; d < D; ++d) {
+      double ref = 0;
+      for (int j = 0; j < N; ++j)
+        ref += p[size_t(j)] * v[base + size_t(j) * D + d];
+      bad += !(std::fabs(halfToFloat(got[base + size_t(i) * D + d]) - ref / sum) <= 1e-2);
+    }
+  }
+  double ms = timeOnDevice(dev, repeats, 1, launch).first;
+  double flops = (causal ? 0.5 : 1.0) * 4.0 * Z * H * double(N) * N * D;
+  std::printf("attention%s %dx%dx%dx%d/w%d: %.3f ms %.1f TFLOP/s cold %.0f ms check %s\n", causal ? " causal" : "", Z,
+              H, N, D, warps, ms, flops / (ms * 1e9), cold, bad ? (std::to_string(bad) + " differ").c_str() : "ok");
+  return bad ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string device = "vulkan:0";
+  int repeats = 20, i = 1;
+  for (; i < argc && argv[i][0] == '-'; ++i) {
+    if (!std::strcmp(argv[i], "--device") && i + 1 < argc)
+      device = argv[++i];
+    else if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc)
+      repeats = std::atoi(argv[++i]);
+  }
+  auto arg = [&](int k, int otherwise) { return i + k < argc ? std::atoi(argv[i + k]) : otherwise; };
+  if (i >= argc) {
+    std::fprintf(stderr, "usage: trident-bench-dot [--device D] [--repeats N] matmul S BM BN BK GROUP WARPS [STAGES]\n"
+                         "       trident-bench-dot [--device D] [--repeats N] attention Z H N D WARPS [causal]\n");
+    return 2;
+  }
+  try {
+    Device dev = Device::get(device);
+    std::string dir = TRIDENT_SAMPLES_DIR;
+    if (!std::strcmp(argv[i], "matmul"))
+      return matmul(dev, arg(1, 4096), arg(2, 128), arg(3, 128), arg(4, 32), arg(5, 8), arg(6, 4), arg(7, 3),
+                    repeats, dir);
+    if (!std::strcmp(argv[i], "attention"))
+      return attention(dev, arg(1, 4), arg(2, 32), arg(3, 4096), arg(4, 64), arg(5, 4),
+                       i + 6 < argc && !std::strcmp(argv[i + 6], "causal"), repeats, dir);
+  } catch (const std::exception &e) {
+    std::printf("error: %s\n", e.what());
+    return 1;
+  }
+  return 2;
+}
