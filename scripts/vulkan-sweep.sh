@@ -33,7 +33,7 @@ run() {
 # The matmul sample's configs that fit 48 KiB on vulkan:nvidia (BM BN BK GROUP WARPS STAGES).
 configs=("128 128 32 8 4 4" "128 256 64 8 8 3" "64 256 32 8 4 4" "64 64 32 8 2 5")
 for variant in "late|TRIDENT_VULKAN_PREFETCH=late" "early|TRIDENT_VULKAN_PREFETCH=early" \
-               "off|TRIDENT_VULKAN_PREFETCH=off" "late+lazyb|TRIDENT_VULKAN_PREFETCH=late TRIDENT_VULKAN_COOP_ORDER=lazyb"; do
+               "off|TRIDENT_VULKAN_PREFETCH=off" "late+eager|TRIDENT_VULKAN_PREFETCH=late TRIDENT_VULKAN_COOP_ORDER=eager"; do
   name=${variant%%|*}; envs=${variant#*|}
   for c in "${configs[@]}"; do
     run "$name" "$envs" matmul "$size" $c
