@@ -5,15 +5,14 @@
 #include "ThreadLoops.h"
 #include "CpuTarget.h"
 #include "trident/backends/llvm/CodeGen.h"
+#include "trident/backends/llvm/Optimize.h"
 #include "trident/ir/Printer.h"
 #include "trident/simt/Lowering.h"
 #include "trident/support/StageTimer.h"
 
-#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -49,47 +48,17 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(unsigned optLevel, Diag
       cpu.triple, cpu.name, cpu.features, options, llvm::Reloc::PIC_, std::nullopt, level));
 }
 
+// Vectorized: warps of one thread run as loops over threads (ThreadLoops.cpp), which the
+// loop vectorizer takes first, before instcombine rewrites `base + tid + c` into `or`s
+// whose strides it no longer sees (it would gather and scatter). Math functions in loops
+// vectorize into glibc's libmvec (which the plugin loads before linking kernels: CpuJit.cpp).
 void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
-  if (optLevel == 0)
-    return;
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PipelineTuningOptions tuning;
-  tuning.SLPVectorization = true;
-  tuning.LoopVectorization = true;
-  llvm::PassBuilder pb(&tm, tuning);
-  // Math functions in loops vectorize into glibc's vector math library (libmvec, which
-  // the plugin loads before linking kernels: CpuJit.cpp).
-  llvm::Triple triple(tm.getTargetTriple());
-  llvm::TargetLibraryInfoImpl library(triple);
-  if (triple.getArch() == llvm::Triple::x86_64)
-    library.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86, triple);
-  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(library); });
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
-                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
-                                                  : llvm::OptimizationLevel::O3;
-  // The thread loops vectorize first, before instcombine rewrites `base + tid + c` into
-  // `or`s whose strides the vectorizer no longer sees (it would gather and scatter).
-  llvm::ModulePassManager mpm;
-  if (llvm::Error e = pb.parsePassPipeline(
-          mpm, "always-inline,function(simplifycfg,early-cse,loop-simplify,lcssa,loop-vectorize)"))
-    llvm::consumeError(std::move(e)); // a fixed, valid pipeline: cannot happen
-  mpm.addPass(pb.buildPerModuleDefaultPipeline(level));
-  mpm.run(m, mam);
-}
-
-std::string llvmText(const llvm::Module &m) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  m.print(os, nullptr);
-  return os.str();
+  llvmgen::OptimizeOptions options;
+  options.tuning.SLPVectorization = true;
+  options.tuning.LoopVectorization = true;
+  options.vectorMath = true;
+  options.first = "always-inline,function(simplifycfg,early-cse,loop-simplify,lcssa,loop-vectorize)";
+  llvmgen::optimize(m, tm, optLevel, options);
 }
 
 // An argument of the launch ABI (trident_kernel_arg: type, reserved, 64 bits) as the
@@ -212,7 +181,7 @@ std::optional<CompiledModule> compile(const Module &blockIR, const CompileOption
   std::unique_ptr<llvm::Module> m = llvmgen::translateToLLVM(*threadIR, ctx, hooks, diags);
   if (!m)
     return std::nullopt;
-  auto text = [&m] { return llvmText(*m); };
+  auto text = [&m] { return llvmgen::llvmText(*m); };
   timer.lap("to LLVM IR", "ll", text);
   m->setDataLayout(tm->createDataLayout());
   for (const KernelInfo &k : out.kernels)

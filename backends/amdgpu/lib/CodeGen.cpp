@@ -7,6 +7,7 @@
 #include "Linker.h"
 #include "trident/backends/amdgpu/Target.h"
 #include "trident/backends/llvm/CodeGen.h"
+#include "trident/backends/llvm/Optimize.h"
 #include "trident/ir/Printer.h"
 #include "trident/ir/Verifier.h"
 #include "trident/simt/Lowering.h"
@@ -17,7 +18,6 @@
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
@@ -64,26 +64,6 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch
   // No features: each architecture's defaults (wave64 on gfx9, wave32 on gfx11).
   return std::unique_ptr<llvm::TargetMachine>(
       target->createTargetMachine(kTriple, arch, "", options, llvm::Reloc::PIC_, std::nullopt, level));
-}
-
-void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
-  if (optLevel == 0)
-    return;
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&tm);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
-                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
-                                                  : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
-  mpm.run(m, mam);
 }
 
 // The translation declares shared memory as one dynamic (unsized) LDS array. Sized
@@ -134,7 +114,7 @@ std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContex
   if (!linkDeviceLibs(*m, arch, diags))
     return nullptr;
   timer.lap("device libs");
-  optimize(*m, tm, options.optLevel);
+  llvmgen::optimize(*m, tm, options.optLevel);
   timer.lap("optimize", "ll", text);
   return m;
 }

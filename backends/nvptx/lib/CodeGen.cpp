@@ -5,6 +5,7 @@
 #include "Libdevice.h"
 #include "NVPTXHooks.h"
 #include "trident/backends/llvm/CodeGen.h"
+#include "trident/backends/llvm/Optimize.h"
 #include "trident/backends/nvptx/Target.h"
 #include "trident/ir/Printer.h"
 #include "trident/simt/Lowering.h"
@@ -12,7 +13,6 @@
 
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -76,33 +76,6 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch
       triple, llvmProcessor(arch), ptxFeatures(arch, threadIR && usesFp8MatrixUnits(*threadIR)), options, std::nullopt, std::nullopt, level));
 }
 
-void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
-  if (optLevel == 0)
-    return;
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&tm);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
-                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
-                                                  : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
-  mpm.run(m, mam);
-}
-
-std::string llvmText(const llvm::Module &m) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  m.print(os, nullptr);
-  return os.str();
-}
-
 // Thread IR through LLVM's optimizer: the module ready for the NVPTX code generator.
 std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContext &ctx,
                                         llvm::TargetMachine &tm, unsigned optLevel, Diagnostics &diags,
@@ -113,14 +86,14 @@ std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContex
   std::unique_ptr<llvm::Module> m = llvmgen::translateToLLVM(threadIR, ctx, hooks, diags);
   if (!m)
     return nullptr;
-  auto text = [&m] { return llvmText(*m); };
+  auto text = [&m] { return llvmgen::llvmText(*m); };
   timer.lap("to LLVM IR", "ll", text);
   m->setDataLayout(tm.createDataLayout());
   if (!linkLibdevice(*m, diags))
     return nullptr;
   timer.lap("libdevice");
   pairNarrowingConversions(*m);
-  optimize(*m, tm, optLevel);
+  llvmgen::optimize(*m, tm, optLevel);
   timer.lap("optimize", "ll", text);
   return m;
 }
@@ -169,7 +142,7 @@ std::string emitLLVMFromThreadIR(const Module &threadIR, const TargetDesc &targe
   llvm::LLVMContext ctx;
   StageTimer timer("nvptx", options.kernel);
   std::unique_ptr<llvm::Module> m = buildLLVM(threadIR, ctx, *tm, options.optLevel, diags, timer);
-  return m ? llvmText(*m) : std::string();
+  return m ? llvmgen::llvmText(*m) : std::string();
 }
 
 std::optional<PTXModule> compileModuleToPTX(const Module &blockIR, const TargetDesc &target,
