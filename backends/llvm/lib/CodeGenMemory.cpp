@@ -15,6 +15,19 @@ uint64_t accessBytes(Type t) {
   return elementBits / 8 * static_cast<uint64_t>(t.numElements());
 }
 
+// The scope of an atomic ("cta", "gpu", "sys"; gpu when not given).
+std::string scopeOf(const Op *op) {
+  const Attribute &scope = op->attr("scope");
+  return scope.isString() ? scope.getString() : "gpu";
+}
+
+bool releases(llvm::AtomicOrdering o) {
+  return o == llvm::AtomicOrdering::Release || o == llvm::AtomicOrdering::AcquireRelease;
+}
+bool acquires(llvm::AtomicOrdering o) {
+  return o == llvm::AtomicOrdering::Acquire || o == llvm::AtomicOrdering::AcquireRelease;
+}
+
 llvm::AtomicOrdering ordering(const Op *op) {
   const Attribute &sem = op->attr("sem");
   std::string s = sem.isString() ? sem.getString() : "acq_rel";
@@ -126,7 +139,13 @@ bool Translator::translateMemory(Op *op) {
     llvm::Value *old = predicated(
         optional(2),
         [&]() -> llvm::Value * {
-          return b.CreateAtomicRMW(*kind, ptr, v, llvm::MaybeAlign(t.bitWidth() / 8), ordering(op));
+          llvm::AtomicOrdering order = ordering(op);
+          if (releases(order))
+            hooks.atomicFence(b, true, scopeOf(op));
+          llvm::Value *old = b.CreateAtomicRMW(*kind, ptr, v, llvm::MaybeAlign(t.bitWidth() / 8), order);
+          if (acquires(order))
+            hooks.atomicFence(b, false, scopeOf(op));
+          return old;
         },
         nullptr, opType);
     define(op->result(), viaInt ? b.CreateBitCast(old, type(t)) : old);
@@ -145,8 +164,12 @@ bool Translator::translateMemory(Op *op) {
     llvm::Value *old = predicated(
         optional(3),
         [&]() -> llvm::Value * {
+          if (releases(success))
+            hooks.atomicFence(b, true, scopeOf(op));
           llvm::Value *pair =
               b.CreateAtomicCmpXchg(ptr, cmp, v, llvm::MaybeAlign(t.bitWidth() / 8), success, failure);
+          if (acquires(success))
+            hooks.atomicFence(b, false, scopeOf(op));
           return b.CreateExtractValue(pair, 0);
         },
         nullptr, intType);

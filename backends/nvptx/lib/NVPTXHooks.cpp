@@ -51,6 +51,19 @@ llvm::Value *NVPTXHooks::warpId(llvm::IRBuilder<> &b) {
 
 void NVPTXHooks::barrier(llvm::IRBuilder<> &b) { readRegister(b, llvm::Intrinsic::nvvm_barrier0); }
 
+// LLVM 19's NVPTX selects every atomicrmw and cmpxchg as a relaxed atom, whatever its
+// ordering, and cannot select a fence instruction at all. A release is then a fence
+// before the (strong, relaxed) atom and an acquire a fence after it: the PTX memory
+// model's release and acquire patterns. Without them a lock taken with atomic_cas and
+// released with atomic_xchg guards nothing (loads in the critical section may read
+// stale L1 lines; stores may land after the release).
+bool NVPTXHooks::atomicFence(llvm::IRBuilder<> &b, bool /*release*/, std::string_view scope) {
+  std::string text = "fence.acq_rel." + std::string(scope == "cta" || scope == "sys" ? scope : "gpu") + ";";
+  auto *fnType = llvm::FunctionType::get(b.getVoidTy(), false);
+  b.CreateCall(llvm::InlineAsm::get(fnType, text, "~{memory}", /*hasSideEffects=*/true));
+  return true;
+}
+
 llvm::Value *NVPTXHooks::shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane,
                                  std::string_view mode) {
   llvm::Intrinsic::ID id = llvm::Intrinsic::nvvm_shfl_sync_idx_i32;

@@ -54,6 +54,8 @@ public:
   std::vector<llvm::Value *> warpgroupWait(llvm::IRBuilder<> &b, unsigned pending,
                                            llvm::ArrayRef<llvm::Value *> values) override;
   bool fenceAsyncShared(llvm::IRBuilder<> &b) override;
+  // fence.acq_rel.<scope> around atomics (LLVM 19's NVPTX emits atom without .sem).
+  bool atomicFence(llvm::IRBuilder<> &b, bool release, std::string_view scope) override;
   void markKernel(llvm::Function *f, unsigned numThreads) override;
 
 private:

@@ -135,6 +135,13 @@ public:
     return {};
   }
   virtual bool fenceAsyncShared(llvm::IRBuilder<> &) { return false; }
+  // A fence that gives an atomic its ordering where the target's LLVM code generator
+  // drops the atomic's own (NVPTX in LLVM 19 emits every atom relaxed): called before
+  // a release (`release` true) and after an acquire (false); `scope` is "cta", "gpu"
+  // or "sys". False: the LLVM ordering on the atomic is enough.
+  virtual bool atomicFence(llvm::IRBuilder<> &, bool /*release*/, std::string_view /*scope*/) {
+    return false;
+  }
   // Parameters the target appends to every kernel after the kernel's own (the CPU's
   // program ids and shared memory); the hooks find them as the function's last arguments.
   virtual std::vector<llvm::Type *> extraParameters(llvm::LLVMContext &) { return {}; }
