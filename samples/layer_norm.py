@@ -116,6 +116,8 @@ def _layer_norm_bwd_dx_fused(DX,  # gradient of the input (output)
         partial_db += tl.load(DB, mask=mask)
     tl.store(DW, partial_dw, mask=mask)
     tl.store(DB, partial_db, mask=mask)
+    # Every thread's stores are done before the one thread issuing the scalar atomic releases the lock.
+    tl.debug_barrier()
     # Release the lock.
     tl.atomic_xchg(Lock, 0)
 

@@ -132,8 +132,12 @@ void registerDebugBuiltins(BuiltinTable &t) {
       args.bind(cg, {});
       return Object::none();
     };
-  t["tl.debug_barrier"] = [](CodeGen &cg, const CallArgs &args) -> Object {
-    cg.error(args.span, "tl.debug_barrier is not supported by Trident: the block IR has no barrier op");
+  // A barrier of all the program's threads that also orders their memory accesses
+  // (Triton's gpu.barrier): a lock's release after it publishes every thread's stores.
+  t["tl.debug_barrier"] = [](CodeGen &cg, const CallArgs &args) {
+    args.bind(cg, {});
+    cg.builder().create(OpCode::Barrier, std::span<Value *const>{}, std::span<const Type>{});
+    return Object::none();
   };
 }
 

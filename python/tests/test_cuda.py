@@ -65,15 +65,7 @@ class CudaTest(unittest.TestCase):
         import os
         import subprocess
         from support import SAMPLES
-        # layer_norm.py's backward check of dw fails on cuda:0 at its size (1151 x 8192, 64
-        # spin-locked partial sums; dx and db match): a CUDA code generation matter of the
-        # lock's ordering, not of the launch; the same kernels pass at 24 x 100 in test_samples.
-        known = {"layer_norm.py"}
         for name in sorted(f for f in os.listdir(SAMPLES) if f.endswith(".py")):
-            if name in known:
-                print(f"KNOWN FAILURE, not run: {name}'s own program on cuda:0 (dw of the backward pass)",
-                      file=sys.stderr)
-                continue
             with self.subTest(sample=name):
                 r = subprocess.run([sys.executable, "-m", "trident.run", os.path.join(SAMPLES, name)],
                                    capture_output=True, text=True, timeout=300)

@@ -174,6 +174,20 @@ inline std::vector<Case> cases() {
         P::filled(Elem::F32, lnM, -7), P::i32(lnN), P::i32(lnN), P::f32(1e-5f)},
        2e-3,
        4e-3},
+      // The backward's dx and its GROUP_SIZE_M = 4 partial dw/db rows, each behind a spin lock
+      // (released after tl.debug_barrier); programs contend for the locks on a GPU only.
+      {"layer_norm.py",
+       "_layer_norm_bwd_dx_fused",
+       "*fp32:16, *fp32:16, *fp32:16, *fp32:16, *fp32:16, *fp32:16, *fp32:16, *fp32:16, *i32:16, i32, i32, "
+       "4, 128",
+       {24, 1, 1},
+       {P::filled(Elem::F32, 24 * 100, -7), P::buffer(Elem::F32, 24 * 100, -0.1, 0.1),
+        P::filled(Elem::F32, 4 * 100, -7), P::filled(Elem::F32, 4 * 100, -7),
+        P::buffer(Elem::F32, 24 * 100, -2, 2), P::buffer(Elem::F32, 100, 0, 1),
+        P::buffer(Elem::F32, 24, -0.1, 0.1), P::buffer(Elem::F32, 24, 0.5, 1.5),
+        P::filled(Elem::I32, 2 * 4, 0), P::i32(100), P::i32(100)},
+       1e-5,
+       1e-4},
       {"matmul.py",
        "matmul_kernel",
        "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1, 64, 64, 32, "

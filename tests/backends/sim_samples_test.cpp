@@ -75,6 +75,7 @@ void runSamples(const std::string &target, bool onlyDots = false, const std::vec
       CHECK(atoms > 0);
     }
     simt::test::ThreadSim simulator(desc.warpSize, desc.matrixAtoms);
+    simulator.checkReleases(); // the layer-norm backward's lock: released after a barrier
     std::vector<uint64_t> args;
     for (size_t i = 0; i < c.params.size(); ++i) {
       const Param &p = c.params[i];

@@ -393,6 +393,21 @@ TEST_CASE("hints and debug ops") {
   CHECK(printed == "block 8 16 pointer<fp32>\n");
 }
 
+TEST_CASE("tl.debug_barrier is a gpu.barrier between the accesses it separates") {
+  std::string t = ir(k("    tl.store(x_ptr + tl.arange(0, 16), 1.0)\n    tl.debug_barrier()\n"
+                       "    tl.atomic_xchg(x_ptr + n, 0.0)\n"),
+                     "k", "*fp32, i32");
+  CHECK(count(t, "gpu.barrier") == 1);
+  size_t store = t.find("tt.store"), barrier = t.find("gpu.barrier"), xchg = t.find("tt.atomic_rmw");
+  CHECK(store < barrier);
+  CHECK(barrier < xchg);
+  CHECK(xchg != std::string::npos);
+  // Understood, so hasattr sees it (files test for it before calling it).
+  std::string h =
+      ir(k("    if hasattr(tl, 'debug_barrier'):\n        tl.debug_barrier()\n"), "k", "*fp32, i32");
+  CHECK(has(h, "gpu.barrier"));
+}
+
 TEST_CASE("shape builtins") {
   std::string t =
       ir(k("    x = tl.load(x_ptr + tl.arange(0, 32))\n    a = tl.reshape(x, (4, 8))\n    b = tl.trans(a)\n"

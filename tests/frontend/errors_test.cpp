@@ -398,15 +398,15 @@ const BadSource kBadSources[] = {
      "*fp32",
      "6:8: the condition of an if statement must be a scalar, got a block int1[16]; use tl.where to select "
      "between blocks"},
-    {"debug_barrier",
+    {"debug_barrier_args",
      "import triton\n"
      "import triton.language as tl\n"
      "\n"
      "@triton.jit\n"
      "def k(x_ptr):\n"
-     "    tl.debug_barrier()\n"
+     "    tl.debug_barrier(x_ptr)\n"
      "",
-     "*fp32", "6:5: tl.debug_barrier is not supported by Trident: the block IR has no barrier op"},
+     "*fp32", "6:22: tl.debug_barrier() takes at most 0 positional arguments (1 given)"},
     {"unknown_tl",
      "import triton\n"
      "import triton.language as tl\n"

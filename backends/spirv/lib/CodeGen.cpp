@@ -450,6 +450,11 @@ bool Translator::translateFunction(const Op *func, KernelInterface &iface) {
     return error(func, "returns values; kernels return nothing");
   layoutArguments(params, device.pushConstantBytes, iface);
   sharedLayout_ = chooseSharedLayout(func, device.features, packedShared_);
+  // Cooperative matrices need the Vulkan memory model (TranslateCoopMatrix.cpp declares it).
+  const_cast<Op *>(func)->walk([&](Op *op) {
+    vulkanMemoryModel_ = vulkanMemoryModel_ || op->is(OpCode::ThCoopLoad) || op->is(OpCode::ThCoopStore) ||
+                         op->is(OpCode::ThCoopMma) || op->is(OpCode::ThCoopFill);
+  });
 
   w.capability(Capability::Shader);
   w.capability(Capability::Int64); // addresses are u64

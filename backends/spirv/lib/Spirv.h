@@ -192,9 +192,14 @@ enum class Scope : uint32_t { CrossDevice = 0, Device = 1, Workgroup = 2, Subgro
 namespace semantics {
 constexpr uint32_t kNone = 0, kAcquire = 0x2, kRelease = 0x4, kAcquireRelease = 0x8, kUniformMemory = 0x40,
                    kWorkgroupMemory = 0x100;
+// Vulkan memory model only: availability and visibility operations of a barrier or atomic.
+constexpr uint32_t kMakeAvailable = 0x2000, kMakeVisible = 0x4000;
 }
 namespace memory_access {
 constexpr uint32_t kVolatile = 0x1, kAligned = 0x2;
+// Vulkan memory model only: the access takes part in inter-invocation ordering; a load
+// sees what is visible at the scope that follows it (MakePointerVisible).
+constexpr uint32_t kMakePointerVisible = 0x10, kNonPrivatePointer = 0x20;
 }
 
 constexpr uint32_t kAddressingPhysicalStorageBuffer64 = 5348;

@@ -109,15 +109,23 @@ Access accessOf(Translator &t, Type element, unsigned n) {
   return a;
 }
 
-std::vector<uint32_t> memoryOperands(const Access &a, bool isVolatile) {
-  return {memory_access::kAligned | (isVolatile ? memory_access::kVolatile : 0u), a.bytes};
+// Under the Vulkan memory model every global access is non-private (so barriers and
+// atomics order it), and Volatile is not allowed: a volatile load makes the location
+// visible at device scope instead (a spin loop's load sees other programs' writes).
+std::vector<uint32_t> memoryOperands(Translator &t, const Access &a, bool isVolatile, bool isLoad) {
+  if (!t.vulkanMemoryModel())
+    return {memory_access::kAligned | (isVolatile ? memory_access::kVolatile : 0u), a.bytes};
+  if (isVolatile && isLoad)
+    return {memory_access::kAligned | memory_access::kMakePointerVisible | memory_access::kNonPrivatePointer,
+            a.bytes, t.u32(uint32_t(Scope::Device))};
+  return {memory_access::kAligned | memory_access::kNonPrivatePointer, a.bytes};
 }
 
 // One OpLoad of `a` at `address`: the access type's value.
 uint32_t loadAccess(Translator &t, uint32_t address, const Access &a, bool isVolatile) {
   uint32_t ptr = t.emit(Spv::ConvertUToPtr, a.pointer, {address});
   std::vector<uint32_t> operands{ptr};
-  for (uint32_t w : memoryOperands(a, isVolatile))
+  for (uint32_t w : memoryOperands(t, a, isVolatile, true))
     operands.push_back(w);
   return t.emit(Spv::Load, a.type, operands);
 }
@@ -155,7 +163,7 @@ void storeGlobal(Translator &t, uint32_t address, Type element, const Ids &value
   }
   uint32_t ptr = t.emit(Spv::ConvertUToPtr, a.pointer, {address});
   std::vector<uint32_t> operands{ptr, v};
-  for (uint32_t w : memoryOperands(a, isVolatile))
+  for (uint32_t w : memoryOperands(t, a, isVolatile, false))
     operands.push_back(w);
   t.code().emit(Spv::Store, operands);
 }
@@ -226,7 +234,16 @@ Ordering orderingOf(Translator &t, const Op *op) {
   uint32_t failure = order == semantics::kAcquireRelease ? semantics::kAcquire
                      : order == semantics::kRelease      ? semantics::kNone
                                                          : order;
-  auto withStorage = [](uint32_t o) { return o ? o | semantics::kUniformMemory : o; };
+  bool vulkanModel = t.vulkanMemoryModel();
+  auto withStorage = [&](uint32_t o) {
+    if (!o)
+      return o;
+    o |= semantics::kUniformMemory;
+    if (vulkanModel) // a release makes this invocation's writes available, an acquire makes others' visible
+      o |= (o & (semantics::kRelease | semantics::kAcquireRelease) ? semantics::kMakeAvailable : 0) |
+           (o & (semantics::kAcquire | semantics::kAcquireRelease) ? semantics::kMakeVisible : 0);
+    return o;
+  };
   return {t.u32(uint32_t(scope == "cta" ? Scope::Workgroup : Scope::Device)), t.u32(withStorage(order)),
           t.u32(withStorage(failure))};
 }
@@ -340,12 +357,16 @@ bool translateMemory(Translator &t, Op *op) {
   case OpCode::ThSharedAlloc:
   case OpCode::ThLoadShared:
   case OpCode::ThStoreShared: return translateShared(t, op);
-  case OpCode::ThBarrier:
-    // Every thread of the program waits; shared and global memory written before are visible after.
+  case OpCode::ThBarrier: {
+    // Every thread of the program waits; shared and global memory (UniformMemory covers
+    // PhysicalStorageBuffer) written before are visible to the workgroup after.
+    uint32_t sem = semantics::kAcquireRelease | semantics::kWorkgroupMemory | semantics::kUniformMemory;
+    if (t.vulkanMemoryModel())
+      sem |= semantics::kMakeAvailable | semantics::kMakeVisible;
     t.emitVoid(Spv::ControlBarrier,
-               {t.u32(uint32_t(Scope::Workgroup)), t.u32(uint32_t(Scope::Workgroup)),
-                t.u32(semantics::kAcquireRelease | semantics::kWorkgroupMemory | semantics::kUniformMemory)});
+               {t.u32(uint32_t(Scope::Workgroup)), t.u32(uint32_t(Scope::Workgroup)), t.u32(sem)});
     return true;
+  }
   default: return t.error(op, "cannot be translated");
   }
 }

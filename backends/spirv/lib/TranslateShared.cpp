@@ -24,6 +24,24 @@
 
 namespace trident::spirv {
 
+namespace {
+
+// Loads and stores of workgroup memory, non-private under the Vulkan memory model.
+uint32_t sharedLoad(Translator &t, uint32_t type, uint32_t pointer) {
+  std::vector<uint32_t> operands{pointer};
+  for (uint32_t w : t.sharedAccessOperands())
+    operands.push_back(w);
+  return t.emit(Spv::Load, type, operands);
+}
+void sharedStore(Translator &t, uint32_t pointer, uint32_t value) {
+  std::vector<uint32_t> operands{pointer, value};
+  for (uint32_t w : t.sharedAccessOperands())
+    operands.push_back(w);
+  t.code().emit(Spv::Store, operands);
+}
+
+} // namespace
+
 SharedLayout chooseSharedLayout(const Op *func, uint64_t features, uint64_t &packedBytes) {
   bool placed = true, explicitOk = (features & kWorkgroupMemoryExplicitLayout) != 0;
   bool any = false;
@@ -141,15 +159,15 @@ struct Element {
       uint32_t ptr = t.w.pointerType(StorageClass::Workgroup, mem);
       uint32_t p = t.sharedLayout() == SharedLayout::Block ? t.emit(Spv::AccessChain, ptr, {var(), t.u32(0), index})
                                                            : t.emit(Spv::AccessChain, ptr, {var(), index});
-      return t.emit(Spv::Load, mem, {p});
+      return sharedLoad(t, mem, p);
     }
     uint32_t address = byteAddress();
     uint32_t word = t.emit(Spv::ShiftRightLogical, u32, {address, t.u32(2)});
-    uint32_t w0 = t.emit(Spv::Load, u32, {wordPointer(word)});
+    uint32_t w0 = sharedLoad(t, u32, wordPointer(word));
     switch (bytes()) {
     case 4: return mem == u32 ? w0 : t.emit(Spv::Bitcast, mem, {w0});
     case 8: {
-      uint32_t w1 = t.emit(Spv::Load, u32, {wordPointer(t.emit(Spv::IAdd, u32, {word, t.u32(1)}))});
+      uint32_t w1 = sharedLoad(t, u32, wordPointer(t.emit(Spv::IAdd, u32, {word, t.u32(1)})));
       uint32_t pair = t.emit(Spv::CompositeConstruct, t.w.vectorType(u32, 2), {w0, w1});
       return t.emit(Spv::Bitcast, mem, {pair});
     }
@@ -169,18 +187,20 @@ struct Element {
       uint32_t ptr = t.w.pointerType(StorageClass::Workgroup, mem);
       uint32_t p = t.sharedLayout() == SharedLayout::Block ? t.emit(Spv::AccessChain, ptr, {var(), t.u32(0), index})
                                                            : t.emit(Spv::AccessChain, ptr, {var(), index});
-      t.emitVoid(Spv::Store, {p, value});
+      sharedStore(t, p, value);
       return;
     }
     uint32_t address = byteAddress();
     uint32_t word = t.emit(Spv::ShiftRightLogical, u32, {address, t.u32(2)});
     switch (bytes()) {
-    case 4: t.emitVoid(Spv::Store, {wordPointer(word), mem == u32 ? value : t.emit(Spv::Bitcast, u32, {value})}); return;
+    case 4:
+      sharedStore(t, wordPointer(word), mem == u32 ? value : t.emit(Spv::Bitcast, u32, {value}));
+      return;
     case 8: {
       uint32_t pair = t.emit(Spv::Bitcast, t.w.vectorType(u32, 2), {value});
-      t.emitVoid(Spv::Store, {wordPointer(word), t.emit(Spv::CompositeExtract, u32, {pair, 0})});
-      t.emitVoid(Spv::Store, {wordPointer(t.emit(Spv::IAdd, u32, {word, t.u32(1)})),
-                              t.emit(Spv::CompositeExtract, u32, {pair, 1})});
+      sharedStore(t, wordPointer(word), t.emit(Spv::CompositeExtract, u32, {pair, 0}));
+      sharedStore(t, wordPointer(t.emit(Spv::IAdd, u32, {word, t.u32(1)})),
+                  t.emit(Spv::CompositeExtract, u32, {pair, 1}));
       return;
     }
     default: {
@@ -245,13 +265,13 @@ struct WordAccess {
     uint32_t u32 = t.u32Type();
     Ids w;
     if (quad()) {
-      uint32_t v = t.emit(Spv::Load, t.w.vectorType(u32, 4), {quadPointer()});
+      uint32_t v = sharedLoad(t, t.w.vectorType(u32, 4), quadPointer());
       for (unsigned j = 0; j < 4; ++j)
         w.push_back(t.emit(Spv::CompositeExtract, u32, {v, j}));
     } else {
       uint32_t first = firstWord();
       for (unsigned j = 0; j < words; ++j)
-        w.push_back(t.emit(Spv::Load, u32, {wordPointer(first, j)}));
+        w.push_back(sharedLoad(t, u32, wordPointer(first, j)));
     }
     return fromWords(w);
   }
@@ -260,12 +280,12 @@ struct WordAccess {
     Ids w = toWords(memoryValues);
     if (quad()) {
       uint32_t v = t.emit(Spv::CompositeConstruct, t.w.vectorType(t.u32Type(), 4), w);
-      t.emitVoid(Spv::Store, {quadPointer(), v});
+      sharedStore(t, quadPointer(), v);
       return;
     }
     uint32_t first = firstWord();
     for (unsigned j = 0; j < words; ++j)
-      t.emitVoid(Spv::Store, {wordPointer(first, j), w[j]});
+      sharedStore(t, wordPointer(first, j), w[j]);
   }
 
   // Elements (memory form) from words and back, the first element in the low bits.

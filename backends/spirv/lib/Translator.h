@@ -125,6 +125,16 @@ public:
   void addSeparateShared(uint64_t bytes) { separateShared_ += bytes; }
   void addAliasedShared(uint64_t end) { aliasedShared_ = std::max(aliasedShared_, end); }
   SharedLayout sharedLayout() const { return sharedLayout_; }
+  // The module declares the Vulkan memory model (it uses cooperative matrices). Then
+  // only NonPrivatePointer accesses are ordered by barriers and atomics, and those
+  // make writes available and visible only with MakeAvailable / MakeVisible.
+  bool vulkanMemoryModel() const { return vulkanMemoryModel_; }
+  // What every shared-memory load and store adds after its pointer (nothing, or
+  // NonPrivatePointer under the Vulkan memory model).
+  std::vector<uint32_t> sharedAccessOperands() const {
+    return vulkanMemoryModel_ ? std::vector<uint32_t>{memory_access::kNonPrivatePointer}
+                              : std::vector<uint32_t>{};
+  }
   uint64_t packedSharedBytes() const { return packedShared_; }
   // The packed layout's u32 array (made on first use).
   uint32_t &packedSharedVariable() { return packedVariable_; }
@@ -182,6 +192,7 @@ private:
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> pairTypes_;
   uint64_t separateShared_ = 0, aliasedShared_ = 0;
   SharedLayout sharedLayout_ = SharedLayout::Separate;
+  bool vulkanMemoryModel_ = false;
   uint64_t packedShared_ = 0;
   uint32_t packedVariable_ = 0;
   std::unordered_map<const Value *, int64_t> sharedOffsets_;

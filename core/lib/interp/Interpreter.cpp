@@ -215,6 +215,8 @@ bool Exec::exec(const Op *op) {
   case OpCode::MultipleOf:
   case OpCode::MaxContiguous: set(op->result(), get(op->operand(0))); return true;
   case OpCode::Assume: return true;
+  // A program's elements run in order here, so every access before a barrier is done.
+  case OpCode::Barrier: return true;
 
   case OpCode::Print:
   case OpCode::Assert: return execDebug(*this, op);

@@ -31,7 +31,7 @@ bool lowerAtomic(Lowering &l, Op *op) {
   // section): they all wait at a barrier first.
   std::string sem = op->attr("sem").isString() ? op->stringAttr("sem") : "acq_rel";
   if (owner && (sem == "release" || sem == "acq_rel"))
-    l.b.create(OpCode::ThBarrier, {}, {});
+    l.barrier(); // one barrier, also after the tl.debug_barrier() that Triton's kernels write here
   Lowered out{layout, std::vector<Value *>(layout.numRegisters(), nullptr)};
   for (int64_t r = 0; r < layout.numRegisters(); ++r) {
     if (r & dupMask) {

@@ -96,6 +96,8 @@ public:
   // Index of dimension `dim` of register `reg` of `layout`.
   Value *dimIndex(const LinearLayout &layout, unsigned dim, int64_t reg);
   Value *andPredicates(Value *a, Value *b); // either may be null
+  // A th.barrier at the insertion point, unless one precedes it with only pure ops between.
+  void barrier();
   // Moves a value through shared memory in the layouts given (owner threads of `src`
   // write, every thread reads `dst`). The barrier pass orders the accesses.
   Lowered convert(const Lowered &src, const LinearLayout &dst);
@@ -243,6 +245,6 @@ bool lowerDot(Lowering &l, Op *op);
 bool lowerFor(Lowering &l, Op *op);
 bool lowerIf(Lowering &l, Op *op);
 bool lowerWhile(Lowering &l, Op *op);
-bool lowerDebug(Lowering &l, Op *op); // tt.print, tt.assert (LowerDebug.cpp)
+bool lowerDebug(Lowering &l, Op *op); // tt.print, tt.assert, gpu.barrier (LowerDebug.cpp)
 
 } // namespace trident::simt

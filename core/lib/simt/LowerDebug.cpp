@@ -1,4 +1,4 @@
-// tt.print and tt.assert to th.printf and th.assert.
+// tt.print and tt.assert to th.printf and th.assert; gpu.barrier to th.barrier.
 //
 // tt.print: one th.printf per element, issued by the one thread of its group of
 // replicas that holds it (a register duplicated within a thread prints once), in the
@@ -16,6 +16,11 @@
 //
 // tt.assert: every thread checks the elements it holds; their conditions are combined
 // into one th.assert carrying the message, the source position and the kernel's name.
+//
+// gpu.barrier (tl.debug_barrier): one th.barrier, the program-wide barrier that every
+// backend emits with global-memory ordering among the program's threads (NVPTX
+// bar.sync, SPIR-V OpControlBarrier with UniformMemory, AMDGPU fenced s_barrier).
+// Conditions are uniform, so every thread reaches it.
 #include "LowerContext.h"
 
 namespace trident::simt {
@@ -143,6 +148,10 @@ bool lowerAssert(Lowering &l, Op *op) {
 } // namespace
 
 bool lowerDebug(Lowering &l, Op *op) {
+  if (op->is(OpCode::Barrier)) {
+    l.barrier();
+    return true;
+  }
   return op->is(OpCode::Print) ? lowerPrint(l, op) : lowerAssert(l, op);
 }
 

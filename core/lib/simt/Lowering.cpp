@@ -197,6 +197,14 @@ Value *Lowering::dimIndex(const LinearLayout &layout, unsigned dim, int64_t reg)
   return b.binary(layout.isDisjoint() ? OpCode::AddI : OpCode::XOrI, base, constI32(c));
 }
 
+void Lowering::barrier() {
+  Op *last = b.insertionOp() ? b.insertionOp()->prev() : b.block()->back();
+  while (last && last->has(kPure) && last->numRegions() == 0) // no access between: still ordered
+    last = last->prev();
+  if (!last || !last->is(OpCode::ThBarrier))
+    b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
+}
+
 Value *Lowering::andPredicates(Value *a, Value *c) {
   if (!a)
     return c;
@@ -313,7 +321,8 @@ bool Lowering::lowerOp(Op *op) {
     return error(op,
                  "tt.call to '" + op->stringAttr("callee") + "' must be inlined before the SIMT lowering");
   case OpCode::Print:
-  case OpCode::Assert: return lowerDebug(*this, op);
+  case OpCode::Assert:
+  case OpCode::Barrier: return lowerDebug(*this, op);
   default: break;
   }
   if (op->is(OpCode::MulF) && lowerMulCoop(*this, op))

@@ -67,7 +67,8 @@ public:
     case OpCode::ScanReturn:
     case OpCode::Call:
     case OpCode::MultipleOf:
-    case OpCode::MaxContiguous: error("is a block-IR op and cannot appear in thread IR"); break;
+    case OpCode::MaxContiguous:
+    case OpCode::Barrier: error("is a block-IR op and cannot appear in thread IR"); break;
     default: break;
     }
   }

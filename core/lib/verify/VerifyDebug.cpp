@@ -43,6 +43,16 @@ void verifyAssert(OpChecker &c) {
   c.expectBoolLike(c.operand(0), "condition");
 }
 
+// Every thread of the program must reach a barrier; a combiner runs once per pair of
+// elements, in as many threads as hold them.
+void verifyBarrier(OpChecker &c) {
+  for (const Op *p = c.op()->parentOp(); p; p = p->parentOp())
+    if (p->is(OpCode::Reduce) || p->is(OpCode::Scan)) {
+      c.error("cannot be inside the combiner of '" + std::string(p->name()) + "'");
+      return;
+    }
+}
+
 } // namespace
 
 void verifyDebugOp(OpChecker &c) {
@@ -52,6 +62,7 @@ void verifyDebugOp(OpChecker &c) {
   case OpCode::Assume: return verifyAssume(c);
   case OpCode::Print: return verifyPrint(c);
   case OpCode::Assert: return verifyAssert(c);
+  case OpCode::Barrier: return verifyBarrier(c);
   default: return;
   }
 }

@@ -508,8 +508,20 @@ TEST_CASE("a matmul on vulkan:nvidia runs on cooperative matrices") {
   CHECK((k->interface.requiredFeatures & kCooperativeMatrix) != 0);
   CHECK((k->interface.requiredFeatures & kVulkanMemoryModel) != 0);
   CHECK(validate(k->words).empty());
-  CHECK(contains(disassemble(k->words), "CooperativeMatrixMulAdd"));
+  std::string asm_ = disassemble(k->words);
+  INFO(asm_);
+  CHECK(contains(asm_, "CooperativeMatrixMulAdd"));
+  // On the Vulkan memory model a barrier orders only non-private accesses, and makes
+  // writes available and visible only when it says so: AcquireRelease | UniformMemory |
+  // WorkgroupMemory | MakeAvailable | MakeVisible = 0x6148.
+  CHECK(contains(asm_, "OpMemoryModel PhysicalStorageBuffer64 Vulkan"));
+  CHECK(contains(asm_, "OpControlBarrier %uint_2 %uint_2 %uint_24904"));
+  CHECK(contains(asm_, "Aligned|NonPrivatePointer"));
   std::optional<SpirvKernel> generic = compileToSpirv(*m, "mm", genericDevice(), SpirvOptions{}, diags);
   REQUIRE_MESSAGE(generic, diags.str());
   CHECK((generic->interface.requiredFeatures & kCooperativeMatrix) == 0);
+  // GLSL450's model: the same barrier without those bits (0x148), accesses as they were.
+  std::string genericAsm = disassemble(generic->words);
+  CHECK(contains(genericAsm, "OpControlBarrier %uint_2 %uint_2 %uint_328"));
+  CHECK_FALSE(contains(genericAsm, "NonPrivatePointer"));
 }

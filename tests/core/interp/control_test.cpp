@@ -10,7 +10,7 @@ namespace {
 const bool kCovered =
     cover({"builtin.module", "tt.func", "tt.return", "tt.call", "scf.for", "scf.if", "scf.while", "scf.yield",
            "scf.condition", "tt.get_program_id", "tt.get_num_programs", "tt.multiple_of", "tt.max_contiguous",
-           "tt.assume", "tt.print", "tt.assert"});
+           "tt.assume", "tt.print", "tt.assert", "gpu.barrier"});
 
 } // namespace
 
@@ -275,6 +275,19 @@ TEST_CASE("tt.call runs the callee, recursion included, with a depth limit") {
   CHECK(r.executed("tt.call"));
   CHECK_FALSE(r.run("k", {KernelArg::i64(100000), KernelArg::pointer(out.data(), Type::i64())}));
   CHECK(r.error() == "call depth exceeds 256 calling 'fact' in program (0, 0, 0)");
+}
+
+TEST_CASE("gpu.barrier changes nothing: a program's accesses already run in order") {
+  Type i32 = Type::i32();
+  std::vector<uint64_t> a = {1, 2, 3, 4, 5, 6, 7, 8};
+  Runner r;
+  std::vector<uint64_t> y = runElementwise(r,
+                                           "gpu.barrier\n"
+                                           "    %y = arith.addi %x0, %x0 : block<8xi32>",
+                                           {i32}, {a}, i32);
+  for (size_t i = 0; i < a.size(); ++i)
+    CHECK(y[i] == 2 * a[i]);
+  CHECK(r.executed("gpu.barrier"));
 }
 
 TEST_CASE("hints are identities and tt.assume does nothing") {

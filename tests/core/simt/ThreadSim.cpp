@@ -106,7 +106,8 @@ public:
   SimProgram(ThreadSim &sim, const Op *func, std::array<uint32_t, 3> pid, std::array<uint32_t, 3> grid)
       : sim_(sim), func_(func), pid_(pid), grid_(grid),
         threads_(static_cast<unsigned>(func->intAttr("num_threads"))),
-        shared_(static_cast<size_t>(func->intAttr("shared_bytes")), threads_) {}
+        shared_(static_cast<size_t>(func->intAttr("shared_bytes")), threads_),
+        storedSinceBarrier_(threads_, 0) {}
 
   void run(const std::vector<uint64_t> &args) {
     Block *body = func_->region();
@@ -345,6 +346,8 @@ private:
           continue;
         uint64_t address = get(op->operand(0))[t];
         checkGlobal(op, address, eb * n);
+        if (!storedSinceBarrier_[t])
+          storedSinceBarrier_[t] = address;
         for (unsigned k = 0; k < n; ++k) {
           uint64_t w = get(op->operand(1))[t * n + k];
           std::memcpy(reinterpret_cast<void *>(address + k * eb), &w, eb);
@@ -405,6 +408,7 @@ private:
     }
     case OpCode::ThBarrier: // completes no asynchronous copy
       shared_.barrier();
+      std::fill(storedSinceBarrier_.begin(), storedSinceBarrier_.end(), 0);
       ++sim_.barriers_;
       return;
     case OpCode::ThMma:
@@ -591,6 +595,8 @@ private:
     const Words *pred = op->numOperands() > numData ? &get(op->operand(numData)) : nullptr;
     uint64_t eb = elementBytes(t);
     unsigned bits = bitsOf(t);
+    if (sim_.checkReleases_)
+      checkRelease(op, pred);
     Words out(threads_, 0);
     for (unsigned th = 0; th < threads_; ++th) {
       if (pred && !((*pred)[th] & 1))
@@ -634,6 +640,28 @@ private:
       out[th] = old;
     }
     set(op->result(), std::move(out));
+  }
+
+  // ThreadSim::checkReleases: a scalar release issued by some threads publishes the
+  // global stores of those only.
+  void checkRelease(const Op *op, const Words *pred) {
+    std::string sem = op->attr("sem").isString() ? op->stringAttr("sem") : "acq_rel";
+    const Words &address = get(op->operand(0));
+    if ((sem != "release" && sem != "acq_rel") || !pred ||
+        std::any_of(address.begin(), address.end(), [&](uint64_t a) { return a != address[0]; }))
+      return;
+    int issuer = -1;
+    for (unsigned th = 0; th < threads_ && issuer < 0; ++th)
+      if ((*pred)[th] & 1)
+        issuer = int(th);
+    for (unsigned th = 0; th < threads_; ++th)
+      if (issuer >= 0 && !((*pred)[th] & 1) && storedSinceBarrier_[th]) {
+        std::ostringstream os;
+        os << "the release of 0x" << std::hex << address[0] << " by thread " << std::dec << issuer
+           << " does not publish thread " << th << "'s store to 0x" << std::hex << storedSinceBarrier_[th]
+           << std::dec << ": no th.barrier between them";
+        fail(op, os.str());
+      }
   }
 
   // ---- scalar ops, per thread ----
@@ -856,6 +884,8 @@ private:
   SharedMemory shared_;
   WgmmaGroups async_;
   BankCounts banks_;
+  // Per thread: the address of its first global store since the last barrier, or 0.
+  std::vector<uint64_t> storedSinceBarrier_;
 };
 
 bool ThreadSim::run(const Module &threadIR, std::string_view kernel, const std::vector<uint64_t> &args,

@@ -27,6 +27,13 @@ public:
 
   void addBuffer(void *base, size_t bytes) { buffers_.push_back({reinterpret_cast<uintptr_t>(base), bytes}); }
 
+  // Also fails a release atomic (sem release or acq_rel) that only some threads issue,
+  // at one address in every thread (a scalar atomic: a lock's release), while another
+  // thread has stored to global memory since the last barrier: that release does not
+  // publish the store (programs run one after another here, so nothing else shows it).
+  // Off by default: a masked block atomic need not publish the other threads' stores.
+  void checkReleases(bool on = true) { checkReleases_ = on; }
+
   // Runs `kernel` over `grid` programs; each argument is the bits of a scalar or a
   // host address. Returns false with `error` set on the first problem found.
   bool run(const Module &threadIR, std::string_view kernel, const std::vector<uint64_t> &args,
@@ -51,6 +58,7 @@ private:
   std::vector<MatrixAtom> atoms_;
   std::vector<Buffer> buffers_;
   uint64_t barriers_ = 0, wavefronts_ = 0, minimumWavefronts_ = 0;
+  bool checkReleases_ = false;
 };
 
 } // namespace trident::simt::test

@@ -14,6 +14,7 @@ const Case kValid[] = {
     {"tt.print", "    tt.print %x, %n {hex = false, prefix = \"x: \"}", ""},
     {"tt.print", "    tt.print", ""},
     {"tt.assert", "    tt.assert %m {message = \"oops\"}", ""},
+    {"gpu.barrier", "    gpu.barrier", ""},
 };
 
 const Case kInvalid[] = {
@@ -34,6 +35,14 @@ const Case kInvalid[] = {
     {"tt.assert", "    tt.assert %i", "'tt.assert' op condition must have i1 elements, got block<4xi32>"},
     {"tt.assert", "    tt.assert %c {message = 1}",
      "'tt.assert' op attribute 'message' must be a string, got 1"},
+    {"gpu.barrier",
+     R"(    %s = tt.reduce %x {axis = 0} : f32 ({
+    ^(%l0: f32, %r0: f32):
+      gpu.barrier
+      %t = arith.addf %l0, %r0 : f32
+      tt.reduce.return %t
+    }))",
+     "'gpu.barrier' op cannot be inside the combiner of 'tt.reduce'"},
 };
 
 verify_test::Register registerValid(kValid), registerInvalid(kInvalid);
