@@ -129,14 +129,16 @@ bool Translator::translateMemory(Op *op) {
     if (viaInt)
       v = b.CreateBitCast(v, opType);
     llvm::Value *ptr = x(0);
-    hooks.atomicFence(b, ordering(op), scope(op), true);
+    // The fences (where the target needs them) only where the atomic runs.
     llvm::Value *old = predicated(
         optional(2),
         [&]() -> llvm::Value * {
-          return b.CreateAtomicRMW(*kind, ptr, v, llvm::MaybeAlign(t.bitWidth() / 8), ordering(op));
+          hooks.atomicFence(b, ordering(op), scope(op), true);
+          llvm::Value *result = b.CreateAtomicRMW(*kind, ptr, v, llvm::MaybeAlign(t.bitWidth() / 8), ordering(op));
+          hooks.atomicFence(b, ordering(op), scope(op), false);
+          return result;
         },
         nullptr, opType);
-    hooks.atomicFence(b, ordering(op), scope(op), false);
     define(op->result(), viaInt ? b.CreateBitCast(old, type(t)) : old);
     return true;
   }
@@ -150,16 +152,16 @@ bool Translator::translateMemory(Op *op) {
                                        ? llvm::AtomicOrdering::Acquire
                                        : success;
     llvm::Value *ptr = x(0);
-    hooks.atomicFence(b, success, scope(op), true);
     llvm::Value *old = predicated(
         optional(3),
         [&]() -> llvm::Value * {
+          hooks.atomicFence(b, success, scope(op), true);
           llvm::Value *pair =
               b.CreateAtomicCmpXchg(ptr, cmp, v, llvm::MaybeAlign(t.bitWidth() / 8), success, failure);
+          hooks.atomicFence(b, success, scope(op), false);
           return b.CreateExtractValue(pair, 0);
         },
         nullptr, intType);
-    hooks.atomicFence(b, success, scope(op), false);
     define(op->result(), b.CreateBitCast(old, type(t)));
     return true;
   }
