@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The cooperative-matrix matmul (and attention D=64) on vulkan:0 under each setting of the
-# Vulkan lowering's knobs (docs/vulkan.md, "Cooperative matrices"): one line per variant
+# The cooperative-matrix matmul (and attention, HEAD_DIM 64 and 128 on 4 and 8 warps) on
+# vulkan:0 under the defaults and the other settings of the Vulkan lowering's knobs (docs/vulkan.md, "Cooperative matrices"): one line per variant
 # and config with the time, TFLOP/s, the driver's registers / spill bytes / binary size
 # (TRIDENT_VULKAN_STATS) and the check against float64. Run from the repository root with
 # a Release tree in build-rel (the environment set up for the device: LD_LIBRARY_PATH,
-# VK_DRIVER_FILES). Each run compiles cold (TRIDENT_CACHE=off); about 2-5 s per line.
+# VK_DRIVER_FILES). Each run compiles cold (TRIDENT_CACHE=off); about 2-5 s per line, 23 lines.
 #
 #   scripts/vulkan-sweep.sh [DEVICE]        (default vulkan:0; SWEEP_SIZE=4096, SWEEP_REPEATS=10)
 set -u
@@ -30,17 +30,27 @@ run() {
   printf '%-22s regs=%-4s spill=%-6s bin=%-7s %s\n' "$name" "${regs:-?}" "$spill" "${bin_size:-?}" "${line:-$(tail -n1 <<<"$out")}"
 }
 
-# The matmul sample's configs that fit 48 KiB on vulkan:nvidia (BM BN BK GROUP WARPS STAGES).
+# The matmul sample's configs that fit 48 KiB on vulkan:nvidia (BM BN BK GROUP WARPS STAGES),
+# under the defaults (auto prefetch: late up to 128 bytes of tiles a thread, else off; B
+# loaded lazily) beside late and off forced (TRIDENT_VULKAN_COOP_ORDER=eager: the old order).
 configs=("128 128 32 8 4 4" "128 256 64 8 8 3" "64 256 32 8 4 4" "64 64 32 8 2 5")
-for variant in "late|TRIDENT_VULKAN_PREFETCH=late" "early|TRIDENT_VULKAN_PREFETCH=early" \
-               "off|TRIDENT_VULKAN_PREFETCH=off" "late+eager|TRIDENT_VULKAN_PREFETCH=late TRIDENT_VULKAN_COOP_ORDER=eager"; do
+for variant in "default|" "late|TRIDENT_VULKAN_PREFETCH=late" "off|TRIDENT_VULKAN_PREFETCH=off"; do
   name=${variant%%|*}; envs=${variant#*|}
   for c in "${configs[@]}"; do
     run "$name" "$envs" matmul "$size" $c
   done
 done
-# Attention D=64 (two dots: always the early prefetch for that loop; off compares).
-for variant in "late|TRIDENT_VULKAN_PREFETCH=late" "off|TRIDENT_VULKAN_PREFETCH=off"; do
-  run "${variant%%|*}" "${variant#*|}" attention 4 32 4096 64 4
+run default "" matmul 8192 128 128 32 8 4 4
+# The shared arrays: 128x256x64 as before (unpadded rows, not tiles), 128x128x32 tiled.
+run padded TRIDENT_VULKAN_COOP_SHARED=padded matmul "$size" 128 256 64 8 8 3
+run tiled TRIDENT_VULKAN_COOP_SHARED=tiled matmul "$size" 128 128 32 8 4 4
+# Attention (two dots: the default is off; early is the scheme late gave them before),
+# HEAD_DIM 64 and 128 on 4 and 8 warps.
+for variant in "default|" "early|TRIDENT_VULKAN_PREFETCH=early"; do
+  for d in 64 128; do
+    for w in 4 8; do
+      run "${variant%%|*}" "${variant#*|}" attention 4 32 4096 $d $w
+    done
+  done
 done
 echo "sweep: $(( $(date +%s) - start )) s"

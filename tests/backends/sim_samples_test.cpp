@@ -129,4 +129,24 @@ TEST_CASE("attention at HEAD_DIM 128 lowered for vulkan:nvidia (cooperative matr
           doctest::skip()) {
   runSamples("vulkan:nvidia", true, {attentionCase(1, 1, 128, 128, 128, 64, 3)});
 }
+
+// The matmul sample's 128 x 256 x 64 tiles on vulkan:nvidia: padded rows would take 51 KiB
+// of its 48, so A and B lie in shared memory tile by tile (LowerCoopMatrix.cpp,
+// OperandArray); 128 x 256 x 128. Run with the attention case
+// (sim_samples_vulkan_attention).
+TEST_CASE("matmul 128x256x64 lowered for vulkan:nvidia (operands tile by tile) agrees with the interpreter" *
+          doctest::skip()) {
+  using P = Param;
+  const int M = 128, N = 256, K = 128; // one program, two k iterations
+  Case c{"matmul.py",
+         "matmul_kernel",
+         "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1, 128, 256, "
+         "64, 8, ''",
+         {1, 1, 1},
+         {P::buffer(Elem::F16, M * K), P::buffer(Elem::F16, K * N), P::filled(Elem::F16, M * N, -7),
+          P::i32(M), P::i32(N), P::i32(K), P::i32(K), P::i32(N), P::i32(N)},
+         2e-2,
+         1e-2};
+  runSamples("vulkan:nvidia", true, {c});
+}
 #endif

@@ -94,15 +94,18 @@ std::optional<DeviceInfo> profileDevice(std::string_view target) {
 
 namespace {
 
-// TRIDENT_VULKAN_PREFETCH = late (the default), early or off; TRIDENT_VULKAN_COOP_ORDER =
-// lazyb (the default) or eager (docs/vulkan.md, measurement knobs).
+// TRIDENT_VULKAN_PREFETCH = auto (the default), late, early or off;
+// TRIDENT_VULKAN_COOP_ORDER = lazyb (the default) or eager; TRIDENT_VULKAN_COOP_SHARED =
+// auto (the default), padded or tiled (docs/vulkan.md, measurement knobs).
 CoopPrefetch coopPrefetchFromEnv() {
   const char *v = std::getenv("TRIDENT_VULKAN_PREFETCH");
+  if (v && !std::strcmp(v, "late"))
+    return CoopPrefetch::Late;
   if (v && !std::strcmp(v, "early"))
     return CoopPrefetch::Early;
   if (v && !std::strcmp(v, "off"))
     return CoopPrefetch::Off;
-  return CoopPrefetch::Late;
+  return CoopPrefetch::Auto;
 }
 
 } // namespace
@@ -126,6 +129,11 @@ TargetDesc targetDesc(const DeviceInfo &device) {
   // Measured on the H200 (driver 580), 128x128x32 on 4 warps at 4096^3: 0.484 ms with B
   // loaded just before its multiply-adds, 2.497 ms with every tile of the k step first.
   t.coopLazyB = !order || std::strcmp(order, "eager") != 0;
+  const char *shared = std::getenv("TRIDENT_VULKAN_COOP_SHARED");
+  if (shared && !std::strcmp(shared, "padded"))
+    t.coopShared = CoopSharedLayout::Padded;
+  else if (shared && !std::strcmp(shared, "tiled"))
+    t.coopShared = CoopSharedLayout::Tiled;
   return t;
 }
 

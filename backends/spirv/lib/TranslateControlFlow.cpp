@@ -2,6 +2,9 @@
 //
 //   scf.for:  pre -> header [phis; iv < ub; LoopMerge] -> body ... -> continue [iv += step] -> header
 //                                 `-> merge (results = the header's phis)
+//             a start that may be negative counts from zero instead (see rebasedLoop):
+//             pre [trips] -> header [phis; n <u trips; LoopMerge] -> body [iv = lb + n * step] ...
+//                          -> continue [n += 1] -> header
 //   scf.if:   [SelectionMerge] -> then ... / else ... -> merge [phis]
 //   scf.while: pre -> header [phis; LoopMerge] -> before ... [condition] -> after ... -> continue -> header
 //                                                        `-> merge (results = the condition's values)
@@ -9,6 +12,10 @@
 // Loop-carried values are phis in the header whose back-edge operands are
 // patched once the body has been translated. A vector value is one phi per component.
 #include "Translator.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <optional>
 
 namespace trident::spirv {
 
@@ -48,6 +55,44 @@ bool checkValues(Translator &t, const Op *op, std::span<Value *const> values) {
   return true;
 }
 
+std::optional<int64_t> intConstant(const Value *v) {
+  const Op *def = v->definingOp();
+  if (!def || !def->is(OpCode::Constant) || !def->attr("value").isInt())
+    return std::nullopt;
+  return def->attr("value").getInt();
+}
+
+// Whether the loop's induction variable is its counter: where it starts at a constant of
+// zero or more. NVIDIA's driver 580 ran `for (i = -3; i < 1; ++i)` (constant bounds, a
+// 32-bit counter, a body with barriers and inner loops) three times, not four, on the
+// H200: trident-randtest seed 358's outputs there are exactly those of the loop cut to
+// -3..0. Loops whose start may be negative count 0, 1, ... below their trip count instead
+// (the form of glslang's loops); TRIDENT_VULKAN_LOOP_REBASE=off keeps every loop's own
+// counter (to check the driver).
+bool keepsItsCounter(const Value *lb) {
+  static const bool off = [] {
+    const char *v = std::getenv("TRIDENT_VULKAN_LOOP_REBASE");
+    return v && !std::strcmp(v, "off");
+  }();
+  std::optional<int64_t> c = intConstant(lb);
+  return off || (c && *c >= 0);
+}
+
+// The trip count of `for (iv = lb; iv < ub; iv += step)` with step > 0, in ivType:
+// lb < ub ? (ub - lb - 1) / step + 1 : 0, the difference and quotient unsigned (ub - lb
+// of two signed values that compare lb < ub is their distance without overflow).
+uint32_t tripCount(Translator &t, const Op *op, uint32_t ivType, uint32_t lb, uint32_t ub, uint32_t step) {
+  std::optional<int64_t> l = intConstant(op->operand(0)), u = intConstant(op->operand(1)),
+                         s = intConstant(op->operand(2));
+  if (l && u && s && *s > 0)
+    return t.constant(ivType, *l < *u ? uint64_t((*u - *l - 1) / *s + 1) : 0);
+  uint32_t one = t.constant(ivType, 1), zero = t.constant(ivType, 0);
+  uint32_t any = t.emit(Spv::SLessThan, t.boolType(), {lb, ub});
+  uint32_t distance = t.emit(Spv::ISub, ivType, {t.emit(Spv::ISub, ivType, {ub, lb}), one});
+  uint32_t trips = t.emit(Spv::IAdd, ivType, {t.emit(Spv::UDiv, ivType, {distance, step}), one});
+  return t.emit(Spv::Select, ivType, {any, trips, zero});
+}
+
 bool translateFor(Translator &t, Op *op) {
   Block *body = op->region();
   std::span<Value *const> inits = op->operands().subspan(3);
@@ -55,24 +100,30 @@ bool translateFor(Translator &t, Op *op) {
     return false;
   uint32_t lb = t.scalar(op->operand(0)), ub = t.scalar(op->operand(1)), step = t.scalar(op->operand(2));
   uint32_t ivType = t.valueType(op->operand(0)->type());
+  bool rebased = !keepsItsCounter(op->operand(0));
+  uint32_t trips = rebased ? tripCount(t, op, ivType, lb, ub, step) : 0;
   Flat init = flatten(t, inits);
   uint32_t start = t.currentLabel(), header = t.w.newId(), bodyLabel = t.w.newId(), cont = t.w.newId(),
            merge = t.w.newId();
   t.emitVoid(Spv::Branch, {header});
   t.beginBlock(header);
-  Translator::PendingPhi iv = t.loopPhi(ivType, lb, start);
+  // The counter: iv itself, or the iteration number n of a rebased loop.
+  Translator::PendingPhi counter = t.loopPhi(ivType, rebased ? t.constant(ivType, 0) : lb, start);
   std::vector<Translator::PendingPhi> phis;
   Ids current;
   for (size_t i = 0; i < init.ids.size(); ++i) {
     phis.push_back(t.loopPhi(init.types[i], init.ids[i], start));
     current.push_back(phis.back().id);
   }
-  uint32_t inRange = t.emit(Spv::SLessThan, t.boolType(), {iv.id, ub});
+  uint32_t inRange = rebased ? t.emit(Spv::ULessThan, t.boolType(), {counter.id, trips})
+                             : t.emit(Spv::SLessThan, t.boolType(), {counter.id, ub});
   t.emitVoid(Spv::LoopMerge, {merge, cont, 0});
   t.emitVoid(Spv::BranchConditional, {inRange, bodyLabel, merge});
 
   t.beginBlock(bodyLabel);
-  t.set(body->argument(0), {iv.id});
+  uint32_t iv =
+      rebased ? t.emit(Spv::IAdd, ivType, {lb, t.emit(Spv::IMul, ivType, {counter.id, step})}) : counter.id;
+  t.set(body->argument(0), {iv});
   std::vector<Value *> iters = body->arguments();
   unflatten(t, std::span(iters).subspan(1), init.counts, current);
   if (!t.translateBlock(body))
@@ -81,9 +132,9 @@ bool translateFor(Translator &t, Op *op) {
   t.emitVoid(Spv::Branch, {cont});
 
   t.beginBlock(cont);
-  uint32_t ivNext = t.emit(Spv::IAdd, ivType, {iv.id, step});
+  uint32_t counterNext = t.emit(Spv::IAdd, ivType, {counter.id, rebased ? t.constant(ivType, 1) : step});
   t.emitVoid(Spv::Branch, {header});
-  t.patchPhi(iv, ivNext, cont);
+  t.patchPhi(counter, counterNext, cont);
   for (size_t i = 0; i < phis.size(); ++i)
     t.patchPhi(phis[i], next.ids[i], cont);
 

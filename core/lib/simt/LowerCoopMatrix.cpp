@@ -4,8 +4,8 @@
 // invocations only the driver knows. So they are never taken apart: A and B are
 // written to shared memory (row by row, or column by column where that is how their
 // registers are contiguous; rows padded by 16 bytes where they fit, so that the rows of
-// a tile fall in distinct banks) and each k step loads their tiles from there; a
-// loop-invariant operand is loaded as tiles once, before the loop; operands the loop
+// a tile fall in distinct banks, else tile by tile) and each k step loads their tiles
+// from there; a loop-invariant operand is loaded as tiles once, before the loop; operands the loop
 // loads an iteration ahead (Pipeline.h) may go to two buffers by turns. An accumulator
 // carried by a loop stays a coopmat through it, also through a product by a scale per
 // row (its block value is "laid out" as coopLayout, a marker the conversions
@@ -268,23 +268,61 @@ Lowered toTiles(Lowering &l, const Lowered &src, const LinearLayout &dst, const 
   return out;
 }
 
-// `src` (a rank-2 block) written to a new shared array row by row with rows of `cols +
-// pad` elements, or (`transposed`) column by column with columns of `rows + pad`: the
-// way `src` holds contiguous elements, so that its stores are as wide as its registers
-// (attention's K^T tile is contiguous down its columns). 16 bytes of padding put the
-// rows (columns) of a tile in distinct banks (64 or 128 bytes would share them).
-// `buffer` and `offset`, when given: the array to write (at that element offset) instead.
-Value *writeOperand(Lowering &l, const Lowered &src, int64_t rows, int64_t cols, int64_t pad, bool transposed,
-                    Value *buffer = nullptr, Value *offset = nullptr) {
+// How a dot operand (rows x cols) lies in its shared array: row by row with rows of
+// `cols + pad` elements, or (`transposed`) column by column with columns of `rows + pad`:
+// the way its registers hold contiguous elements, so that its stores are as wide as its
+// registers (attention's K^T tile is contiguous down its columns). 16 bytes of padding
+// put the rows (columns) of a tile in distinct banks (64 or 128 bytes would share them).
+// Where the padding does not fit (128x256x64 at 48 KiB: rows of 128 and 512 bytes, every
+// row of a tile in the same banks) the array is `tiled`: tile by tile, each tile's lines
+// (rows, or columns where transposed) contiguous, so a tile is one run of bytes loaded
+// with the stride of its line and the array needs no more than the operand's bytes.
+struct OperandArray {
+  int64_t rows = 0, cols = 0, pad = 0;
+  bool transposed = false, tiled = false;
+  int64_t line = 0, lines = 0; // tiled: a tile's extent along its lines and across them
+
+  // Along the lines (contiguous) and across them.
+  int64_t along() const { return transposed ? rows : cols; }
+  int64_t across() const { return transposed ? cols : rows; }
+  int64_t stride() const { return tiled ? line : along() + pad; }
+  int64_t elements() const { return tiled ? rows * cols : across() * (along() + pad); }
+  // Where element (row, col) of the operand is in the array.
+  int64_t at(int64_t row, int64_t col) const {
+    int64_t q = transposed ? row : col, p = transposed ? col : row;
+    if (!tiled)
+      return p * stride() + q;
+    return (p / lines) * lines * along() + (q / line) * lines * line + (p % lines) * line + q % line;
+  }
+  // The same for `row` and `col` computed by the program.
+  Value *at(Lowering &l, Value *row, Value *col) const {
+    Value *q = transposed ? row : col, *p = transposed ? col : row;
+    auto mul = [&](Value *v, int64_t k) { return l.b.binary(OpCode::ShLI, v, l.constI32(log2Exact(k))); };
+    auto add = [&](Value *x, Value *y) { return l.b.binary(OpCode::AddI, x, y); };
+    if (!tiled)
+      return add(l.b.binary(OpCode::MulI, p, l.constI32(stride())), q);
+    auto div = [&](Value *v, int64_t k) { return l.b.binary(OpCode::ShRUI, v, l.constI32(log2Exact(k))); };
+    auto mod = [&](Value *v, int64_t k) { return l.b.binary(OpCode::AndI, v, l.constI32(k - 1)); };
+    return add(add(mul(div(p, lines), lines * along()), mul(div(q, line), lines * line)),
+               add(mul(mod(p, lines), line), mod(q, line)));
+  }
+};
+
+// `src` written to its array `a` (a new shared allocation, or `buffer` at element
+// `offset`).
+Value *writeOperand(Lowering &l, const Lowered &src, const OperandArray &a, Value *buffer = nullptr,
+                    Value *offset = nullptr) {
   Type element = src.regs[0]->type();
   Type storage = Lowering::storageType(element);
   int64_t maxWidth = std::max<int64_t>(1, l.target.maxVectorBytes / (storage.bitWidth() / 8));
   if (!buffer)
-    buffer = l.sharedAlloc(element, transposed ? cols * (rows + pad) : rows * (cols + pad));
-  int64_t width = std::min(src.layout.contiguousRegisters(transposed ? 0 : 1), maxWidth);
+    buffer = l.sharedAlloc(element, a.elements());
+  int64_t width = std::min(src.layout.contiguousRegisters(a.transposed ? 0 : 1), maxWidth);
+  if (a.tiled)
+    width = std::min(width, a.line); // a store stays inside one line of a tile
   int64_t dups = src.layout.registerReplicationMask();
   Value *owner = l.ownerPredicate(src.layout);
-  unsigned colBits = log2Exact(cols);
+  unsigned colBits = log2Exact(a.cols);
   for (int64_t r = 0; r < src.layout.numRegisters(); r += width) {
     if (r & dups)
       continue;
@@ -292,13 +330,14 @@ Value *writeOperand(Lowering &l, const Lowered &src, int64_t rows, int64_t cols,
     for (int64_t i = 0; i < width; ++i)
       stored.push_back(l.toStorage(src.regs[size_t(r + i)]));
     Value *flat = l.elementIndex(src.layout, r);
-    Value *row = l.b.binary(OpCode::ShRUI, flat, l.constI32(colBits));
     Value *index = nullptr;
-    if (transposed) {
-      Value *col = l.b.binary(OpCode::AndI, flat, l.constI32(cols - 1));
-      index = l.b.binary(OpCode::AddI, l.b.binary(OpCode::MulI, col, l.constI32(rows + pad)), row);
+    if (!a.tiled && !a.transposed) {
+      Value *row = l.b.binary(OpCode::ShRUI, flat, l.constI32(colBits));
+      index = a.pad ? l.b.binary(OpCode::AddI, flat, l.b.binary(OpCode::MulI, row, l.constI32(a.pad))) : flat;
     } else {
-      index = pad ? l.b.binary(OpCode::AddI, flat, l.b.binary(OpCode::MulI, row, l.constI32(pad))) : flat;
+      Value *row = l.b.binary(OpCode::ShRUI, flat, l.constI32(colBits));
+      Value *col = l.b.binary(OpCode::AndI, flat, l.constI32(a.cols - 1));
+      index = a.at(l, row, col);
     }
     if (offset)
       index = l.b.binary(OpCode::AddI, index, offset);
@@ -325,12 +364,14 @@ Value *writeOperand(Lowering &l, const Lowered &src, int64_t rows, int64_t cols,
 // next iteration's after this one's matrix operations (into the other half when twice).
 class CoopOperand {
 public:
-  CoopOperand(Lowering &l, Value *v, int which, const LinearLayout &layout, const CoopMatrixShape &s, int64_t pad,
-              const Lowering::Prefetched *pre, bool twice)
-      : l_(l), which_(which), s_(s), pad_(pad) {
+  CoopOperand(Lowering &l, Value *v, int which, const LinearLayout &layout, const CoopMatrixShape &s,
+              int64_t pad, bool tiled, const Lowering::Prefetched *pre, bool twice)
+      : l_(l), which_(which), s_(s) {
     std::span<const int64_t> shape = v->type().shape();
-    rows_ = shape[0];
-    cols_ = shape[1];
+    a_.rows = shape[0];
+    a_.cols = shape[1];
+    a_.pad = tiled ? 0 : pad;
+    a_.tiled = tiled;
     int64_t N = layout.shape()[1];
     tile_ = which ? Type::coopMatrix(s.k, s.n, s.bType, 1) : Type::coopMatrix(s.m, s.k, s.aType, 0);
     Op *loop = outermostInvariantLoop(l, v);
@@ -339,9 +380,13 @@ public:
       l.b.setInsertionPoint(loop);
     late_ = pre && pre->late && !loop;
     const Lowered &own = late_ ? pre->regs : l.get(v);
-    transposed_ = own.layout.contiguousRegisters(0) > own.layout.contiguousRegisters(1);
-    stride_ = transposed_ ? shape[0] + pad : shape[1] + pad;
-    int64_t elements = (transposed_ ? shape[1] : shape[0]) * stride_;
+    a_.transposed = own.layout.contiguousRegisters(0) > own.layout.contiguousRegisters(1);
+    // A tile of A is m x k, of B k x n; its lines run along the operand's columns, or
+    // down its rows where transposed.
+    int64_t tileRows = which ? s.k : s.m, tileCols = which ? s.n : s.k;
+    a_.line = a_.transposed ? tileRows : tileCols;
+    a_.lines = a_.transposed ? tileCols : tileRows;
+    int64_t elements = a_.elements();
     Value *offset = nullptr;
     if (pre && (twice || late_) && !loop) {
       {
@@ -350,7 +395,7 @@ public:
         buffer_ = l.sharedAlloc(v->type().element(), (twice ? 2 : 1) * elements);
         buffer_->definingOp()->setAttr("pipelined", Attribute::integer(1));
         if (late_)
-          writeOperand(l, pre->first, rows_, cols_, pad, transposed_, buffer_);
+          writeOperand(l, pre->first, a_, buffer_);
       }
       if (twice) {
         offset = l.b.binary(OpCode::MulI, pre->parity, l.constI32(elements));
@@ -364,11 +409,11 @@ public:
       }
     }
     if (!late_)
-      buffer_ = writeOperand(l, own, rows_, cols_, pad, transposed_, buffer_, offset);
+      buffer_ = writeOperand(l, own, a_, buffer_, offset);
     // This subgroup's rows of A or columns of B.
     base_ = subgroupBase(l, layout, [&](int64_t b) {
       int64_t row = which ? 0 : (b >= N ? b / N : 0), col = which ? (b < N ? b : 0) : 0;
-      return at(row, col);
+      return a_.at(row, col);
     });
     if (offset)
       base_ = l.b.binary(OpCode::AddI, base_, offset);
@@ -383,7 +428,7 @@ public:
   // Late: the next iteration's registers into the buffer it reads (after this one's reads).
   void storeNext() {
     if (late_)
-      writeOperand(l_, *next_, rows_, cols_, pad_, transposed_, buffer_, nextOffset_);
+      writeOperand(l_, *next_, a_, buffer_, nextOffset_);
   }
   bool doubled() const { return doubled_; }
   // Tile t (of the subgroup's rows of A or columns of B) at k step k0.
@@ -399,17 +444,15 @@ private:
       n += which ? b < N : b >= N;
     return n;
   }
-  // Where element (row, col) of the operand is in its array.
-  int64_t at(int64_t row, int64_t col) const { return transposed_ ? col * stride_ + row : row * stride_ + col; }
   Value *load(int64_t t, int64_t k0) {
-    int64_t index = which_ ? at(k0, t * s_.n) : at(t * s_.m, k0);
-    return coopLoad(l_, buffer_, plus(l_, base_, index), stride_, tile_, transposed_ ? "col" : "row");
+    int64_t index = which_ ? a_.at(k0, t * s_.n) : a_.at(t * s_.m, k0);
+    return coopLoad(l_, buffer_, plus(l_, base_, index), a_.stride(), tile_, a_.transposed ? "col" : "row");
   }
   Lowering &l_;
   int which_;
-  bool transposed_ = false, doubled_ = false, late_ = false;
+  bool doubled_ = false, late_ = false;
   const CoopMatrixShape &s_;
-  int64_t pad_ = 0, rows_ = 0, cols_ = 0, stride_ = 0;
+  OperandArray a_;
   const Lowered *next_ = nullptr;
   Value *nextOffset_ = nullptr;
   Type tile_;
@@ -506,11 +549,18 @@ bool lowerDotCoop(Lowering &l, Op *op) {
   int64_t M = shape[0], N = shape[1], K = op->operand(0)->type().shape()[1];
   LinearLayout layout = coopLayout(shape, *plan, l.target.warpSize);
   Lowered acc = l.get(op->operand(2), layout);
-  // A and B row-major with 16 bytes of padding per row where both still fit.
-  int64_t pad = 16 / (Lowering::storageType(s.aType).bitWidth() / 8);
-  int64_t bytes = (M * (K + pad) + K * (N + pad)) * (Lowering::storageType(s.aType).bitWidth() / 8);
-  if (bytes > int64_t(l.target.sharedMemoryBytes))
+  // A and B with 16 bytes of padding per line where both still fit, else tile by tile
+  // (OperandArray).
+  int64_t elementBytes = Lowering::storageType(s.aType).bitWidth() / 8;
+  int64_t pad = 16 / elementBytes;
+  int64_t bytes = (M * (K + pad) + K * (N + pad)) * elementBytes;
+  bool tiled = l.target.coopShared == CoopSharedLayout::Tiled;
+  if (bytes > int64_t(l.target.sharedMemoryBytes)) {
     pad = 0;
+    tiled = l.target.coopShared != CoopSharedLayout::Padded;
+  }
+  if (tiled)
+    bytes = (M * K + K * N) * elementBytes;
   // Operands loaded an iteration ahead go to two buffers by turns where twice the
   // bytes fit and this is the loop's only dot (the others' buffers share the memory).
   auto prefetchOf = [&](Value *v) -> const Lowering::Prefetched * {
@@ -521,8 +571,8 @@ bool lowerDotCoop(Lowering &l, Op *op) {
   for (const Op *o : *op->parentBlock())
     dots += o->is(OpCode::Dot);
   bool twice = 2 * bytes <= int64_t(l.target.sharedMemoryBytes) && dots == 1;
-  CoopOperand a(l, op->operand(0), 0, layout, s, pad, prefetchOf(op->operand(0)), twice);
-  CoopOperand b(l, op->operand(1), 1, layout, s, pad, prefetchOf(op->operand(1)), twice);
+  CoopOperand a(l, op->operand(0), 0, layout, s, pad, tiled, prefetchOf(op->operand(0)), twice);
+  CoopOperand b(l, op->operand(1), 1, layout, s, pad, tiled, prefetchOf(op->operand(1)), twice);
   // The barrier pass leaves the buffers of prefetched operands to this one: this
   // iteration's tiles (stored by the previous one, or before the loop) are visible.
   bool late = a.late() || b.late();

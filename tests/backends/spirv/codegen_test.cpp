@@ -409,6 +409,22 @@ TEST_CASE("remsi and min/max avoid what drivers answer differently") {
   CHECK(contains(asm_, "OpIsNan")); // maximumf: a NaN operand wins
 }
 
+TEST_CASE("a loop whose start may be negative counts from zero") {
+  // NVIDIA's driver 580 ran the constant loop -3..1 three times on the H200; loops
+  // starting at a constant of zero or more keep their induction variable as the counter.
+  Diagnostics diags;
+  std::optional<SpirvKernel> k = compileFile("loop_bounds.tir", "loop_bounds", lavapipeLike(), diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  std::string asm_ = disassemble(k->words);
+  CHECK(validate(k->words) == "");
+  CHECK(count(asm_, "OpLoopMerge") == 4);
+  CHECK(count(asm_, "OpULessThan") == 3); // -3..1, -7..5 and the run-time bounds
+  CHECK(count(asm_, "OpUDiv") == 1);      // the run-time trip count; constants fold
+  CHECK(contains(asm_, "OpULessThan %bool %"));
+  CHECK(contains(asm_, " %uint_4\n")); // -3..1 and -7..5 by 3: four trips each
+  CHECK_FALSE(contains(asm_, "OpPhi %uint %uint_4294967293"));
+}
+
 TEST_CASE("num_warps counts warps of 32 threads where subgroups are narrower") {
   // lavapipe's subgroups are 8 lanes: with num_warps subgroups, each thread would hold
   // 4 times more of every block and lavapipe would compile a 4 times larger shader

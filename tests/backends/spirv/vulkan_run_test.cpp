@@ -119,6 +119,37 @@ TEST_CASE("loops with a branch inside") {
   h.free(dout);
 }
 
+TEST_CASE("loops that start below zero run every iteration") {
+  VulkanHarness &h = *harness;
+  VulkanHarness::Kernel k = h.load(readKernelFile("loop_bounds.tir"), "loop_bounds");
+  struct Bounds {
+    int32_t lb, ub, step;
+  };
+  for (Bounds b :
+       {Bounds{-5, 6, 2}, Bounds{-3, 1, 1}, Bounds{4, -2, 1}, Bounds{-2147483647, -2147483640, 3}}) {
+    CAPTURE(b.lb);
+    CAPTURE(b.ub);
+    CAPTURE(b.step);
+    trident_devptr dout = h.upload(std::vector<int32_t>(8, -1));
+    h.launch(k, {1, 1, 1}, {h.ptr(dout), h.i32(b.lb), h.i32(b.ub), h.i32(b.step)});
+    std::vector<int32_t> out = h.download<int32_t>(dout, 8);
+    int32_t trips = 0;
+    uint32_t sum = 0; // wraps as the kernel's does
+    for (int64_t i = b.lb; i < b.ub; i += b.step)
+      ++trips, sum += uint32_t(i);
+    CHECK(out[0] == 4); // -3..1
+    CHECK(out[1] == -6);
+    CHECK(out[2] == 4); // -7..5 by 3
+    CHECK(out[3] == -10);
+    CHECK(out[4] == trips);
+    CHECK(uint32_t(out[5]) == sum);
+    CHECK(out[6] == 4); // 0..4
+    CHECK(out[7] == 6);
+    h.free(dout);
+  }
+  h.unload(k);
+}
+
 TEST_CASE("integer, 64-bit, float and compare-and-swap atomics") {
   VulkanHarness &h = *harness;
   const uint32_t n = 1000; // 16 programs of 64, the last one partly masked

@@ -22,7 +22,10 @@ TargetDesc coopTarget() {
   return t;
 }
 
-void runCase(int M, int N, int K, int BK, unsigned warps, bool initFromC = false, bool doubleInLoop = false) {
+void runCase(int M, int N, int K, int BK, unsigned warps, bool initFromC = false, bool doubleInLoop = false,
+             const TargetDesc &target = coopTarget()) {
+  CAPTURE(target.sharedMemoryBytes);
+  CAPTURE(int(target.coopShared));
   CAPTURE(M);
   CAPTURE(N);
   CAPTURE(K);
@@ -30,7 +33,7 @@ void runCase(int M, int N, int K, int BK, unsigned warps, bool initFromC = false
   CAPTURE(initFromC);
   CAPTURE(doubleInLoop);
   Module thread =
-      lowerOrFail(trident::test::coopMatmulKernel(M, N, K, BK, initFromC, doubleInLoop), warps, coopTarget());
+      lowerOrFail(trident::test::coopMatmulKernel(M, N, K, BK, initFromC, doubleInLoop), warps, target);
   // One loop body; each subgroup issues its own tiles.
   CHECK(countOps(thread, "th.coop_mma") == (M / 16) * (N / 16) * (BK / 16) / int(warps));
   CHECK(countOps(thread, "th.coop_fill") == (initFromC || doubleInLoop ? 0 : 1));
@@ -84,4 +87,21 @@ TEST_CASE("a dot no cooperative matrix fits keeps multiply-adds") {
   t.coopMatrices[0].resultType = t.coopMatrices[0].cType = Type::f16(); // f16 accumulators only
   Module thread = lowerOrFail(trident::test::coopMatmulKernel(32, 32, 32, 16), 4, t);
   CHECK(countOps(thread, "th.coop_mma") == 0);
+}
+
+TEST_CASE("dot operands tile by tile in shared memory where padded rows do not fit") {
+  // 64x64x32: padded rows take 9.5 KiB, the operands 8 KiB (one buffer, two barriers an
+  // iteration); then the tiled arrangement forced where padding fits (two buffers).
+  TargetDesc small = coopTarget();
+  small.sharedMemoryBytes = small.maxSharedMemoryBytes = 8 * 1024;
+  runCase(64, 64, 64, 32, 4, false, false, small);
+  runCase(64, 64, 64, 32, 2, false, false, small);
+  TargetDesc tiled = coopTarget();
+  tiled.coopShared = CoopSharedLayout::Tiled;
+  runCase(64, 64, 64, 32, 4, false, false, tiled);
+  runCase(128, 32, 32, 32, 4, false, false, tiled);
+  runCase(32, 64, 64, 16, 4, true, true, tiled);
+  Module thread = lowerOrFail(trident::test::coopMatmulKernel(64, 64, 64, 32), 4, small);
+  CHECK(countOps(thread, "th.coop_load") > 0);
+  CHECK(print(thread).find("stride = 16") != std::string::npos); // a tile's rows, one after another
 }

@@ -52,8 +52,22 @@ struct CoopMatrixShape {
 //          of registers is live and none is carried round the loop;
 //   Early: the registers of the next iteration are carried round the loop and stored at
 //          the top of the next one (two sets live while the loads are in flight);
-//   Off:   no prefetch: each iteration loads, stores, waits, multiplies.
-enum class CoopPrefetch { Late, Early, Off };
+//   Off:   no prefetch: each iteration loads, stores, waits, multiplies;
+//   Auto:  Late where the loop has one dot and its prefetched tiles are at most
+//          kCoopLateBytesPerThread bytes a thread, else Off (LowerControlFlow.cpp).
+enum class CoopPrefetch { Auto, Late, Early, Off };
+
+// Measured on the H200 (driver 580, fp16 4096^3): late beat off at 128 bytes of tiles a
+// thread (128x128x32 on 4 warps 0.484 against 0.534 ms, 64x64x32 on 2 warps 0.808
+// against 0.902) and lost at 160 and 192 (64x256x32 on 4 warps 2.425 against 0.601,
+// 128x256x64 on 8 warps 7.31 against 6.64).
+inline constexpr int64_t kCoopLateBytesPerThread = 128;
+
+// How A and B of a dot on cooperative matrices lie in shared memory (LowerCoopMatrix.cpp,
+// OperandArray): Auto pads each row by 16 bytes where that fits and else stores them tile
+// by tile (each tile one run of bytes); Padded never tiles (rows unpadded where padding
+// does not fit); Tiled always does.
+enum class CoopSharedLayout { Auto, Padded, Tiled };
 
 struct TargetDesc {
   std::string name;       // "cuda:sm_90", "hip:gfx942", "vulkan" ...
@@ -68,10 +82,11 @@ struct TargetDesc {
   bool ldmatrix = false;  // th.ldmatrix: a warp reads 8x8 matrices of 16-bit elements from shared memory
   bool asyncCopy = false; // th.async_copy/commit/wait: global -> shared copies that bypass registers
   std::vector<CoopMatrixShape> coopMatrices; // th.coop_*: tt.dot on cooperative matrices (Vulkan)
-  CoopPrefetch coopPrefetch = CoopPrefetch::Late;
+  CoopPrefetch coopPrefetch = CoopPrefetch::Auto;
   // Each k step loads a B tile just before the multiply-adds that read it (A's tiles of the
   // step first), instead of all of the step's tiles first: fewer tiles live at once.
   bool coopLazyB = false;
+  CoopSharedLayout coopShared = CoopSharedLayout::Auto;
 
   unsigned log2WarpSize() const;
 };
