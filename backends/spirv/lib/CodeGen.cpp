@@ -451,10 +451,25 @@ bool Translator::translateFunction(const Op *func, KernelInterface &iface) {
   layoutArguments(params, device.pushConstantBytes, iface);
   sharedLayout_ = chooseSharedLayout(func, device.features, packedShared_);
   // Cooperative matrices need the Vulkan memory model (TranslateCoopMatrix.cpp declares it).
+  // So do atomics that acquire or release, where the device has it: without it global
+  // memory is not coherent between workgroups (buffer addresses cannot be decorated
+  // Coherent), and on NVIDIA's driver a spin lock's critical section read stale partial
+  // sums (layer norm's backward: dw and db wrong on the H200, right on lavapipe). With it
+  // every global access is non-private, and the atomics and barriers make them available
+  // and visible (TranslateMemory.cpp).
+  bool ordersMemory = false;
   const_cast<Op *>(func)->walk([&](Op *op) {
     vulkanMemoryModel_ = vulkanMemoryModel_ || op->is(OpCode::ThCoopLoad) || op->is(OpCode::ThCoopStore) ||
                          op->is(OpCode::ThCoopMma) || op->is(OpCode::ThCoopFill);
+    if (op->is(OpCode::ThAtomicRMW) || op->is(OpCode::ThAtomicCAS))
+      ordersMemory = ordersMemory || !op->attr("sem").isString() || op->stringAttr("sem") != "relaxed";
   });
+  if (ordersMemory && (device.features & kVulkanMemoryModel) && !vulkanMemoryModel_) {
+    vulkanMemoryModel_ = true;
+    w.capability(Capability::VulkanMemoryModel);
+    w.capability(Capability::VulkanMemoryModelDeviceScope);
+    require(kVulkanMemoryModel);
+  }
 
   w.capability(Capability::Shader);
   w.capability(Capability::Int64); // addresses are u64

@@ -377,6 +377,45 @@ TEST_CASE("float controls follow the device") {
   CHECK(validate(k->words) == "");
 }
 
+TEST_CASE("atomics that acquire or release put the module under the Vulkan memory model") {
+  // A lock's critical section: the acquire, a load and a store of global memory, the release.
+  // Under GLSL450 addressed buffers are not coherent between workgroups (NVIDIA's driver
+  // read stale partial sums in layer norm's backward); under the Vulkan memory model the
+  // accesses are non-private and the atomics make them available and visible.
+  auto kernel = [](const std::string &sem) {
+    std::string text = R"(builtin.module ({
+  tt.func {num_threads = 8, sym_name = "k"} ({
+  ^(%lock: ptr<i32>, %p: ptr<f32>):
+    %c0 = arith.constant {value = 0} : i32
+    %c1 = arith.constant {value = 1} : i32
+    %got = th.atomic_cas %lock, %c0, %c1 {scope = "gpu", sem = "SEM"} : i32
+    %v = th.load %p : f32
+    %w = arith.addf %v, %v : f32
+    th.store %p, %w
+    %free = th.atomic_rmw %lock, %c0 {kind = "xchg", scope = "gpu", sem = "SEM"} : i32
+    tt.return
+  })
+})
+)";
+    for (size_t at; (at = text.find("SEM")) != std::string::npos;)
+      text.replace(at, 3, sem);
+    return text;
+  };
+  Diagnostics diags;
+  DeviceInfo device = lavapipeLike();
+  device.features |= kVulkanMemoryModel;
+  std::optional<SpirvKernel> k = compileText(kernel("acq_rel"), device, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  std::string asm_ = disassemble(k->words);
+  CHECK(contains(asm_, "OpMemoryModel PhysicalStorageBuffer64 Vulkan"));
+  CHECK(contains(asm_, "NonPrivatePointer"));
+  CHECK(validate(k->words) == "");
+  k = compileText(kernel("relaxed"), device, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  CHECK_FALSE(contains(disassemble(k->words), "OpMemoryModel PhysicalStorageBuffer64 Vulkan"));
+  CHECK(validate(k->words) == "");
+}
+
 TEST_CASE("remsi and min/max avoid what drivers answer differently") {
   // NVIDIA's OpSRem behaves like OpSMod on negative operands: it may not appear.
   // min/max are GLSL's NMin/NMax (NaN operands lose) with the signs of two zeros
