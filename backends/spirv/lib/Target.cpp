@@ -126,8 +126,9 @@ TargetDesc targetDesc(const DeviceInfo &device) {
     t.coopMatrices = device.coopShapes;
   t.coopPrefetch = coopPrefetchFromEnv();
   const char *order = std::getenv("TRIDENT_VULKAN_COOP_ORDER");
-  // Measured on the H200 (driver 580), 128x128x32 on 4 warps at 4096^3: 0.484 ms with B
-  // loaded just before its multiply-adds, 2.497 ms with every tile of the k step first.
+  // B loaded just before its multiply-adds by default: 0.484 against 2.497 ms for the
+  // 128x128x32 matmul in one H200 sweep, though the same module later took 0.47 to 1.8 ms
+  // from one run to the next (docs/vulkan.md): not a settled choice.
   t.coopLazyB = !order || std::strcmp(order, "eager") != 0;
   const char *shared = std::getenv("TRIDENT_VULKAN_COOP_SHARED");
   if (shared && !std::strcmp(shared, "padded"))
