@@ -12,18 +12,6 @@ namespace trident::bench {
 
 namespace {
 
-Buffer randomHalfs(const Device &dev, size_t n, uint32_t seed, std::vector<double> &values) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1, 1);
-  std::vector<uint16_t> bits(n);
-  values.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    bits[i] = floatToHalf(dist(gen));
-    values[i] = halfToFloat(bits[i]);
-  }
-  return Buffer::fromHost(dev, std::span<const uint16_t>(bits), DType::F16);
-}
-
 double dotRow(const std::vector<double> &x, size_t i, const std::vector<double> &y, size_t j, int D) {
   double s = 0;
   for (int d = 0; d < D; ++d)
@@ -37,8 +25,8 @@ DotRow attentionBackward(const Device &dev, int Z, int H, int N, int D, bool cau
                          const std::string &dir) {
   size_t count = size_t(Z) * H * N * D, rows = size_t(Z) * H * N;
   std::vector<double> q, k, v, dout;
-  Buffer bq = randomHalfs(dev, count, 11, q), bk = randomHalfs(dev, count, 12, k), bv = randomHalfs(dev, count, 13, v),
-         bdo = randomHalfs(dev, count, 14, dout);
+  Buffer bq = randomHalfMatrix(dev, count, 11, q), bk = randomHalfMatrix(dev, count, 12, k), bv = randomHalfMatrix(dev, count, 13, v),
+         bdo = randomHalfMatrix(dev, count, 14, dout);
   Buffer o(dev, count, DType::F16), m(dev, rows, DType::F32), delta(dev, rows, DType::F32);
   Buffer dq(dev, count, DType::F16), dk(dev, count, DType::F16), dv(dev, count, DType::F16);
   for (Buffer *b : {&dq, &dk, &dv})

@@ -154,6 +154,13 @@ DotRow matmulTyped(const Device &dev, Wide t, int s, int repeats, const std::str
   return r;
 }
 
+
+} // namespace
+
+Buffer randomHalfMatrix(const Device &dev, size_t n, uint32_t seed, std::vector<double> &values) {
+  return randomMatrix(dev, In::F16, n, seed, values);
+}
+
 DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int warps, int repeats,
                  const std::string &dir) {
   size_t count = size_t(Z) * H * N * D;
@@ -212,8 +219,6 @@ DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int
   r.tflops = (causal ? 0.5 : 1.0) * flops / (r.ms * 1e9);
   return r;
 }
-
-} // namespace
 
 std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &dir,
                               const std::string &benchDir) {

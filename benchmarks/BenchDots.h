@@ -17,6 +17,14 @@ struct DotRow {
   std::string check; // "ok" or what differs
 };
 
+// n random f16 values in [-1, 1) on `dev`, and their exact values in `values`.
+Buffer randomHalfMatrix(const Device &dev, size_t n, uint32_t seed, std::vector<double> &values);
+
+// samples/attention.py's forward (Triton's launch: BLOCK_M 128, BLOCK_N 64, 3 stages) on
+// `warps` warps, checked against float64 on sampled rows, then timed.
+DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int warps, int repeats,
+                 const std::string &samplesDir);
+
 // samples/attention_bwd.py after the forward (BenchAttentionBwd.cpp).
 DotRow attentionBackward(const Device &dev, int Z, int H, int N, int D, bool causal, int repeats,
                          const std::string &samplesDir);

@@ -6,6 +6,7 @@
 //
 //   trident-bench-dot --device vulkan:0 matmul 4096 BM BN BK GROUP WARPS [STAGES]
 //   trident-bench-dot --device vulkan:0 attention Z H N D WARPS [causal]
+#include "BenchDots.h"
 #include "BenchSupport.h"
 
 #include <cstdio>
@@ -48,22 +49,10 @@ std::string withoutAutotune(std::string src) {
   return src.substr(0, at) + blank + src.substr(end);
 }
 
-Buffer randomHalf(const Device &dev, size_t n, uint32_t seed, std::vector<double> &values) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1, 1);
-  std::vector<uint16_t> bits(n);
-  values.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    bits[i] = floatToHalf(dist(gen));
-    values[i] = halfToFloat(bits[i]);
-  }
-  return Buffer::fromHost(dev, std::span<const uint16_t>(bits), DType::F16);
-}
-
 int matmul(const Device &dev, int s, int bm, int bn, int bk, int group, int warps, int stages, int repeats,
            const std::string &dir) {
   std::vector<double> a, b;
-  Buffer ba = randomHalf(dev, size_t(s) * s, 1, a), bb = randomHalf(dev, size_t(s) * s, 2, b);
+  Buffer ba = randomHalfMatrix(dev, size_t(s) * s, 1, a), bb = randomHalfMatrix(dev, size_t(s) * s, 2, b);
   Buffer c(dev, size_t(s) * s, DType::F16);
   c.fillBytes(0xff);
   Kernel k = Kernel::fromSource(withoutAutotune(readFile(dir + "/matmul.py")), "matmul_kernel", dir + "/matmul.py");
@@ -93,56 +82,13 @@ int matmul(const Device &dev, int s, int bm, int bn, int bk, int group, int warp
   return bad ? 1 : 0;
 }
 
-int attention(const Device &dev, int Z, int H, int N, int D, int warps, bool causal, int repeats,
-              const std::string &dir) {
-  size_t count = size_t(Z) * H * N * D;
-  std::vector<double> q, kv, v;
-  Buffer bq = randomHalf(dev, count, 4, q), bk = randomHalf(dev, count, 5, kv), bv = randomHalf(dev, count, 6, v);
-  Buffer out(dev, count, DType::F16), m(dev, size_t(Z) * H * N, DType::F32);
-  out.fillBytes(0xff);
-  Kernel k = Kernel::fromFile(dir + "/attention.py", "_attn_fwd");
-  const int BLOCK_M = 128, BLOCK_N = 64, sz = H * N * D, sh = N * D, sm = D, sk = 1;
-  const float smScale = 0.5f;
-  LaunchOptions opts;
-  opts.numWarps = warps;
-  opts.numStages = 3;
-  opts.constexprs = {{"N_CTX", N}, {"HEAD_DIM", D}, {"BLOCK_M", BLOCK_M}, {"BLOCK_N", BLOCK_N},
-                     {"STAGE", causal ? 3 : 1}};
-  auto launch = [&] {
-    k.launch(dev, Grid(cdiv(N, BLOCK_M), Z * H),
-             {bq, bk, bv, smScale, m, out, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, Z, H},
-             opts);
-  };
-  double cold = coldLaunchMs(dev, launch);
-  std::vector<uint16_t> got = out.toHost<uint16_t>();
-  std::mt19937 pick(7);
-  size_t bad = 0;
-  std::vector<double> p(size_t(N), 0.0);
-  for (int n = 0; n < 4; ++n) {
-    int zh = int(pick() % uint32_t(Z * H)), i = int(pick() % uint32_t(N));
-    size_t base = size_t(zh) * N * D;
-    double mx = -INFINITY, sum = 0;
-    for (int j = 0; j < N; ++j) {
-      double s = 0;
-      for (int d = 0; d < D; ++d)
-        s += q[base + size_t(i) * D + d] * kv[base + size_t(j) * D + d];
-      p[size_t(j)] = (causal && j > i) ? -INFINITY : s * smScale;
-      mx = std::max(mx, p[size_t(j)]);
-    }
-    for (int j = 0; j < N; ++j)
-      sum += p[size_t(j)] = std::exp(p[size_t(j)] - mx);
-    for (int d = 0; d < D; ++d) {
-      double ref = 0;
-      for (int j = 0; j < N; ++j)
-        ref += p[size_t(j)] * v[base + size_t(j) * D + d];
-      bad += !(std::fabs(halfToFloat(got[base + size_t(i) * D + d]) - ref / sum) <= 1e-2);
-    }
-  }
-  double ms = timeOnDevice(dev, repeats, 1, launch).first;
-  double flops = (causal ? 0.5 : 1.0) * 4.0 * Z * H * double(N) * N * D;
+// The attention sample at a fixed warp count (trident-bench's row, printed as one line).
+int attentionLine(const Device &dev, int Z, int H, int N, int D, int warps, bool causal, int repeats,
+                  const std::string &dir) {
+  DotRow r = trident::bench::attention(dev, Z, H, N, D, causal, warps, repeats, dir);
   std::printf("attention%s %dx%dx%dx%d/w%d: %.3f ms %.1f TFLOP/s cold %.0f ms check %s\n", causal ? " causal" : "", Z,
-              H, N, D, warps, ms, flops / (ms * 1e9), cold, bad ? (std::to_string(bad) + " differ").c_str() : "ok");
-  return bad ? 1 : 0;
+              H, N, D, warps, r.ms, r.tflops, r.coldMs, r.check.c_str());
+  return r.check == "ok" ? 0 : 1;
 }
 
 } // namespace
@@ -169,7 +115,7 @@ int main(int argc, char **argv) {
       return matmul(dev, arg(1, 4096), arg(2, 128), arg(3, 128), arg(4, 32), arg(5, 8), arg(6, 4), arg(7, 3),
                     repeats, dir);
     if (!std::strcmp(argv[i], "attention"))
-      return attention(dev, arg(1, 4), arg(2, 32), arg(3, 4096), arg(4, 64), arg(5, 4),
+      return attentionLine(dev, arg(1, 4), arg(2, 32), arg(3, 4096), arg(4, 64), arg(5, 4),
                        i + 6 < argc && !std::strcmp(argv[i + 6], "causal"), repeats, dir);
   } catch (const std::exception &e) {
     std::printf("error: %s\n", e.what());
