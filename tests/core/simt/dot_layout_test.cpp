@@ -128,6 +128,20 @@ TEST_CASE("layout assignment: the dot's accumulator layout reaches the store") {
   CHECK(countOps(thread, "th.store_shared") == 2 * 4); // A and B: 4096 elements / 128 threads / 8
 }
 
+TEST_CASE("a shared layout seen transposed puts element (j, i) where the original puts (i, j)") {
+  // A 32 x 64 tile (rows along dimension 1) read as the 64 x 32 block tl.trans gives, and
+  // back: what a pipelined stage's transposed reader sees (Pipeline.cpp).
+  SharedLayout s = SharedLayout::swizzled(std::vector<int64_t>{32, 64}, 1, 2);
+  SharedLayout t = s.transposed(std::vector<int64_t>{32, 64});
+  for (int64_t i = 0; i < 32; ++i)
+    for (int64_t j = 0; j < 64; ++j)
+      REQUIRE(t.offset(j * 32 + i) == s.offset(i * 64 + j));
+  CHECK(t.transposed(std::vector<int64_t>{64, 32}).bases == s.bases);
+  // The transpose of a canonical tile is the canonical tile of the transposed shape with
+  // rows along the same (now first) dimension, so one th.wgmma descriptor scheme serves both.
+  CHECK(t.bases == SharedLayout::swizzled(std::vector<int64_t>{64, 32}, 0, 2).bases);
+}
+
 TEST_CASE("swizzled shared layouts permute 16-byte chunks by row") {
   // 64 x 64 f16, rows of 128 bytes: chunk' = chunk ^ (row % 8), as SharedLayout.h says.
   SharedLayout s = SharedLayout::swizzled(std::vector<int64_t>{64, 64}, 1, 2);
