@@ -450,8 +450,8 @@ bool Translator::translateFunction(const Op *func, KernelInterface &iface) {
     return error(func, "returns values; kernels return nothing");
   layoutArguments(params, device.pushConstantBytes, iface);
   sharedLayout_ = chooseSharedLayout(func, device.features, packedShared_);
-  // Cooperative matrices need the Vulkan memory model (TranslateCoopMatrix.cpp declares it).
-  // So do atomics that acquire or release, where the device has it: without it global
+  // Cooperative matrices need the Vulkan memory model. So do atomics that acquire or
+  // release, where the device has it: without it global
   // memory is not coherent between workgroups (buffer addresses cannot be decorated
   // Coherent), and on NVIDIA's driver a spin lock's critical section read stale partial
   // sums (layer norm's backward: dw and db wrong on the H200, right on lavapipe). With it
@@ -464,8 +464,8 @@ bool Translator::translateFunction(const Op *func, KernelInterface &iface) {
     if (op->is(OpCode::ThAtomicRMW) || op->is(OpCode::ThAtomicCAS))
       ordersMemory = ordersMemory || !op->attr("sem").isString() || op->stringAttr("sem") != "relaxed";
   });
-  if (ordersMemory && (device.features & kVulkanMemoryModel) && !vulkanMemoryModel_) {
-    vulkanMemoryModel_ = true;
+  vulkanMemoryModel_ = vulkanMemoryModel_ || (ordersMemory && (device.features & kVulkanMemoryModel));
+  if (vulkanMemoryModel_) {
     w.capability(Capability::VulkanMemoryModel);
     w.capability(Capability::VulkanMemoryModelDeviceScope);
     require(kVulkanMemoryModel);

@@ -15,12 +15,6 @@ namespace trident::spirv {
 
 namespace {
 
-void declareModel(Translator &t) {
-  t.w.capability(Capability::VulkanMemoryModel);
-  t.w.capability(Capability::VulkanMemoryModelDeviceScope);
-  t.require(kCooperativeMatrix | kVulkanMemoryModel);
-}
-
 // The Workgroup pointer to element `index` of allocation `alloc` (explicit layouts only:
 // the lowering offers cooperative matrices only where the device has them).
 bool elementPointer(Translator &t, Op *op, uint32_t &out) {
@@ -41,7 +35,7 @@ uint32_t layoutOf(Translator &t, Op *op) {
 } // namespace
 
 bool translateCoopMatrix(Translator &t, Op *op) {
-  declareModel(t);
+  t.require(kCooperativeMatrix); // the Vulkan memory model: CodeGen.cpp declares it
   switch (op->code()) {
   case OpCode::ThCoopLoad: {
     uint32_t ptr = 0;
