@@ -70,6 +70,20 @@ namespace {
 // 16-byte vector access, aligned to its size, is then one OpLoad/OpStore of a uvec4.
 bool quadUnits(Translator &t) { return t.packedSharedBytes() % 16 == 0; }
 
+// A Workgroup variable of an Aliased Block whose one member, an array of `size / stride`
+// `element`s (`stride` bytes apart), starts at byte `offset` of the explicit layout: an
+// allocation, or a view of one as wider units.
+uint32_t aliasedBlock(Translator &t, uint32_t element, int64_t stride, int64_t size, int64_t offset) {
+  uint32_t members[] = {t.w.arrayType(element, uint32_t(size / stride), uint32_t(stride))};
+  uint32_t block = t.w.structType(members);
+  t.w.decorate(block, Decoration::Block);
+  t.w.memberDecorate(block, 0, Decoration::Offset, {uint32_t(offset)});
+  uint32_t var = t.w.globalVariable(t.w.pointerType(StorageClass::Workgroup, block), StorageClass::Workgroup);
+  t.w.decorate(var, Decoration::Aliased);
+  t.addInterface(var);
+  return var;
+}
+
 unsigned lengthOf(Type t) { return t.isVector() ? unsigned(t.numElements()) : 1; }
 
 bool translateAlloc(Translator &t, Op *op) {
@@ -90,13 +104,7 @@ bool translateAlloc(Translator &t, Op *op) {
       t.w.capability(Capability::WorkgroupMemoryExplicitLayout16BitAccessKHR);
       t.require(kWorkgroupMemoryExplicitLayout16BitAccess);
     }
-    uint32_t members[] = {t.w.arrayType(mem, uint32_t(size / bytes), bytes)};
-    uint32_t block = t.w.structType(members);
-    t.w.decorate(block, Decoration::Block);
-    t.w.memberDecorate(block, 0, Decoration::Offset, {uint32_t(offset)});
-    var = t.w.globalVariable(t.w.pointerType(StorageClass::Workgroup, block), StorageClass::Workgroup);
-    t.w.decorate(var, Decoration::Aliased);
-    t.addInterface(var);
+    var = aliasedBlock(t, mem, bytes, size, offset);
     t.addAliasedShared(uint64_t(offset + size));
     t.setSharedOffset(op->result(), offset);
     break;
@@ -359,15 +367,8 @@ uint32_t blockVectorView(Translator &t, Value *alloc, unsigned bytes, unsigned l
     return 0;
   vectorType = t.w.vectorType(t.u32Type(), total / 4);
   uint32_t &var = t.sharedView(alloc, vectorType);
-  if (!var) {
-    uint32_t members[] = {t.w.arrayType(vectorType, uint32_t(size / total), total)};
-    uint32_t block = t.w.structType(members);
-    t.w.decorate(block, Decoration::Block);
-    t.w.memberDecorate(block, 0, Decoration::Offset, {uint32_t(offset)});
-    var = t.w.globalVariable(t.w.pointerType(StorageClass::Workgroup, block), StorageClass::Workgroup);
-    t.w.decorate(var, Decoration::Aliased);
-    t.addInterface(var);
-  }
+  if (!var)
+    var = aliasedBlock(t, vectorType, total, size, offset);
   return var;
 }
 
