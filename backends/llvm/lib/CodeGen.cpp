@@ -112,6 +112,9 @@ bool Translator::translateOp(Op *op) {
   case OpCode::ThLdMatrix:
   case OpCode::ThAsyncCopy:
   case OpCode::ThAsyncCommit:
+  case OpCode::ThMbarrierInit:
+  case OpCode::ThAsyncArrive:
+  case OpCode::ThMbarrierWait:
   case OpCode::ThAsyncWait:
   case OpCode::ThWgmma:
   case OpCode::ThWgmmaFence:

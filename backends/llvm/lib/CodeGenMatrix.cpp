@@ -1,5 +1,5 @@
 // Matrix units and asynchronous copies: th.mma, th.wgmma (and its fence, commit and
-// wait), th.ldmatrix, th.async_* and th.fence_async_shared go to the target's hooks, which know the instructions; what is left here is operand plumbing
+// wait), th.ldmatrix, th.async_*, th.mbarrier_* and th.fence_async_shared go to the target's hooks, which know the instructions; what is left here is operand plumbing
 // (shared-memory addresses, predicates) and the error for a target without them.
 #include "Translator.h"
 
@@ -117,6 +117,18 @@ bool Translator::translateMatrix(Op *op) {
     for (unsigned i = 0; i < op->numResults(); ++i)
       define(op->result(i), out[i]);
     return true;
+  }
+  case OpCode::ThMbarrierInit:
+  case OpCode::ThAsyncArrive:
+  case OpCode::ThMbarrierWait: {
+    llvm::Value *barrier = b.CreateInBoundsGEP(b.getInt64Ty(), x(0), x(1));
+    if (op->is(OpCode::ThMbarrierInit))
+      return hooks.barrierInit(b, barrier, static_cast<unsigned>(op->intAttr("count")),
+                               op->numOperands() > 2 ? x(2) : nullptr) ||
+             unsupported();
+    if (op->is(OpCode::ThAsyncArrive))
+      return hooks.asyncArrive(b, barrier) || unsupported();
+    return hooks.barrierWait(b, barrier, x(2)) || unsupported();
   }
   case OpCode::ThAsyncCommit: return hooks.asyncCommit(b) || unsupported();
   case OpCode::ThAsyncWait: return hooks.asyncWait(b, static_cast<unsigned>(op->intAttr("pending"))) || unsupported();

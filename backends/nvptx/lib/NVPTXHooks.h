@@ -47,6 +47,9 @@ public:
                  llvm::Value *pred) override;
   bool asyncCommit(llvm::IRBuilder<> &b) override;
   bool asyncWait(llvm::IRBuilder<> &b, unsigned pending) override;
+  bool barrierInit(llvm::IRBuilder<> &b, llvm::Value *barrier, unsigned count, llvm::Value *pred) override;
+  bool asyncArrive(llvm::IRBuilder<> &b, llvm::Value *barrier) override;
+  bool barrierWait(llvm::IRBuilder<> &b, llvm::Value *barrier, llvm::Value *parity) override;
   // wgmma.mma_async (sm_90a) and its fence, commit and wait; fence.proxy.async.
   std::vector<llvm::Value *> warpgroupMultiply(llvm::IRBuilder<> &b, std::string_view atom, const MatrixTile *aTile,
                                                llvm::ArrayRef<llvm::Value *> aRegisters, const MatrixTile &bTile,

@@ -186,6 +186,33 @@ bool NVPTXHooks::asyncWait(llvm::IRBuilder<> &b, unsigned pending) {
   return true;
 }
 
+bool NVPTXHooks::barrierInit(llvm::IRBuilder<> &b, llvm::Value *barrier, unsigned count, llvm::Value *pred) {
+  std::string init = "mbarrier.init.shared::cta.b64 [$0], " + std::to_string(count) + ";";
+  if (!pred) {
+    inlineAsm(b, b.getVoidTy(), init, "l,~{memory}", {sharedAddress(b, barrier)}, true);
+    return true;
+  }
+  inlineAsm(b, b.getVoidTy(), "{ .reg .pred p; setp.ne.b32 p, $1, 0; @p " + init + " }", "l,r,~{memory}",
+            {sharedAddress(b, barrier), b.CreateZExt(pred, b.getInt32Ty())}, true);
+  return true;
+}
+
+bool NVPTXHooks::asyncArrive(llvm::IRBuilder<> &b, llvm::Value *barrier) {
+  inlineAsm(b, b.getVoidTy(), "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [$0];", "l,~{memory}",
+            {sharedAddress(b, barrier)}, true);
+  return true;
+}
+
+bool NVPTXHooks::barrierWait(llvm::IRBuilder<> &b, llvm::Value *barrier, llvm::Value *parity) {
+  // try_wait suspends the thread for a while (a time the hardware picks) before it says
+  // the phase is not complete yet; the loop asks again. The labels are local to the braces.
+  inlineAsm(b, b.getVoidTy(),
+            "{ .reg .pred done; waiting: mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1; "
+            "@!done bra waiting; }",
+            "l,r,~{memory}", {sharedAddress(b, barrier), parity}, true);
+  return true;
+}
+
 namespace {
 
 // The 64-bit matrix descriptor of a tile (PTX ISA, "Matrix Descriptor Format"): start

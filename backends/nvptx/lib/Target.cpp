@@ -1,6 +1,8 @@
 #include "trident/backends/nvptx/Target.h"
 
 #include <array>
+#include <cstdlib>
+#include <cstring>
 
 namespace trident::nvptx {
 
@@ -159,6 +161,10 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   t.emitsMatrixAtoms = true;
   t.ldmatrix = true;  // sm_75+
   t.asyncCopy = true; // cp.async, sm_80+
+  // Pipelined copies complete on mbarriers on Hopper (try_wait is sm_90's);
+  // TRIDENT_CUDA_MBARRIERS=off keeps cp.async.wait_group there, for measuring the two.
+  const char *mbarriers = std::getenv("TRIDENT_CUDA_MBARRIERS");
+  t.asyncBarriers = *arch == "sm_90" && !(mbarriers && !std::strcmp(mbarriers, "off"));
   return t;
 }
 

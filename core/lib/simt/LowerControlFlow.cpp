@@ -79,6 +79,24 @@ void asyncWait(Lowering &l, int pending) {
              {{"pending", Attribute::integer(pending)}});
 }
 
+void barrierWait(Lowering &l, Value *barriers, Value *slot, Value *parity) {
+  l.b.create(OpCode::ThMbarrierWait, std::vector<Value *>{barriers, slot, parity}, std::span<const Type>{});
+}
+
+// The mbarriers of a ring's stages (asyncBarriers): one per stage, each expecting one
+// arrival from every thread a phase; initialized by thread 0, then a barrier.
+Value *ringBarriers(Lowering &l, int stages) {
+  Value *barriers = l.sharedAlloc(Type::i64(), stages, 8);
+  barriers->definingOp()->setAttr("pipelined", Attribute::integer(1));
+  int64_t threads = int64_t(l.layouts.numWarps) * l.target.warpSize;
+  Value *first = l.b.cmpi("eq", l.threadId(), l.constI32(0));
+  for (int s = 0; s < stages; ++s)
+    l.b.create(OpCode::ThMbarrierInit, std::vector<Value *>{barriers, l.constI32(s), first}, std::span<const Type>{},
+               {{"count", Attribute::integer(threads)}});
+  l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
+  return barriers;
+}
+
 // The registers of `state` one after another, and back.
 std::vector<Value *> flattenState(const std::vector<Lowered> &state) {
   std::vector<Value *> out;
@@ -144,6 +162,7 @@ bool lowerFor(Lowering &l, Op *op) {
   std::vector<Value *> buffers, extraInits;
   std::vector<Lowered> ahead, loadedLike;
   int stages = plan ? plan->stages : 0;
+  Value *barriers = nullptr; // the rings' mbarriers (asyncBarriers)
   if (plan && plan->inRegisters) {
     for (unsigned c : plan->carried)
       ahead.push_back(l.get(op->operand(3 + c), layouts[c]));
@@ -167,12 +186,16 @@ bool lowerFor(Lowering &l, Op *op) {
     // (inside another loop) before the prologue overwrites them; the barrier pass leaves
     // a ring's own accesses to the pipeline.
     l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
+    if (l.target.asyncBarriers)
+      barriers = ringBarriers(l, stages);
     for (int s = 0; s < plan->ahead; ++s) {
       Value *iv = s ? l.b.binary(OpCode::AddI, lb, l.b.binary(OpCode::MulI, l.b.constInt(s, ivType), step)) : lb;
-      ahead = issueStage(l, op, *plan, buffers, iv, ahead, l.constI32(s), l.b.cmpi("slt", iv, ub));
+      ahead = issueStage(l, op, *plan, buffers, iv, ahead, l.constI32(s), l.b.cmpi("slt", iv, ub), barriers);
     }
     extraInits = flattenState(ahead);
-    extraInits.push_back(l.constI32(0));
+    extraInits.push_back(l.constI32(0)); // the slot
+    if (barriers)
+      extraInits.push_back(l.constI32(0)); // the parity of the slot's phase
   }
   operands.insert(operands.end(), inits.begin(), inits.end());
   operands.insert(operands.end(), extraInits.begin(), extraInits.end());
@@ -219,30 +242,41 @@ bool lowerFor(Lowering &l, Op *op) {
     InsertionGuard guard(l.b);
     l.b.setInsertionPointToEnd(newBody);
     // This iteration's stage is complete and visible, and every thread is done reading
-    // the stage the copies below overwrite (the one the previous iteration read).
-    asyncWait(l, plan->ahead - 1);
+    // the stage the copies below overwrite (the one the previous iteration read). With
+    // mbarriers the wait makes the stage visible; the barrier then only orders the reads
+    // of the previous stage before the copies, which asynchronous dots do after their
+    // own wait below.
+    size_t extra = barriers ? 2 : 1; // slot and parity after the state
+    Value *slot = extraArgs[extraArgs.size() - extra], *parity = barriers ? extraArgs.back() : nullptr;
+    if (barriers)
+      barrierWait(l, barriers, slot, parity);
+    else
+      asyncWait(l, plan->ahead - 1);
     if (std::any_of(plan->loads.begin(), plan->loads.end(), [](const PipelinedLoad &p) { return p.asyncProxy; }))
       l.b.create(OpCode::ThFenceAsyncShared, std::span<Value *const>{}, std::span<const Type>{});
-    l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
-    Value *slot = extraArgs.back();
+    if (!barriers || plan->asyncDots.empty())
+      l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
     Value *S = l.constI32(stages);
     Value *later = l.b.binary(OpCode::AddI, iv, l.b.binary(OpCode::MulI, l.b.constInt(plan->ahead, ivType), step));
     Value *writeSlot = l.b.binary(OpCode::AddI, slot, l.constI32(plan->ahead));
     writeSlot = l.b.select(l.b.cmpi("sge", writeSlot, S), l.b.binary(OpCode::SubI, writeSlot, S), writeSlot);
     std::vector<Lowered> state =
-        unflattenState(ahead, std::span<Value *const>(extraArgs).first(extraArgs.size() - 1));
+        unflattenState(ahead, std::span<Value *const>(extraArgs).first(extraArgs.size() - extra));
     Value *inRange = l.b.cmpi("slt", later, ub);
     // With asynchronous warpgroup dots the copies go after their waits (issued below,
     // once the body is lowered; the yield takes their state then).
     std::vector<Lowered> next = state;
     if (plan->asyncDots.empty())
-      next = issueStage(l, op, *plan, buffers, later, state, writeSlot, inRange);
+      next = issueStage(l, op, *plan, buffers, later, state, writeSlot, inRange, barriers);
     else
       deferred = DeferredStage{later, writeSlot, inRange, state};
     Value *nextSlot = l.b.binary(OpCode::AddI, slot, l.constI32(1));
-    nextSlot = l.b.select(l.b.cmpi("eq", nextSlot, S), l.constI32(0), nextSlot);
+    Value *wraps = l.b.cmpi("eq", nextSlot, S);
+    nextSlot = l.b.select(wraps, l.constI32(0), nextSlot);
     extraYield = flattenState(next);
     extraYield.push_back(nextSlot);
+    if (barriers) // a stage's next phase has the other parity
+      extraYield.push_back(l.b.select(wraps, l.b.binary(OpCode::XOrI, parity, l.constI32(1)), parity));
     for (size_t k = 0; k < plan->loads.size(); ++k) {
       const PipelinedLoad &p = plan->loads[k];
       Value *base = l.b.binary(OpCode::MulI, slot, l.constI32(p.tileElements));
@@ -273,8 +307,8 @@ bool lowerFor(Lowering &l, Op *op) {
     InsertionGuard guard(l.b);
     l.b.setInsertionPoint(lastWait->next());
     l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
-    std::vector<Value *> next = flattenState(
-        issueStage(l, op, *plan, buffers, deferred->later, deferred->state, deferred->writeSlot, deferred->inRange));
+    std::vector<Value *> next = flattenState(issueStage(l, op, *plan, buffers, deferred->later, deferred->state,
+                                                       deferred->writeSlot, deferred->inRange, barriers));
     Op *yield = newBody->terminator();
     unsigned first = yield->numOperands() - unsigned(extraYield.size());
     for (size_t i = 0; i < next.size(); ++i)
@@ -287,8 +321,22 @@ bool lowerFor(Lowering &l, Op *op) {
       l.prefetched.erase(p.load->result());
     // Every thread is done with a dot's two buffers before later allocations reuse them.
     l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
-  } else if (plan) {
-    asyncWait(l, 0); // the copies of the stages past the end
+  } else if (plan && barriers) {
+    // The phases of the stages past the end (their copies predicated off, their arrivals
+    // not): every barrier is then quiet, as a later run's initialization needs.
+    Value *slot = loop->result(unsigned(inits.size() + extraInits.size() - 2));
+    Value *parity = loop->result(unsigned(inits.size() + extraInits.size() - 1));
+    Value *S = l.constI32(stages);
+    for (int j = 0; j < plan->ahead; ++j) {
+      Value *s = l.b.binary(OpCode::AddI, slot, l.constI32(j));
+      Value *wraps = l.b.cmpi("sge", s, S);
+      barrierWait(l, barriers, l.b.select(wraps, l.b.binary(OpCode::SubI, s, S), s),
+                  l.b.select(wraps, l.b.binary(OpCode::XOrI, parity, l.constI32(1)), parity));
+    }
+  }
+  if (plan && !plan->inRegisters) {
+    if (!barriers)
+      asyncWait(l, 0); // the copies of the stages past the end
     for (const PipelinedLoad &p : plan->loads) {
       l.pipelined.erase(p.load->result());
       for (const Op *t : p.transposes)

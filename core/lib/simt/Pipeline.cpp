@@ -270,7 +270,7 @@ std::vector<Lowered> issueLoads(Lowering &l, const Op *loopOp, const PipelinePla
 
 std::vector<Lowered> issueStage(Lowering &l, const Op *loopOp, const PipelinePlan &plan,
                                 const std::vector<Value *> &buffers, Value *iv, const std::vector<Lowered> &state,
-                                Value *stage, Value *inRange) {
+                                Value *stage, Value *inRange, Value *barriers) {
   Op *loop = const_cast<Op *>(loopOp);
   Block *body = loop->region(0);
   lowerSlice(l, body, plan, iv, state);
@@ -297,7 +297,10 @@ std::vector<Lowered> issueStage(Lowering &l, const Op *loopOp, const PipelinePla
       l.b.create(OpCode::ThAsyncCopy, operands, std::span<const Type>{}, {{"bytes", Attribute::integer(bytes)}});
     }
   }
-  l.b.create(OpCode::ThAsyncCommit, std::span<Value *const>{}, std::span<const Type>{});
+  if (barriers)
+    l.b.create(OpCode::ThAsyncArrive, std::vector<Value *>{barriers, stage}, std::span<const Type>{});
+  else
+    l.b.create(OpCode::ThAsyncCommit, std::span<Value *const>{}, std::span<const Type>{});
   return nextState(l, body, plan);
 }
 

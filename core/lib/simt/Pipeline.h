@@ -25,6 +25,20 @@
 //     ... th.ldmatrix from stage `slot` ... th.mma ...
 //   th.async_wait {pending = 0}
 
+// On targets with asyncBarriers (sm_90) each stage has an mbarrier instead of a commit
+// group: every thread's copies into a stage arrive on its barrier (th.async_arrive, one
+// arrival a thread), and a thread waits for the stage's phase, not for its own copies and
+// a barrier:
+//
+//   th.mbarrier_init (thread 0, one per stage, count = threads); th.barrier; prologue
+//   scf.for i (..., ahead, slot, parity):
+//     th.mbarrier_wait stage slot, parity        (stage `slot` is complete and visible)
+//     [th.fence_async_shared]; th.barrier        (not with asynchronous dots: their own
+//                                                 wait and barrier come before the copies)
+//     copies of iteration i + S - 1 -> stage (slot + S - 1) % S; th.async_arrive on it
+//     ...; parity flips when the slot wraps to 0
+//   th.mbarrier_wait on the S - 1 stages past the end (their arrivals, copies predicated off)
+
 // On targets without asynchronous copies whose dots run on cooperative matrices
 // (Vulkan), the loads go one iteration ahead into registers instead (inRegisters):
 //
@@ -81,8 +95,9 @@ namespace trident::simt {
 // Lowers the plan's slice with the loop's induction variable bound to `iv` and its
 // carried arguments to `state` (one per plan.carried, in their layouts), starts the
 // copies of every pipelined load into stage `stage` (i32) of its buffer (predicated on
-// `inRange` and the load's mask), commits them as one group, and returns the carried
-// state one iteration later.
+// `inRange` and the load's mask), commits them as one group (or, given `barriers`, has
+// them arrive on element `stage` of that allocation of mbarriers), and returns the
+// carried state one iteration later.
 // inRegisters: lowers the slice as issueStage does and the plan's loads (predicated on
 // `inRange` besides their masks) into registers; returns the carried state one
 // iteration later and sets `loaded` to each load's registers.
@@ -91,6 +106,6 @@ std::vector<Lowered> issueLoads(Lowering &l, const Op *loop, const PipelinePlan 
 
 std::vector<Lowered> issueStage(Lowering &l, const Op *loop, const PipelinePlan &plan,
                                 const std::vector<Value *> &buffers, Value *iv, const std::vector<Lowered> &state,
-                                Value *stage, Value *inRange);
+                                Value *stage, Value *inRange, Value *barriers);
 
 } // namespace trident::simt

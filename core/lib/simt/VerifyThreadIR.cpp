@@ -30,6 +30,9 @@ public:
     case OpCode::ThMma: expect(op->attr("atom").isString(), "needs a string attribute 'atom'"); break;
     case OpCode::ThLdMatrix: checkLdMatrix(); break;
     case OpCode::ThAsyncCopy: checkAsyncCopy(); break;
+    case OpCode::ThMbarrierInit:
+    case OpCode::ThAsyncArrive:
+    case OpCode::ThMbarrierWait: checkMbarrier(); break;
     case OpCode::ThAsyncWait:
     case OpCode::ThWgmmaWait:
       expect(op->attr("pending").isInt() && op->intAttr("pending") >= 0,
@@ -273,6 +276,21 @@ private:
               bytes.getInt() * 8 >= element.bitWidth();
     expect(ok, "needs an integer attribute 'bytes' of 4, 8 or 16 (at least one element)");
     checkPredicate(3);
+  }
+
+  void checkMbarrier() {
+    Type element = sharedElement();
+    if (!element)
+      return;
+    expect(element == Type::i64(), "the barrier's allocation must hold i64, got " + element.str());
+    if (op_->is(OpCode::ThMbarrierInit)) {
+      const Attribute &count = op_->attr("count");
+      expect(count.isInt() && count.getInt() > 0 && count.getInt() < (1 << 20),
+             "needs an integer attribute 'count' in 1 .. 2^20 - 1");
+      checkPredicate(2);
+    }
+    if (op_->is(OpCode::ThMbarrierWait))
+      expect(op_->operand(2)->type() == Type::i32(), "parity must be i32, got " + op_->operand(2)->type().str());
   }
 
   void checkPassThrough() {

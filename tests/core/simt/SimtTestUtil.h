@@ -64,6 +64,7 @@ inline int countOps(const Module &m, std::string_view name) {
 #include "ThreadSim.h"
 
 #include <random>
+#include <sstream>
 
 namespace trident::simt::test {
 
@@ -83,6 +84,46 @@ inline void simulate(const Module &threadIR, std::string_view kernel, const std:
   INFO(error);
   INFO(print(threadIR));
   REQUIRE(ok);
+}
+
+// ---- running hand-written thread IR
+
+inline Module parseThreadIR(const std::string &text) {
+  Diagnostics diags;
+  std::optional<Module> m = parseModule(text, "test.ttir", diags);
+  INFO(diags.str());
+  INFO(text);
+  REQUIRE(m.has_value());
+  bool ok = verify(*m, diags) && simt::verifyThreadIR(*m, diags);
+  INFO(diags.str());
+  REQUIRE(ok);
+  return std::move(*m);
+}
+
+// Runs kernel "k" of `text` as one program; returns the simulator's error ("": none).
+inline std::string runKernel(ThreadSim &sim, const std::string &text, const std::vector<uint64_t> &args) {
+  Module m = parseThreadIR(text);
+  std::string error;
+  sim.run(m, "k", args, {1, 1, 1}, error);
+  return error;
+}
+
+// A kernel "k" of `threads` threads and `sharedBytes` of shared memory.
+inline std::string kernel(unsigned threads, unsigned sharedBytes, const std::string &params,
+                          const std::string &body) {
+  std::ostringstream k;
+  k << "builtin.module ({\n  tt.func {num_threads = " << threads << ", shared_bytes = " << sharedBytes
+    << ", sym_name = \"k\"} ({\n  ^(" << params << "):\n    %t = th.thread_id : i32\n"
+    << body << "    tt.return\n  })\n})\n";
+  return k.str();
+}
+
+// Replaces every `{key}` of `text`.
+inline std::string fill(std::string text, const std::vector<std::pair<std::string, std::string>> &keys) {
+  for (const auto &[key, value] : keys)
+    for (size_t at; (at = text.find("{" + key + "}")) != std::string::npos;)
+      text.replace(at, key.size() + 2, value);
+  return text;
 }
 
 inline std::vector<float> randomFloats(size_t n, uint32_t seed, float lo = -1.f, float hi = 1.f) {

@@ -443,6 +443,24 @@ private:
       for (unsigned t = 0; t < threads_; ++t)
         shared_.waitCopies(op, t, static_cast<size_t>(op->intAttr("pending")));
       return;
+    case OpCode::ThMbarrierInit:
+    case OpCode::ThAsyncArrive:
+    case OpCode::ThMbarrierWait: {
+      Words offsets = sharedOffsets(op, 8);
+      const Words *pred = op->is(OpCode::ThMbarrierInit) ? operandOr(2) : nullptr;
+      for (unsigned t = 0; t < threads_; ++t) {
+        checkInAllocation(op, offsets[t], 8);
+        if (op->is(OpCode::ThMbarrierInit)) {
+          if (!pred || ((*pred)[t] & 1))
+            shared_.initBarrier(op, t, offsets[t], static_cast<uint64_t>(op->intAttr("count")));
+        } else if (op->is(OpCode::ThAsyncArrive)) {
+          shared_.asyncArrive(op, t, offsets[t]);
+        } else {
+          shared_.waitBarrier(op, t, offsets[t], unsigned(get(op->operand(2))[t] & 1));
+        }
+      }
+      return;
+    }
     case OpCode::ThShuffle: {
       std::string mode = op->stringAttr("mode");
       unsigned ws = sim_.warpSize_;

@@ -84,6 +84,15 @@ public:
   // At the end of the program: fails if a copy was never completed.
   void checkAllCopiesDone(const Op *func) const;
 
+  // mbarriers (th.mbarrier_init, th.async_arrive, th.mbarrier_wait), the 8 bytes at
+  // `offset`. An arrival goes to the oldest phase still short of arrivals and takes the
+  // thread's copies not completed yet along; they land (visible to every thread that
+  // waits) when a wait completes the phase, which needs all of its arrivals then: threads
+  // run in lockstep, so a phase short of arrivals at a wait can never complete.
+  void initBarrier(const Op *op, unsigned thread, uint64_t offset, uint64_t count);
+  void asyncArrive(const Op *op, unsigned thread, uint64_t offset);
+  void waitBarrier(const Op *op, unsigned thread, uint64_t offset, unsigned parity);
+
   // th.wgmma reads its shared operands asynchronously, at any moment until a
   // th.wgmma_wait completes its group: the reads between these two calls hold their bytes
   // for `group` (a write to them before completeAsyncReads fails), and each must be of
@@ -104,6 +113,17 @@ private:
     std::deque<std::vector<Copy>> committed; // oldest first
   };
 
+  struct Phase {
+    uint64_t arrivals = 0;
+    std::vector<std::pair<unsigned, Copy>> copies; // with the thread that started each
+  };
+  struct Barrier {
+    uint64_t count = 0;
+    int64_t completed = 0;   // phases completed since the initialization
+    std::deque<Phase> phases; // the incomplete ones, oldest first
+  };
+  Barrier &barrierAt(const Op *op, unsigned thread, uint64_t offset);
+
   void checkAndRecord(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes, Access access);
   void readByte(const Op *op, int thread, uint64_t i);
   // Checks a write of byte i for races; records it only with `record`.
@@ -115,7 +135,8 @@ private:
   std::vector<int> writer_, writeEpoch_, reader_, readEpoch_;
   std::vector<uint32_t> copiesPending_; // per byte: copies started, not completed
   std::vector<ThreadCopies> copies_;    // per thread
-  int epoch_ = 0;
+  int epoch_ = 1; // bytes written "before any barrier" (landed copies) have epoch 0
+  std::unordered_map<uint64_t, Barrier> barriers_;
   // Asynchronous reads by th.wgmma: per byte, how many groups in flight read it; the
   // bytes of each group; whether a byte was written since the last async-proxy fence.
   std::vector<uint32_t> asyncHolds_;

@@ -1,5 +1,5 @@
 // Shared memory of the thread-IR simulator: race checks, asynchronous copies
-// (th.async_copy / commit / wait) and bank-conflict counting.
+// (th.async_copy / commit / wait, and mbarriers) and bank-conflict counting.
 #include "ThreadSimImpl.h"
 
 #include <algorithm>
@@ -167,7 +167,79 @@ void SharedMemory::waitCopies(const Op *op, unsigned thread, size_t pending) {
   }
 }
 
+void SharedMemory::initBarrier(const Op *op, unsigned thread, uint64_t offset, uint64_t count) {
+  auto it = barriers_.find(offset);
+  if (it != barriers_.end())
+    for (const Phase &p : it->second.phases)
+      if (p.arrivals)
+        fail(op, "the barrier at " + byteName(offset) + " is initialized again while its phase " +
+                     std::to_string(it->second.completed) + " has " + std::to_string(p.arrivals) + " of its " +
+                     std::to_string(it->second.count) + " arrivals (it is still in use)");
+  uint8_t object[8] = {};
+  write(op, thread, offset, 8, object);
+  barriers_[offset] = Barrier{count, 0, {}};
+}
+
+// The barrier at `offset`, initialized where `thread` may see it: by itself, or before a
+// th.barrier.
+SharedMemory::Barrier &SharedMemory::barrierAt(const Op *op, unsigned thread, uint64_t offset) {
+  auto it = barriers_.find(offset);
+  if (offset + 8 > bytes_.size() || it == barriers_.end())
+    fail(op, "no barrier was initialized at " + byteName(offset));
+  if (writeEpoch_[offset] == epoch_ && writer_[offset] != int(thread))
+    fail(op, "race: thread " + std::to_string(thread) + " uses the barrier at " + byteName(offset) +
+                 " that thread " + std::to_string(writer_[offset]) + " initialized, without a barrier between");
+  return it->second;
+}
+
+void SharedMemory::asyncArrive(const Op *op, unsigned thread, uint64_t offset) {
+  Barrier &b = barrierAt(op, thread, offset);
+  auto phase = std::find_if(b.phases.begin(), b.phases.end(), [&](const Phase &p) { return p.arrivals < b.count; });
+  if (phase == b.phases.end())
+    phase = b.phases.insert(b.phases.end(), Phase{});
+  ++phase->arrivals;
+  ThreadCopies &c = copies_[thread];
+  for (std::vector<Copy> &group : c.committed)
+    for (Copy &copy : group)
+      phase->copies.push_back({thread, std::move(copy)});
+  for (Copy &copy : c.open)
+    phase->copies.push_back({thread, std::move(copy)});
+  c.committed.clear();
+  c.open.clear();
+}
+
+void SharedMemory::waitBarrier(const Op *op, unsigned thread, uint64_t offset, unsigned parity) {
+  Barrier &b = barrierAt(op, thread, offset);
+  if (uint64_t(b.completed % 2) != parity)
+    return; // the phase before the current one: complete
+  uint64_t arrivals = b.phases.empty() ? 0 : b.phases.front().arrivals;
+  if (arrivals < b.count)
+    fail(op, "thread " + std::to_string(thread) + " waits for phase " + std::to_string(b.completed) +
+                 " of the barrier at " + byteName(offset) + ", which has " + std::to_string(arrivals) + " of its " +
+                 std::to_string(b.count) + " arrivals and can never complete");
+  for (auto &[by, copy] : b.phases.front().copies)
+    for (uint64_t i = 0; i < copy.data.size(); ++i) {
+      uint64_t at = copy.offset + i;
+      if (asyncHolds_[at])
+        fail(op, byteName(at) + " is written by a copy while a th.wgmma in flight reads it");
+      --copiesPending_[at];
+      bytes_[at] = copy.data[i];
+      // Visible to every thread (each waits for the phase), as if before the last barrier.
+      writer_[at] = int(by);
+      writeEpoch_[at] = epoch_ - 1;
+      unfenced_[at] = true;
+    }
+  b.phases.pop_front();
+  ++b.completed;
+}
+
 void SharedMemory::checkAllCopiesDone(const Op *func) const {
+  for (const auto &[offset, b] : barriers_)
+    for (const Phase &p : b.phases)
+      if (!p.copies.empty())
+        fail(func, "the program ends with " + std::to_string(p.copies.size()) +
+                       " asynchronous copies that arrive on the barrier at " + byteName(offset) +
+                       " never waited for (no th.mbarrier_wait completed their phase)");
   for (size_t t = 0; t < copies_.size(); ++t) {
     size_t n = copies_[t].open.size();
     for (const std::vector<Copy> &group : copies_[t].committed)

@@ -81,6 +81,9 @@ struct TargetDesc {
                                  // (DotLayout.h); AMD's atoms are described but not emitted yet
   bool ldmatrix = false;  // th.ldmatrix: a warp reads 8x8 matrices of 16-bit elements from shared memory
   bool asyncCopy = false; // th.async_copy/commit/wait: global -> shared copies that bypass registers
+  // th.mbarrier_init/wait and th.async_arrive: pipelined copies complete on barriers in
+  // shared memory instead of th.async_wait and a th.barrier (Pipeline.h)
+  bool asyncBarriers = false;
   std::vector<CoopMatrixShape> coopMatrices; // th.coop_*: tt.dot on cooperative matrices (Vulkan)
   CoopPrefetch coopPrefetch = CoopPrefetch::Auto;
   // Each k step loads a B tile just before the multiply-adds that read it (A's tiles of the

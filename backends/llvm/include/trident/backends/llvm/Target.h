@@ -116,6 +116,17 @@ public:
   }
   virtual bool asyncCommit(llvm::IRBuilder<> &) { return false; }
   virtual bool asyncWait(llvm::IRBuilder<> &, unsigned /*pending*/) { return false; }
+  // Barriers in shared memory (th.mbarrier_init, th.async_arrive, th.mbarrier_wait): the
+  // 8-byte object at `barrier`; `pred` (when given) says whether this thread initializes
+  // it; `parity` is an i32.
+  virtual bool barrierInit(llvm::IRBuilder<> &, llvm::Value * /*barrier*/, unsigned /*count*/,
+                           llvm::Value * /*pred*/) {
+    return false;
+  }
+  virtual bool asyncArrive(llvm::IRBuilder<> &, llvm::Value * /*barrier*/) { return false; }
+  virtual bool barrierWait(llvm::IRBuilder<> &, llvm::Value * /*barrier*/, llvm::Value * /*parity*/) {
+    return false;
+  }
   // Warpgroup matrix units (th.wgmma and its fence, commit and wait; th.fence_async_shared).
   // An operand in shared memory: its first element's address and its canonical layout.
   struct MatrixTile {
