@@ -8,9 +8,10 @@
 // float64 reference on the host before it is timed.
 //
 //   trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] [--programs N]
-//                 [--chain N] [--kernels memory|dots|all] [--samples DIR] [--json FILE]
+//                 [--chain N] [--kernels memory|dots|all] [--only NAMES] [--samples DIR] [--json FILE]
 // --kernels: the memory-bound rows, the matmul and attention rows (BenchDots.h), or both
-// (the default; dots on GPUs only).
+// (the default; dots on GPUs only). --only: the dot rows whose "kernel size" contains one
+// of these comma-separated parts ("descriptor,persistent", "x16384x").
 // --warps: the warps of softmax and layer norm (default: Triton's tutorial choice);
 // --programs: softmax in that many programs, each looping over rows (default: one per row);
 // --chain: N launches back to back between each pair of events, the time divided by N
@@ -33,6 +34,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,7 @@ struct Options {
   int programs = 0; // > 0: softmax runs this many programs, each looping over rows (else one per row)
   int chain = 1;    // launches between each pair of events
   std::string kernels = "all"; // "memory", "dots" or "all" (dots on GPUs only, unless --kernels dots)
+  std::string only;            // dot rows: comma-separated parts of their names (empty: all)
   std::string samplesDir = TRIDENT_SAMPLES_DIR;
   std::string jsonPath;
 };
@@ -80,8 +83,11 @@ public:
         softmax(dev, o_.small ? 64 : 16384, cols, copyGbps);
       layerNorm(dev, o_.small ? 64 : 4096, 8192, copyGbps);
     }
-    if (o_.kernels == "dots" || (o_.kernels == "all" && dev.info().isGpu))
-      for (const DotRow &d : benchDots(dev, o_.small, o_.repeats, o_.samplesDir, TRIDENT_BENCH_DIR)) {
+    if (o_.kernels == "dots" || (o_.kernels == "all" && dev.info().isGpu)) {
+      std::vector<DotRow> dots = benchDots(dev, o_.small, o_.repeats, o_.samplesDir, TRIDENT_BENCH_DIR, o_.only);
+      if (dots.empty() && !o_.only.empty())
+        throw std::runtime_error("no dot row matches --only " + o_.only);
+      for (const DotRow &d : dots) {
         Row &r = add(dev, d.kernel, d.size);
         r.ms = d.ms;
         r.tflops = d.tflops;
@@ -92,6 +98,7 @@ public:
                     d.check.c_str());
         std::fflush(stdout);
       }
+    }
   }
 
   std::vector<Row> &rows() { return rows_; }
@@ -317,7 +324,8 @@ void writeJson(const std::string &path, const std::vector<Row> &rows, const Opti
 
 int usage() {
   std::fprintf(stderr, "usage: trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] "
-                       "[--programs N] [--chain N] [--kernels memory|dots|all] [--samples DIR] [--json FILE]\n");
+                       "[--programs N] [--chain N] [--kernels memory|dots|all] [--only NAMES] [--samples DIR] "
+                       "[--json FILE]\n");
   return 2;
 }
 
@@ -347,6 +355,8 @@ int main(int argc, char **argv) {
       o.samplesDir = value();
     else if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc)
       o.kernels = value();
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+      o.only = value();
     else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
       o.jsonPath = value();
     else
