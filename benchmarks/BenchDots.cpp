@@ -279,7 +279,8 @@ DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int
 }
 
 std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &dir,
-                              const std::string &benchDir, const std::string &only) {
+                              const std::string &benchDir, const std::string &only,
+                              const std::function<void(const DotRow &)> &done) {
   std::vector<DotRow> rows;
   // Rows run in this order unless `only` leaves them out; one that fails (a kernel a
   // device cannot compile) says why, and the others still run.
@@ -297,6 +298,8 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
         first += " | " + why.substr(diag, why.find('\n', diag) - diag);
       rows.push_back({kernel, size, 0, 0, 0, "error: " + first});
     }
+    if (done)
+      done(rows.back());
   };
   const int s = small ? 256 : 4096, big = small ? 256 : 8192;
   const Shape cube{s, s, s}, bigCube{big, big, big};

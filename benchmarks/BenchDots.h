@@ -9,6 +9,7 @@
 
 #include "trident/Trident.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,9 @@ DotRow attentionBackward(const Device &dev, int Z, int H, int N, int D, bool cau
 // `samplesDir`: samples/*.py; `benchDir`: benchmarks/*.py (the typed, descriptor and
 // persistent matmuls). `only`: comma-separated substrings of "kernel size" (say
 // "descriptor,x16384x"); a row runs when its name contains one (empty: all rows).
+// `done`, when given, is called with each row as soon as it is measured.
 std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &samplesDir,
-                              const std::string &benchDir, const std::string &only = "");
+                              const std::string &benchDir, const std::string &only = "",
+                              const std::function<void(const DotRow &)> &done = {});
 
 } // namespace trident::bench

@@ -67,6 +67,8 @@ struct Row {
   std::optional<double> vulkanOverCuda;
 };
 
+void writeJson(const std::string &path, const std::vector<Row> &rows, const Options &o);
+
 class Bench {
 public:
   Bench(const Options &o) : o_(o) {}
@@ -83,11 +85,9 @@ public:
         softmax(dev, o_.small ? 64 : 16384, cols, copyGbps);
       layerNorm(dev, o_.small ? 64 : 4096, 8192, copyGbps);
     }
+    saveSoFar();
     if (o_.kernels == "dots" || (o_.kernels == "all" && dev.info().isGpu)) {
-      std::vector<DotRow> dots = benchDots(dev, o_.small, o_.repeats, o_.samplesDir, TRIDENT_BENCH_DIR, o_.only);
-      if (dots.empty() && !o_.only.empty())
-        throw std::runtime_error("no dot row matches --only " + o_.only);
-      for (const DotRow &d : dots) {
+      auto done = [&](const DotRow &d) {
         Row &r = add(dev, d.kernel, d.size);
         r.ms = d.ms;
         r.tflops = d.tflops;
@@ -97,11 +97,21 @@ public:
         std::printf("  %-22s %-14s %9.4f ms %8.1f TFLOP/s  %s\n", d.kernel.c_str(), d.size.c_str(), d.ms, d.tflops,
                     d.check.c_str());
         std::fflush(stdout);
-      }
+        saveSoFar();
+      };
+      if (benchDots(dev, o_.small, o_.repeats, o_.samplesDir, TRIDENT_BENCH_DIR, o_.only, done).empty() &&
+          !o_.only.empty())
+        throw std::runtime_error("no dot row matches --only " + o_.only);
     }
   }
 
   std::vector<Row> &rows() { return rows_; }
+
+  // The rows so far into --json, so that a run cut short by a time limit leaves them.
+  void saveSoFar() const {
+    if (!o_.jsonPath.empty())
+      writeJson(o_.jsonPath, rows_, o_);
+  }
 
 private:
   Row &add(const Device &dev, std::string kernel, std::string size) {
@@ -306,8 +316,11 @@ std::string jsonString(const std::string &s) {
   return out + "\"";
 }
 
+// Written beside `path` and renamed over it, so that a run stopped while writing leaves the
+// previous file whole.
 void writeJson(const std::string &path, const std::vector<Row> &rows, const Options &o) {
-  std::ofstream j(path);
+  std::string part = path + ".part";
+  std::ofstream j(part);
   j << "{\n  \"small\": " << (o.small ? "true" : "false") << ",\n  \"repeats\": " << o.repeats << ",\n  \"rows\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row &r = rows[i];
@@ -320,6 +333,8 @@ void writeJson(const std::string &path, const std::vector<Row> &rows, const Opti
     j << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
   }
   j << "  ]\n}\n";
+  j.close();
+  std::rename(part.c_str(), path.c_str());
 }
 
 int usage() {
