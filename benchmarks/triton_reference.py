@@ -311,6 +311,14 @@ def main():
     torch.manual_seed(0)
     rows = []
 
+    def save():
+        # After every row, so that a run stopped by a time limit keeps the rows it measured.
+        if args.json:
+            with open(args.json + ".part", "w") as f:
+                json.dump({"device": torch.cuda.get_device_name(), "triton": triton.__version__, "rows": rows}, f,
+                          indent=1)
+            os.replace(args.json + ".part", args.json)
+
     def report(kernel, size, seconds, nbytes=None, flops=None, bench=None, source="triton"):
         # bench: trident-bench's (kernel, size) for the same work, so that
         # scripts/issue20-bench.sh can put the two side by side; source: who ran it
@@ -323,6 +331,7 @@ def main():
         if flops is not None:
             row["tflops"] = flops / seconds / 1e12
         rows.append(row)
+        save()
         rate = f"{row['gbps']:8.0f} GB/s" if nbytes is not None else f"{row['tflops']:8.1f} TFLOP/s"
         print(f"{kernel:28s} {size:22s} {row['time_us']:10.1f} us {rate}", flush=True)
 
@@ -333,10 +342,7 @@ def main():
         matmul_rows(report)
         attention_rows(report)
 
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"device": torch.cuda.get_device_name(), "triton": triton.__version__, "rows": rows}, f,
-                      indent=1)
+    save()
 
 
 if __name__ == "__main__":
