@@ -49,13 +49,15 @@ struct Shape {
 enum class Variant { Tutorial, Descriptor, Persistent };
 
 const char *variantName(Variant v) {
-  return v == Variant::Tutorial ? "matmul" : v == Variant::Descriptor ? "matmul descriptor" : "matmul persistent";
+  return v == Variant::Tutorial     ? "matmul"
+         : v == Variant::Descriptor ? "matmul descriptor"
+                                    : "matmul persistent";
 }
 
 // C (fp16) = A @ B, row-major, all three variants autotuned; `programs`: the persistent
 // kernel's NUM_SMS (0: the device's multiprocessors).
-DotRow matmul(const Device &dev, In t, Variant variant, Shape sh, bool leaky, int repeats, const std::string &dir,
-              const std::string &benchDir, int programs = 0) {
+DotRow matmul(const Device &dev, In t, Variant variant, Shape sh, bool leaky, int repeats,
+              const std::string &dir, const std::string &benchDir, int programs = 0) {
   const int M = sh.M, N = sh.N, K = sh.K;
   std::vector<double> a, b;
   Buffer ba = randomMatrix(dev, t, size_t(M) * K, 1, a), bb = randomMatrix(dev, t, size_t(K) * N, 2, b);
@@ -66,7 +68,8 @@ DotRow matmul(const Device &dev, In t, Variant variant, Shape sh, bool leaky, in
   Kernel k;
   if (variant == Variant::Tutorial) {
     k = Kernel::fromFile(dir + "/matmul.py", "matmul_kernel");
-    Grid grid([=](const Meta &m) -> Dim3 { return {cdiv(M, m["BLOCK_SIZE_M"]) * cdiv(N, m["BLOCK_SIZE_N"])}; });
+    Grid grid(
+        [=](const Meta &m) -> Dim3 { return {cdiv(M, m["BLOCK_SIZE_M"]) * cdiv(N, m["BLOCK_SIZE_N"])}; });
     opts.constexprs = {{"ACTIVATION", Constexpr::string(leaky ? "leaky_relu" : "")}};
     launch = [&, grid] { k.launch(dev, grid, {ba, bb, c, M, N, K, K, 1, N, 1, N, 1}, opts); };
   } else if (variant == Variant::Descriptor) {
@@ -104,7 +107,7 @@ DotRow matmul(const Device &dev, In t, Variant variant, Shape sh, bool leaky, in
   }
   // Every element was written (C starts as NaN): the samples above may miss a tile.
   size_t unwritten = size_t(std::count(got.begin(), got.end(), uint16_t(0xffff)));
-  r.check = bad ? std::to_string(bad) + " of 256 sampled elements differ"
+  r.check = bad         ? std::to_string(bad) + " of 256 sampled elements differ"
             : unwritten ? std::to_string(unwritten) + " elements not written"
                         : "ok";
   r.ms = timeOnDevice(dev, repeats, 1, launch).first;
@@ -330,10 +333,11 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
   for (int w : small ? std::vector<int>{256} : std::vector<int>{4096, 8192})
     mm(In::F16, Variant::Tutorial, Shape{16, w, w});
   auto typed = [&](Wide t, int size, bool kMajorInt8 = false) {
-    std::string name = t == Wide::I8 ? (kMajorInt8 ? "matmul int8 kmajor" : "matmul int8")
+    std::string name = t == Wide::I8    ? (kMajorInt8 ? "matmul int8 kmajor" : "matmul int8")
                        : t == Wide::F64 ? "matmul f64"
                                         : "matmul fp8e4m3";
-    row(name, std::to_string(size) + "^3", [&] { return matmulTyped(dev, t, size, repeats, benchDir, kMajorInt8); });
+    row(name, std::to_string(size) + "^3",
+        [&] { return matmulTyped(dev, t, size, repeats, benchDir, kMajorInt8); });
   };
   typed(Wide::I8, s);
   typed(Wide::I8, s, true);
@@ -343,10 +347,13 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
   typed(Wide::F64, s);
   // Attention forward: Triton's tutorial sizes (Z=4, H=32, N=4096), and N=16384 on one
   // batch (the same number of key tiles per program times four).
+  auto dims = [](int Z, int H, int N, int D) {
+    return std::to_string(Z) + "x" + std::to_string(H) + "x" + std::to_string(N) + "x" + std::to_string(D);
+  };
   auto attn = [&](int Z, int H, int N, int D, bool causal, int warps) {
-    std::string name = std::string("attention") + (causal ? " causal" : "") + (warps != 4 ? " w" + std::to_string(warps) : "");
-    std::string size = std::to_string(Z) + "x" + std::to_string(H) + "x" + std::to_string(N) + "x" + std::to_string(D);
-    row(name, size, [&] { return attention(dev, Z, H, N, D, causal, warps, repeats, dir); });
+    std::string name = std::string("attention") + (causal ? " causal" : "") +
+                       (warps != 4 ? " w" + std::to_string(warps) : "");
+    row(name, dims(Z, H, N, D), [&] { return attention(dev, Z, H, N, D, causal, warps, repeats, dir); });
   };
   for (int N : small ? std::vector<int>{256} : std::vector<int>{4096, 16384})
     for (auto [D, warps] : {std::pair{64, 4}, std::pair{128, 4}, std::pair{128, 8}})
@@ -355,8 +362,7 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
   for (int D : {64, 128})
     for (bool causal : {false, true}) {
       int Z = small ? 1 : 4, H = small ? 2 : 32, N = small ? 256 : 4096;
-      std::string size = std::to_string(Z) + "x" + std::to_string(H) + "x" + std::to_string(N) + "x" + std::to_string(D);
-      row(std::string("attention bwd") + (causal ? " causal" : ""), size,
+      row(std::string("attention bwd") + (causal ? " causal" : ""), dims(Z, H, N, D),
           [&] { return attentionBackward(dev, Z, H, N, D, causal, repeats, dir); });
     }
   return rows;
