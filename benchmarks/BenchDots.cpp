@@ -2,6 +2,8 @@
 
 #include "BenchSupport.h"
 
+#include <algorithm>
+#include <functional>
 #include <random>
 
 namespace trident::bench {
@@ -32,19 +34,60 @@ Buffer randomMatrix(const Device &dev, In t, size_t n, uint32_t seed, std::vecto
   return Buffer::fromHost(dev, std::span<const uint16_t>(bits), t == In::F16 ? DType::F16 : DType::BF16);
 }
 
-DotRow matmul(const Device &dev, In t, int s, bool leaky, int repeats, const std::string &dir) {
+// A matmul's M, N and K, named "S^3" when they agree, else "MxNxK".
+struct Shape {
+  int M, N, K;
+  std::string name() const {
+    return M == N && N == K ? std::to_string(M) + "^3"
+                            : std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
+  }
+};
+
+// Which kernel file: samples/matmul.py (Triton's tutorial 03), or benchmarks/
+// matmul_descriptor.py (the same tiling through tl.make_tensor_descriptor) or
+// benchmarks/matmul_persistent.py (tutorial 09's persistent tile loop).
+enum class Variant { Tutorial, Descriptor, Persistent };
+
+const char *variantName(Variant v) {
+  return v == Variant::Tutorial     ? "matmul"
+         : v == Variant::Descriptor ? "matmul descriptor"
+                                    : "matmul persistent";
+}
+
+// C (fp16) = A @ B, row-major, all three variants autotuned; `programs`: the persistent
+// kernel's NUM_SMS (0: the device's multiprocessors).
+DotRow matmul(const Device &dev, In t, Variant variant, Shape sh, bool leaky, int repeats,
+              const std::string &dir, const std::string &benchDir, int programs = 0) {
+  const int M = sh.M, N = sh.N, K = sh.K;
   std::vector<double> a, b;
-  Buffer ba = randomMatrix(dev, t, size_t(s) * s, 1, a), bb = randomMatrix(dev, t, size_t(s) * s, 2, b);
-  Buffer c(dev, size_t(s) * s, DType::F16);
+  Buffer ba = randomMatrix(dev, t, size_t(M) * K, 1, a), bb = randomMatrix(dev, t, size_t(K) * N, 2, b);
+  Buffer c(dev, size_t(M) * N, DType::F16);
   c.fillBytes(0xff);
-  Kernel k = Kernel::fromFile(dir + "/matmul.py", "matmul_kernel");
-  Grid grid([s](const Meta &m) -> Dim3 { return {cdiv(s, m["BLOCK_SIZE_M"]) * cdiv(s, m["BLOCK_SIZE_N"])}; });
   LaunchOptions opts;
-  opts.constexprs = {{"ACTIVATION", Constexpr::string(leaky ? "leaky_relu" : "")}};
-  auto launch = [&] { k.launch(dev, grid, {ba, bb, c, s, s, s, s, 1, s, 1, s, 1}, opts); };
+  std::function<void()> launch;
+  Kernel k;
+  if (variant == Variant::Tutorial) {
+    k = Kernel::fromFile(dir + "/matmul.py", "matmul_kernel");
+    Grid grid(
+        [=](const Meta &m) -> Dim3 { return {cdiv(M, m["BLOCK_SIZE_M"]) * cdiv(N, m["BLOCK_SIZE_N"])}; });
+    opts.constexprs = {{"ACTIVATION", Constexpr::string(leaky ? "leaky_relu" : "")}};
+    launch = [&, grid] { k.launch(dev, grid, {ba, bb, c, M, N, K, K, 1, N, 1, N, 1}, opts); };
+  } else if (variant == Variant::Descriptor) {
+    k = Kernel::fromFile(benchDir + "/matmul_descriptor.py", "matmul_descriptor_kernel");
+    Grid grid([=](const Meta &m) -> Dim3 { return {cdiv(M, m["BLOCK_M"]) * cdiv(N, m["BLOCK_N"])}; });
+    launch = [&, grid] { k.launch(dev, grid, {ba, bb, c, M, N, K}, opts); };
+  } else {
+    k = Kernel::fromFile(benchDir + "/matmul_persistent.py", "matmul_persistent_kernel");
+    int sms = programs > 0 ? programs : int(std::max(1u, dev.info().multiprocessors));
+    Grid grid([=](const Meta &m) -> Dim3 {
+      return {std::min<int64_t>(sms, cdiv(M, m["BLOCK_M"]) * cdiv(N, m["BLOCK_N"]))};
+    });
+    opts.constexprs = {{"NUM_SMS", sms}};
+    launch = [&, grid] { k.launch(dev, grid, {ba, bb, c, M, N, K, K, 1, N, 1, N, 1}, opts); };
+  }
   DotRow r;
-  r.kernel = std::string("matmul ") + inName(t) + (leaky ? " +leaky" : "");
-  r.size = std::to_string(s) + "^3";
+  r.kernel = std::string(variantName(variant)) + " " + inName(t) + (leaky ? " +leaky" : "");
+  r.size = sh.name();
   r.coldMs = coldLaunchMs(dev, launch); // autotunes: every config compiled and timed
   std::vector<uint16_t> got = c.toHost<uint16_t>();
   // 256 sampled elements against float64 (inputs are exact; fp32 accumulation, one fp16
@@ -53,18 +96,22 @@ DotRow matmul(const Device &dev, In t, int s, bool leaky, int repeats, const std
   size_t bad = 0;
   double tol = t == In::F32 ? 2e-3 : 1e-3;
   for (int n = 0; n < 256; ++n) {
-    int i = int(pick() % uint32_t(s)), j = int(pick() % uint32_t(s));
+    int i = int(pick() % uint32_t(M)), j = int(pick() % uint32_t(N));
     double ref = 0;
-    for (int q = 0; q < s; ++q)
-      ref += a[size_t(i) * s + q] * b[size_t(q) * s + j];
+    for (int q = 0; q < K; ++q)
+      ref += a[size_t(i) * K + q] * b[size_t(q) * N + j];
     if (leaky && ref < 0)
       ref *= 0.01;
-    double g = halfToFloat(got[size_t(i) * s + j]);
-    bad += !(std::fabs(g - ref) <= tol * std::sqrt(double(s)) + 1e-3 * std::fabs(ref));
+    double g = halfToFloat(got[size_t(i) * N + j]);
+    bad += !(std::fabs(g - ref) <= tol * std::sqrt(double(K)) + 1e-3 * std::fabs(ref));
   }
-  r.check = bad ? std::to_string(bad) + " of 256 sampled elements differ" : "ok";
+  // Every element was written (C starts as NaN): the samples above may miss a tile.
+  size_t unwritten = size_t(std::count(got.begin(), got.end(), uint16_t(0xffff)));
+  r.check = bad         ? std::to_string(bad) + " of 256 sampled elements differ"
+            : unwritten ? std::to_string(unwritten) + " elements not written"
+                        : "ok";
   r.ms = timeOnDevice(dev, repeats, 1, launch).first;
-  r.tflops = 2.0 * double(s) * s * s / (r.ms * 1e9);
+  r.tflops = 2.0 * double(M) * N * K / (r.ms * 1e9);
   return r;
 }
 
@@ -155,6 +202,20 @@ DotRow matmulTyped(const Device &dev, Wide t, int s, int repeats, const std::str
 }
 
 
+// `only`: comma-separated parts of "kernel size" names, any of which selects a row
+// (empty: every row).
+bool rowSelected(const std::string &only, const std::string &name) {
+  if (only.empty())
+    return true;
+  for (size_t at = 0; at <= only.size();) {
+    size_t end = std::min(only.find(',', at), only.size());
+    if (end > at && name.find(only.substr(at, end - at)) != std::string::npos)
+      return true;
+    at = end + 1;
+  }
+  return false;
+}
+
 } // namespace
 
 Buffer randomHalfMatrix(const Device &dev, size_t n, uint32_t seed, std::vector<double> &values) {
@@ -221,10 +282,14 @@ DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int
 }
 
 std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &dir,
-                              const std::string &benchDir) {
+                              const std::string &benchDir, const std::string &only,
+                              const std::function<void(const DotRow &)> &done) {
   std::vector<DotRow> rows;
-  // A row that fails (a kernel a device cannot compile) says why; the others still run.
+  // Rows run in this order unless `only` leaves them out; one that fails (a kernel a
+  // device cannot compile) says why, and the others still run.
   auto row = [&](const std::string &kernel, const std::string &size, auto &&measure) {
+    if (!rowSelected(only, kernel + " " + size))
+      return;
     try {
       rows.push_back(measure());
     } catch (const std::exception &e) {
@@ -236,31 +301,70 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
         first += " | " + why.substr(diag, why.find('\n', diag) - diag);
       rows.push_back({kernel, size, 0, 0, 0, "error: " + first});
     }
+    if (done)
+      done(rows.back());
   };
-  int s = small ? 256 : 4096;
-  std::string cube = std::to_string(s) + "^3";
-  row("matmul f16", cube, [&] { return matmul(dev, In::F16, s, false, repeats, dir); });
-  row("matmul f16 +leaky", cube, [&] { return matmul(dev, In::F16, s, true, repeats, dir); });
+  const int s = small ? 256 : 4096, big = small ? 256 : 8192;
+  const Shape cube{s, s, s}, bigCube{big, big, big};
+  auto mm = [&](In t, Variant v, Shape sh, bool leaky = false, int programs = 0) {
+    std::string name = std::string(variantName(v)) + " " + inName(t) + (leaky ? " +leaky" : "");
+    row(name, sh.name(), [&] { return matmul(dev, t, v, sh, leaky, repeats, dir, benchDir, programs); });
+  };
+  mm(In::F16, Variant::Tutorial, cube);
+  mm(In::F16, Variant::Tutorial, cube, true);
   if (!small)
-    row("matmul f16", "8192^3", [&] { return matmul(dev, In::F16, 8192, false, repeats, dir); });
-  row("matmul bf16", cube, [&] { return matmul(dev, In::BF16, s, false, repeats, dir); });
-  row("matmul tf32", cube, [&] { return matmul(dev, In::F32, s, false, repeats, dir); });
-  row("matmul int8", cube, [&] { return matmulTyped(dev, Wide::I8, s, repeats, benchDir); });
-  row("matmul int8 kmajor", cube, [&] { return matmulTyped(dev, Wide::I8, s, repeats, benchDir, true); });
-  row("matmul fp8e4m3", cube, [&] { return matmulTyped(dev, Wide::F8E4M3, s, repeats, benchDir); });
-  row("matmul f64", cube, [&] { return matmulTyped(dev, Wide::F64, s, repeats, benchDir); });
-  for (auto [D, warps] : {std::pair{64, 4}, std::pair{128, 4}, std::pair{128, 8}})
-    for (bool causal : {false, true})
-      row("attention", "D=" + std::to_string(D), [&] {
-        return small ? attention(dev, 1, 2, 256, D, causal, warps, repeats, dir)
-                     : attention(dev, 4, 32, 4096, D, causal, warps, repeats, dir);
-      });
+    mm(In::F16, Variant::Tutorial, bigCube);
+  // The tutorial's tiling through device-side tensor descriptors, and tutorial 09's
+  // persistent tile loop; --small adds a shape that no block size divides (boxes and
+  // rows past the edges) and runs the persistent kernel on 3 programs (several tiles each).
+  for (Variant v : {Variant::Descriptor, Variant::Persistent}) {
+    mm(In::F16, v, cube, false, small ? 3 : 0);
+    if (small)
+      mm(In::F16, v, Shape{200, 136, 72}, false, 3);
+    else
+      mm(In::F16, v, bigCube);
+  }
+  mm(In::BF16, Variant::Tutorial, cube);
+  if (!small)
+    mm(In::BF16, Variant::Tutorial, bigCube);
+  mm(In::F32, Variant::Tutorial, cube);
+  // Small and skinny: 512^3, and decode-style M=16 against 4096 and 8192 square weights.
+  mm(In::F16, Variant::Tutorial, small ? Shape{128, 128, 128} : Shape{512, 512, 512});
+  for (int w : small ? std::vector<int>{256} : std::vector<int>{4096, 8192})
+    mm(In::F16, Variant::Tutorial, Shape{16, w, w});
+  auto typed = [&](Wide t, int size, bool kMajorInt8 = false) {
+    std::string name = t == Wide::I8    ? (kMajorInt8 ? "matmul int8 kmajor" : "matmul int8")
+                       : t == Wide::F64 ? "matmul f64"
+                                        : "matmul fp8e4m3";
+    row(name, std::to_string(size) + "^3",
+        [&] { return matmulTyped(dev, t, size, repeats, benchDir, kMajorInt8); });
+  };
+  typed(Wide::I8, s);
+  typed(Wide::I8, s, true);
+  typed(Wide::F8E4M3, s);
+  if (!small)
+    typed(Wide::F8E4M3, big);
+  typed(Wide::F64, s);
+  // Attention forward: Triton's tutorial sizes (Z=4, H=32, N=4096), and N=16384 on one
+  // batch (the same number of key tiles per program times four).
+  auto dims = [](int Z, int H, int N, int D) {
+    return std::to_string(Z) + "x" + std::to_string(H) + "x" + std::to_string(N) + "x" + std::to_string(D);
+  };
+  auto attn = [&](int Z, int H, int N, int D, bool causal, int warps) {
+    std::string name = std::string("attention") + (causal ? " causal" : "") +
+                       (warps != 4 ? " w" + std::to_string(warps) : "");
+    row(name, dims(Z, H, N, D), [&] { return attention(dev, Z, H, N, D, causal, warps, repeats, dir); });
+  };
+  for (int N : small ? std::vector<int>{256} : std::vector<int>{4096, 16384})
+    for (auto [D, warps] : {std::pair{64, 4}, std::pair{128, 4}, std::pair{128, 8}})
+      for (bool causal : {false, true})
+        attn(small ? 1 : N == 4096 ? 4 : 1, small ? 2 : 32, N, D, causal, warps);
   for (int D : {64, 128})
-    for (bool causal : {false, true})
-      row("attention bwd", "D=" + std::to_string(D), [&] {
-        return small ? attentionBackward(dev, 1, 2, 256, D, causal, repeats, dir)
-                     : attentionBackward(dev, 4, 32, 4096, D, causal, repeats, dir);
-      });
+    for (bool causal : {false, true}) {
+      int Z = small ? 1 : 4, H = small ? 2 : 32, N = small ? 256 : 4096;
+      row(std::string("attention bwd") + (causal ? " causal" : ""), dims(Z, H, N, D),
+          [&] { return attentionBackward(dev, Z, H, N, D, causal, repeats, dir); });
+    }
   return rows;
 }
 

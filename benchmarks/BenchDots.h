@@ -1,11 +1,15 @@
 #pragma once
 // trident-bench's compute-bound rows: the matmul sample (autotuned, fp16 with and without
-// its fused leaky ReLU, bf16 and tf32 inputs), benchmarks/matmul_typed.py (int8, fp8 e4m3, f64) and the attention sample (Triton's
-// FlashAttention-2 forward, Z=4, H=32, N=4096, D=64 and 128, causal and not). Each result
-// is checked against a float64 reference on sampled elements before it is timed.
+// its fused leaky ReLU, bf16 and tf32 inputs; 4096^3 and 8192^3, 512^3 and M=16 decode
+// shapes), its tensor-descriptor and persistent variants (benchmarks/matmul_descriptor.py,
+// benchmarks/matmul_persistent.py), benchmarks/matmul_typed.py (int8, fp8 e4m3, f64), the
+// attention sample (Triton's FlashAttention-2 forward, Z=4, H=32, N=4096 and Z=1, H=32,
+// N=16384, D=64 and 128, causal and not) and its backward. Each result is checked against
+// a float64 reference on sampled elements before it is timed.
 
 #include "trident/Trident.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,8 +33,12 @@ DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int
 DotRow attentionBackward(const Device &dev, int Z, int H, int N, int D, bool causal, int repeats,
                          const std::string &samplesDir);
 
-// `samplesDir`: samples/*.py; `benchDir`: benchmarks/*.py (the int8, fp8 and f64 matmul).
+// `samplesDir`: samples/*.py; `benchDir`: benchmarks/*.py (the typed, descriptor and
+// persistent matmuls). `only`: comma-separated substrings of "kernel size" (say
+// "descriptor,x16384x"); a row runs when its name contains one (empty: all rows).
+// `done`, when given, is called with each row as soon as it is measured.
 std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const std::string &samplesDir,
-                              const std::string &benchDir);
+                              const std::string &benchDir, const std::string &only = "",
+                              const std::function<void(const DotRow &)> &done = {});
 
 } // namespace trident::bench

@@ -8,9 +8,10 @@
 // float64 reference on the host before it is timed.
 //
 //   trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] [--programs N]
-//                 [--chain N] [--kernels memory|dots|all] [--samples DIR] [--json FILE]
+//                 [--chain N] [--kernels memory|dots|all] [--only NAMES] [--samples DIR] [--json FILE]
 // --kernels: the memory-bound rows, the matmul and attention rows (BenchDots.h), or both
-// (the default; dots on GPUs only).
+// (the default; dots on GPUs only). --only: the dot rows whose "kernel size" contains one
+// of these comma-separated parts ("descriptor,persistent", "x16384x").
 // --warps: the warps of softmax and layer norm (default: Triton's tutorial choice);
 // --programs: softmax in that many programs, each looping over rows (default: one per row);
 // --chain: N launches back to back between each pair of events, the time divided by N
@@ -33,6 +34,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,7 @@ struct Options {
   int programs = 0; // > 0: softmax runs this many programs, each looping over rows (else one per row)
   int chain = 1;    // launches between each pair of events
   std::string kernels = "all"; // "memory", "dots" or "all" (dots on GPUs only, unless --kernels dots)
+  std::string only;            // dot rows: comma-separated parts of their names (empty: all)
   std::string samplesDir = TRIDENT_SAMPLES_DIR;
   std::string jsonPath;
 };
@@ -63,6 +66,8 @@ struct Row {
   std::string check;   // "ok" or what differs
   std::optional<double> vulkanOverCuda;
 };
+
+void writeJson(const std::string &path, const std::vector<Row> &rows, const Options &o);
 
 class Bench {
 public:
@@ -80,8 +85,9 @@ public:
         softmax(dev, o_.small ? 64 : 16384, cols, copyGbps);
       layerNorm(dev, o_.small ? 64 : 4096, 8192, copyGbps);
     }
-    if (o_.kernels == "dots" || (o_.kernels == "all" && dev.info().isGpu))
-      for (const DotRow &d : benchDots(dev, o_.small, o_.repeats, o_.samplesDir, TRIDENT_BENCH_DIR)) {
+    saveSoFar();
+    if (o_.kernels == "dots" || (o_.kernels == "all" && dev.info().isGpu)) {
+      auto done = [&](const DotRow &d) {
         Row &r = add(dev, d.kernel, d.size);
         r.ms = d.ms;
         r.tflops = d.tflops;
@@ -91,10 +97,21 @@ public:
         std::printf("  %-22s %-14s %9.4f ms %8.1f TFLOP/s  %s\n", d.kernel.c_str(), d.size.c_str(), d.ms, d.tflops,
                     d.check.c_str());
         std::fflush(stdout);
-      }
+        saveSoFar();
+      };
+      if (benchDots(dev, o_.small, o_.repeats, o_.samplesDir, TRIDENT_BENCH_DIR, o_.only, done).empty() &&
+          !o_.only.empty())
+        throw std::runtime_error("no dot row matches --only " + o_.only);
+    }
   }
 
   std::vector<Row> &rows() { return rows_; }
+
+  // The rows so far into --json, so that a run cut short by a time limit leaves them.
+  void saveSoFar() const {
+    if (!o_.jsonPath.empty())
+      writeJson(o_.jsonPath, rows_, o_);
+  }
 
 private:
   Row &add(const Device &dev, std::string kernel, std::string size) {
@@ -299,8 +316,11 @@ std::string jsonString(const std::string &s) {
   return out + "\"";
 }
 
+// Written beside `path` and renamed over it, so that a run stopped while writing leaves the
+// previous file whole.
 void writeJson(const std::string &path, const std::vector<Row> &rows, const Options &o) {
-  std::ofstream j(path);
+  std::string part = path + ".part";
+  std::ofstream j(part);
   j << "{\n  \"small\": " << (o.small ? "true" : "false") << ",\n  \"repeats\": " << o.repeats << ",\n  \"rows\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row &r = rows[i];
@@ -313,11 +333,14 @@ void writeJson(const std::string &path, const std::vector<Row> &rows, const Opti
     j << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
   }
   j << "  ]\n}\n";
+  j.close();
+  std::rename(part.c_str(), path.c_str());
 }
 
 int usage() {
   std::fprintf(stderr, "usage: trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] "
-                       "[--programs N] [--chain N] [--kernels memory|dots|all] [--samples DIR] [--json FILE]\n");
+                       "[--programs N] [--chain N] [--kernels memory|dots|all] [--only NAMES] [--samples DIR] "
+                       "[--json FILE]\n");
   return 2;
 }
 
@@ -347,6 +370,8 @@ int main(int argc, char **argv) {
       o.samplesDir = value();
     else if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc)
       o.kernels = value();
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+      o.only = value();
     else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
       o.jsonPath = value();
     else

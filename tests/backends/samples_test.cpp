@@ -50,6 +50,12 @@ const SampleKernel kSamples[] = {
      "*fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp32:16, *fp32:16, *fp16:16, *fp16:16, fp32, i32:16, 64, 32, 128, 1"},
     {"attention_bwd.py", "_attn_bwd_dq",
      "*fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp32:16, *fp32:16, *fp16:16, fp32, i32:16, 64, 128, 32, 1"},
+    // trident-bench's matmul variants (benchmarks/, beside samples/): device-side tensor
+    // descriptors, and tutorial 09's persistent tile loop on 132 programs.
+    {"../benchmarks/matmul_descriptor.py", "matmul_descriptor_kernel",
+     "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, 64, 64, 32, 8"},
+    {"../benchmarks/matmul_persistent.py", "matmul_persistent_kernel",
+     "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1, 64, 64, 32, 8, 132"},
 };
 
 std::string readFile(const fs::path &p) {
@@ -113,6 +119,7 @@ TEST_CASE("every sample kernel compiles to PTX for sm_80, sm_86, sm_89 and sm_90
       // The backward's too, whose loads feed two dots each (one of them through tt.trans):
       // both read the same pipelined stage.
       bool dots = std::string(s.file) == "matmul.py" || std::string(s.file) == "attention.py" ||
+                  std::string(s.file).starts_with("../benchmarks/matmul_") ||
                   (std::string(s.file) == "attention_bwd.py" && std::string(s.kernel) != "_attn_bwd_preprocess");
       if (dots)
         for (const char *instruction : expected)
