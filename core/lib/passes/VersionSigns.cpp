@@ -4,6 +4,7 @@
 #include "trident/ir/Builder.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 namespace trident {
@@ -45,10 +46,10 @@ std::vector<Value *> signRoots(Block *top, const AxisInfoAnalysis &info) {
   return roots;
 }
 
-void versionFunction(Op *func) {
-  Block *top = func->region();
-  if (!top->terminator() || top->terminator()->numOperands())
-    return; // kernels only: they return nothing
+// Versions what follows the roots of `top` (a kernel's body, or the body of an scf.for in
+// it: a persistent kernel's tile loop) in an scf.if, whose results are the values the
+// terminator takes from the versioned ops.
+void versionBlock(Op *func, Block *top) {
   std::vector<Value *> roots;
   {
     AxisInfoAnalysis info(func);
@@ -85,10 +86,20 @@ void versionFunction(Op *func) {
   }
   if (moved.empty())
     return;
+  // The terminator's operands that the versioned ops compute come out of the branch.
+  Op *terminator = top->terminator();
+  std::set<const Op *> movedSet(moved.begin(), moved.end());
+  std::vector<unsigned> outs;
+  std::vector<Type> outTypes;
+  for (unsigned i = 0; i < terminator->numOperands(); ++i)
+    if (Op *def = terminator->operand(i)->definingOp(); def && movedSet.count(def)) {
+      outs.push_back(i);
+      outTypes.push_back(terminator->operand(i)->type());
+    }
 
   Builder b;
   b.setLoc(moved.front()->loc());
-  b.setInsertionPoint(top->terminator());
+  b.setInsertionPoint(terminator);
   Value *cond = nullptr;
   std::vector<Value *> zeros;
   for (Value *x : roots) {
@@ -97,15 +108,21 @@ void versionFunction(Op *func) {
     Value *ok = b.cmpi("sge", x, zero);
     cond = cond ? b.binary(OpCode::AndI, cond, ok) : ok;
   }
-  Op *branch = b.ifOp(cond, {});
+  Op *branch = b.ifOp(cond, outTypes);
   Block *then = branch->region(0), *otherwise = branch->region(1);
+  auto yielded = [&](const std::function<Value *(Value *)> &f) {
+    std::vector<Value *> v;
+    for (unsigned i : outs)
+      v.push_back(f(terminator->operand(i)));
+    return v;
+  };
 
   // The copy as written goes to the else branch; the ops themselves to the then branch.
   ValueMap map;
   for (Op *op : moved)
     otherwise->push_back(op->clone(map));
   b.setInsertionPointToEnd(otherwise);
-  b.yield({});
+  b.yield(yielded([&](Value *v) { return map.lookup(v); }));
   for (Op *op : moved) {
     op->detach();
     then->push_back(op);
@@ -121,7 +138,25 @@ void versionFunction(Op *func) {
       });
   }
   b.setInsertionPointToEnd(then);
-  b.yield({});
+  b.yield(yielded([](Value *v) { return v; }));
+  for (size_t k = 0; k < outs.size(); ++k)
+    terminator->setOperand(outs[k], branch->result(unsigned(k)));
+}
+
+void versionFunction(Op *func) {
+  Block *top = func->region();
+  if (!top->terminator() || top->terminator()->numOperands())
+    return; // kernels only: they return nothing
+  // The loops as they are now: after the body is versioned they are in its first
+  // version (the second holds copies), so a loop's body is versioned at most once.
+  std::vector<Op *> loops;
+  func->walk([&](Op *op) {
+    if (op->is(OpCode::For) && op->region()->terminator())
+      loops.push_back(op);
+  });
+  versionBlock(func, top);
+  for (Op *loop : loops)
+    versionBlock(func, loop->region());
 }
 
 } // namespace

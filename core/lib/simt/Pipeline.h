@@ -25,16 +25,16 @@
 //     ... th.ldmatrix from stage `slot` ... th.mma ...
 //   th.async_wait {pending = 0}
 
-// On targets with asyncBarriers (sm_90) each stage has an mbarrier instead of a commit
-// group: every thread's copies into a stage arrive on its barrier (th.async_arrive, one
-// arrival a thread), and a thread waits for the stage's phase, not for its own copies and
-// a barrier:
+// On targets with asyncBarriers (sm_90), in loops with asynchronous dots, each stage has
+// an mbarrier instead of a commit group: every thread's copies into a stage arrive on its
+// barrier (th.async_arrive, one arrival a thread), and a thread waits for the stage's
+// phase, not for its own copies and a barrier:
 //
 //   th.mbarrier_init (thread 0, one per stage, count = threads); th.barrier; prologue
 //   scf.for i (..., ahead, slot, parity):
 //     th.mbarrier_wait stage slot, parity        (stage `slot` is complete and visible)
-//     [th.fence_async_shared]; th.barrier        (not with asynchronous dots: their own
-//                                                 wait and barrier come before the copies)
+//     th.fence_async_shared                      (no barrier: the dots' own wait and
+//                                                 barrier come before the copies)
 //     copies of iteration i + S - 1 -> stage (slot + S - 1) % S; th.async_arrive on it
 //     ...; parity flips when the slot wraps to 0
 //   th.mbarrier_wait on the S - 1 stages past the end (their arrivals, copies predicated off)

@@ -27,10 +27,12 @@
 //   })
 //   tt.return
 //
-// Only remainders and divisions at the top level of a kernel whose dividend is a splat
-// of such a scalar plus a non-negative contiguous block qualify; what follows the last
-// of those scalars is what runs twice. Versioned bodies are nested, so the pass does
-// not apply twice.
+// Only remainders and divisions at the top level of a kernel, or of the body of an
+// scf.for in it (a persistent kernel's tile loop, whose tile coordinates come from its
+// induction variable), whose dividend is a splat of such a scalar plus a non-negative
+// contiguous block qualify; what follows the last of those scalars is what runs twice (in
+// a loop, up to the scf.yield, which takes the values it needs from the scf.if's results).
+// Versioned bodies are nested, so the pass does not apply twice.
 
 #include "trident/ir/IR.h"
 #include "trident/support/Diagnostic.h"
