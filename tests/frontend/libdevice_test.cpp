@@ -292,7 +292,7 @@ TEST_CASE("libdevice: nextafter, ilogb and logb match C on fp32 and fp64 edge va
     Type t = sizeof(T) == 8 ? Type::f64() : Type::f32();
     Diagnostics diags;
     REQUIRE(interp.run(*c.module, "k",
-                       {KernelArg::pointer(x.data(), t), KernelArg::pointer(y.data(), t),
+                       std::vector<KernelArg>{KernelArg::pointer(x.data(), t), KernelArg::pointer(y.data(), t),
                         KernelArg::pointer(out.data(), t), KernelArg::pointer(e.data(), Type::i32())},
                        {1, 1, 1}, diags));
     for (size_t i = 0; i < 32; ++i) {

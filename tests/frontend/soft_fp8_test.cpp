@@ -125,7 +125,7 @@ TEST_CASE("soft fp8: every code to f32, f16 and bf16 is exact") {
     interp.addBuffer(outbf.data(), 256 * 2);
     Diagnostics diags;
     REQUIRE(interp.run(m, "decode",
-                       {KernelArg::pointer(codes.data(), Type::i8()), KernelArg::pointer(out32.data(), Type::f32()),
+                       std::vector<KernelArg>{KernelArg::pointer(codes.data(), Type::i8()), KernelArg::pointer(out32.data(), Type::f32()),
                         KernelArg::pointer(out16.data(), Type::f16()), KernelArg::pointer(outbf.data(), Type::bf16())},
                        {1, 1, 1}, diags));
     int nans = 0;
@@ -182,7 +182,7 @@ TEST_CASE("soft fp8: f32 to each format rounds once, ties to even, and saturates
     interp.addBuffer(rz.data(), block);
     Diagnostics diags;
     REQUIRE(interp.run(m, "encode",
-                       {KernelArg::pointer(xs.data(), Type::f32()), KernelArg::pointer(rne.data(), Type::i8()),
+                       std::vector<KernelArg>{KernelArg::pointer(xs.data(), Type::f32()), KernelArg::pointer(rne.data(), Type::i8()),
                         KernelArg::pointer(rz.data(), Type::i8())},
                        {1, 1, 1}, diags));
     int mismatches = 0;
@@ -216,7 +216,7 @@ TEST_CASE("soft fp8: pointers to the formats load and store their bytes; f16 in,
     interp.addBuffer(out.data(), 512);
     Diagnostics diags;
     REQUIRE(interp.run(m, "through_pointer",
-                       {KernelArg::pointer(codes.data(), Type::i8()), KernelArg::pointer(out.data(), Type::f16())},
+                       std::vector<KernelArg>{KernelArg::pointer(codes.data(), Type::i8()), KernelArg::pointer(out.data(), Type::f16())},
                        {1, 1, 1}, diags));
     for (int c = 0; c < 256; ++c) {
       double want = decodeRef(f, c);
