@@ -35,6 +35,15 @@ Object dot(CodeGen &cg, const CallArgs &args) {
   if (m < 16 || n < 16 || k < 16)
     cg.error(args.span, "all non-batch values in both first input shape " + shapeStr(x.shape()) +
                             " and second input shape " + shapeStr(y.shape()) + " must be >= 16");
+  // The fp8 formats held as bits (float8e4b15, float8e4b8, float8e5b16) multiply as
+  // fp16, which holds every one of their values (and their products sum in fp32).
+  if (x.dtype.isSoftFp8() && y.dtype.isFp8()) {
+    x = cg.cast(x, DType::f16(), a[0]->span);
+    y = cg.cast(y, DType::f16(), a[1]->span);
+  } else if (y.dtype.isSoftFp8() && x.dtype.isFp8()) {
+    x = cg.cast(x, DType::f16(), a[0]->span);
+    y = cg.cast(y, DType::f16(), a[1]->span);
+  }
   DType in = x.dtype;
   if (!(in.isFp8() && y.dtype.isFp8()) && in != y.dtype)
     cg.error(args.span,

@@ -537,7 +537,7 @@ void CodeGen::compileKernel(const FunctionDef &kernel, const std::vector<ArgSpec
       error(p.span, "parameter '" + p.name + "' is a tl.constexpr: the signature must give its value");
     if (a.kind == ArgSpec::Kind::TensorDesc) {
       // The ABI of a host tensor descriptor: base pointer, shape (i32 each), strides (i64 each).
-      descriptors.push_back({i, DType{a.type, a.isUnsigned}, types.size()});
+      descriptors.push_back({i, DType{a.type, a.isUnsigned, static_cast<SoftFp8>(a.softFp8)}, types.size()});
       types.push_back(a.type);
       divisibility.push_back(dontSpecialize ? 1 : 16);
       for (size_t k = 0; k < 2 * a.blockShape.size(); ++k) {
@@ -548,7 +548,7 @@ void CodeGen::compileKernel(const FunctionDef &kernel, const std::vector<ArgSpec
     }
     DType d;
     switch (a.kind) {
-    case ArgSpec::Kind::Pointer: d = DType{a.type, a.isUnsigned}; break;
+    case ArgSpec::Kind::Pointer: d = DType{a.type, a.isUnsigned, static_cast<SoftFp8>(a.softFp8)}; break;
     case ArgSpec::Kind::Int: d = DType{a.type, a.isUnsigned}; break;
     case ArgSpec::Kind::Float: d = DType{a.type, false}; break;
     case ArgSpec::Kind::Bool: d = DType::i1(); break;

@@ -79,6 +79,7 @@ std::string preludeSource();
 const char *libdevicePreludeSource(); // appended to the prelude
 const char *transcendentalPreludeSource(); // libdevice's tanh, pow, atan ... (PreludeTranscendental.cpp)
 const char *standardPreludeSource();       // flip, sort, gather ... (PreludeStandard.cpp), appended too
+const char *softFp8PreludeSource();        // float8e4b15/e4b8/e5b16 conversions (Fp8Software.cpp)
 
 class CodeGen {
 public:
@@ -147,6 +148,8 @@ public:
   Tensor constant(const Object &o, DType dtype, std::span<const int64_t> shape, const Span &span);
   Tensor constantInt(int64_t v, DType dtype, std::span<const int64_t> shape = {});
   Tensor cast(const Tensor &t, DType to, const Span &span, std::string_view rounding = "");
+  // A cast from or to an fp8 format held as bits (DType::isSoftFp8), through f32 (Fp8Software.cpp).
+  Tensor softFp8Cast(const Tensor &t, DType to, const Span &span, std::string_view rounding);
   Tensor bitcast(const Tensor &t, DType to, const Span &span);
   // Triton's broadcast_impl_shape: a scalar is splat, a block broadcast along 1-dims.
   Tensor broadcastTo(const Tensor &t, std::span<const int64_t> shape, const Span &span);

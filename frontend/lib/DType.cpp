@@ -3,6 +3,8 @@
 namespace trident::frontend {
 
 int DType::mantissaBits() const {
+  if (isSoftFp8())
+    return softFp8 == SoftFp8::E5B16 ? 2 : 3;
   switch (type.kind()) {
   case TypeKind::F16: return 10;
   case TypeKind::BF16: return 7;
@@ -17,6 +19,8 @@ int DType::mantissaBits() const {
 std::string DType::name() const {
   if (!type)
     return "<none>";
+  if (isSoftFp8())
+    return softFp8 == SoftFp8::E4B15 ? "fp8e4b15" : softFp8 == SoftFp8::E4B8 ? "fp8e4b8" : "fp8e5b16";
   switch (type.kind()) {
   case TypeKind::I1: return "int1";
   case TypeKind::I8: return isUnsigned ? "uint8" : "int8";
@@ -65,6 +69,12 @@ std::optional<DType> dtypeFromTritonAttribute(std::string_view n) {
     return DType{Type::f8e4m3(), false};
   if (n == "float8e5")
     return DType{Type::f8e5m2(), false};
+  if (n == "float8e4b15")
+    return DType::softFp8Of(SoftFp8::E4B15);
+  if (n == "float8e4b8")
+    return DType::softFp8Of(SoftFp8::E4B8);
+  if (n == "float8e5b16")
+    return DType::softFp8Of(SoftFp8::E5B16);
   if (n == "pi32_t")
     return DType::i32().pointerTo();
   return std::nullopt;
@@ -103,6 +113,12 @@ std::optional<DType> dtypeFromSignatureName(std::string_view n) {
     return DType{Type::f8e4m3(), false};
   if (n == "fp8e5")
     return DType{Type::f8e5m2(), false};
+  if (n == "fp8e4b15")
+    return DType::softFp8Of(SoftFp8::E4B15);
+  if (n == "fp8e4b8")
+    return DType::softFp8Of(SoftFp8::E4B8);
+  if (n == "fp8e5b16")
+    return DType::softFp8Of(SoftFp8::E5B16);
   return std::nullopt;
 }
 

@@ -437,6 +437,14 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
     }
     if (name == "fp_mantissa_width")
       return Object::integer(d.mantissaBits());
+    if (name == "exponent_bias" && d.isFloat()) {
+      int bias = d.softFp8 == SoftFp8::E4B8 ? 8 : d.softFp8 == SoftFp8::E5B16 ? 16 : d.softFp8 == SoftFp8::E4B15 ? 15
+                 : d.type == Type::f8e4m3()                                                                   ? 7
+                 : d.type == Type::f8e5m2() || d.type == Type::f16()                                          ? 15
+                 : d.type == Type::f64()                                                                      ? 1023
+                                                                                                              : 127;
+      return Object::integer(bias);
+    }
     if (name == "scalar")
       return obj;
     if (name == "name")

@@ -11,6 +11,7 @@
 //
 // Both branches run for every element, so they must not store, and loops whose
 // condition depends on the element are refused (their condition is a block).
+// Also tl.inline_asm_elementwise, the other per-element function of the language.
 
 #include "CodeGen.h"
 
@@ -113,8 +114,71 @@ Object mapElementwise(CodeGen &cg, const CallArgs &args) {
   return cg.call(fn, call);
 }
 
+// tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack): the
+// arguments broadcast to one shape (no type promotion, as Triton's
+// arithmetic_check=False), one result per dtype (a tuple of tensors when dtype is a
+// tuple). The block IR op is target-neutral; backends that cannot run the assembly
+// refuse it with its location.
+Object inlineAsmElementwise(CodeGen &cg, const CallArgs &args) {
+  auto a = args.bind(cg, {"asm", "constraints", "args", "dtype", "is_pure", "pack"});
+  std::string text = cg.stringArg(*a[0], "asm");
+  std::string constraints = cg.stringArg(*a[1], "constraints");
+  bool pure = cg.boolArg(*a[4], "is_pure");
+  int64_t pack = cg.intArg(*a[5], "pack");
+  if (pack < 1 || pack > 32)
+    cg.error(a[5]->span, "tl.inline_asm_elementwise's pack must be between 1 and 32, got " + std::to_string(pack));
+  std::vector<Object> argItems;
+  if (a[2]->value.is(Object::Kind::Tuple))
+    argItems = a[2]->value.items;
+  else
+    argItems.push_back(a[2]->value); // a single tensor (Triton wants a list; be lenient)
+  std::vector<DType> dtypes;
+  bool multiple = a[3]->value.is(Object::Kind::Tuple);
+  for (const Object &d : multiple ? a[3]->value.items : std::vector<Object>{a[3]->value}) {
+    if (!d.is(Object::Kind::DType))
+      cg.error(a[3]->span, "tl.inline_asm_elementwise's dtype must be a dtype or a tuple of dtypes, got " +
+                               d.describe());
+    if (d.dtype.isPtr())
+      cg.error(a[3]->span, "tl.inline_asm_elementwise cannot return pointers");
+    dtypes.push_back(d.dtype);
+  }
+  if (dtypes.empty())
+    cg.error(a[3]->span, "tl.inline_asm_elementwise needs at least one result dtype");
+  std::vector<Tensor> tensors;
+  for (const Object &o : argItems)
+    tensors.push_back(cg.tensorArg(Arg{o, a[2]->span, nullptr}));
+  std::vector<int64_t> shape; // empty: scalars (also when there are no arguments)
+  // Numpy broadcasting of every argument to one shape.
+  if (!tensors.empty()) {
+    Tensor shapeOf = tensors[0];
+    for (const Tensor &t : tensors)
+      shapeOf = cg.broadcastPair(shapeOf, t, a[2]->span).first;
+    shape.assign(shapeOf.shape().begin(), shapeOf.shape().end());
+    for (Tensor &t : tensors)
+      t = cg.broadcastTo(t, shape, a[2]->span);
+  }
+  std::vector<Value *> operands;
+  for (const Tensor &t : tensors)
+    operands.push_back(t.value);
+  std::vector<Type> types;
+  for (const DType &d : dtypes)
+    types.push_back(Type::block(shape, d.type));
+  Op *op = cg.builder().create(OpCode::ElementwiseInlineAsm, operands, types,
+                               {{"asm_string", Attribute::string(text)},
+                                {"constraints", Attribute::string(constraints)},
+                                {"packed_element", Attribute::integer(pack)},
+                                {"pure", Attribute::boolean(pure)}});
+  std::vector<Object> results;
+  for (unsigned i = 0; i < dtypes.size(); ++i)
+    results.push_back(Object::ofTensor(op->result(i), dtypes[i]));
+  return multiple ? Object::tuple(std::move(results)) : results[0];
+}
+
 } // namespace
 
-void registerSelectBuiltins(BuiltinTable &t) { t["tl.map_elementwise"] = mapElementwise; }
+void registerSelectBuiltins(BuiltinTable &t) {
+  t["tl.map_elementwise"] = mapElementwise;
+  t["tl.inline_asm_elementwise"] = inlineAsmElementwise;
+}
 
 } // namespace trident::frontend

@@ -147,7 +147,8 @@ def randn4x(seed, offset, n_rounds: tl.constexpr = 10):
     n3, n4 = pair_uniform_to_normal(u3, u4)
     return n1, n2, n3, n4
 )PRELUDE") +
-         libdevicePreludeSource() + transcendentalPreludeSource() + standardPreludeSource();
+         libdevicePreludeSource() + transcendentalPreludeSource() + standardPreludeSource() +
+         softFp8PreludeSource();
 }
 
 void registerPreludeBuiltins(BuiltinTable &t) {

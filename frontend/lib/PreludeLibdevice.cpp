@@ -90,6 +90,9 @@ const LibdeviceEntry kLibdevice[] = {
     {"brevll", "_ld_brev"},
     {"ffs", "_ld_ffs"},
     {"ffsll", "_ld_ffs"},
+    {"nextafter", "_ld_nextafter"},
+    {"ilogb", "_ld_ilogb"},
+    {"logb", "_ld_logb"},
     // Transcendentals composed from the block IR's math ops (PreludeTranscendental.cpp).
     {"expm1", "_ld_expm1"},
     {"log1p", "_ld_log1p"},
@@ -352,6 +355,57 @@ def _ld_ffs(x):
         bit = ((u >> (width - 1 - i)) & 1) != 0
         n = tl.where(bit, width - i, n)
     return n.to(tl.int32)
+
+
+@triton.jit
+def _ld_nextafter(x, y):
+    # C's nextafter: the neighbour of x toward y, one step of its bit pattern.
+    x = _ld_float(x)
+    if x.dtype.primitive_bitwidth < 32:
+        x = x.to(tl.float32)
+    y = tl.to_tensor(y).to(x.dtype)
+    if x.dtype.primitive_bitwidth == 64:
+        b = x.to(tl.uint64, bitcast=True)
+        tiny = (b * 0 + 1).to(tl.float64, bitcast=True)
+    else:
+        b = x.to(tl.uint32, bitcast=True)
+        tiny = (b * 0 + 1).to(tl.float32, bitcast=True)
+    grow = (y > x) == (x > 0)
+    r = tl.where(grow, b + 1, b - 1).to(x.dtype, bitcast=True)
+    r = tl.where(x == 0, _ld_copysign(tiny, y), r)
+    r = tl.where(x == y, y, r)
+    return tl.where((x != x) | (y != y), x + y, r)
+
+
+@triton.jit
+def _ld_ilogb(x):
+    # The unbiased exponent (subnormals scaled up exactly first); INT_MIN for 0 and
+    # NaN, INT_MAX for infinities, as CUDA's ilogb.
+    x = _ld_float(x)
+    if x.dtype.primitive_bitwidth < 32:
+        x = x.to(tl.float32)
+    a = tl.abs(x)
+    if x.dtype.primitive_bitwidth == 64:
+        small = a < 2.2250738585072014e-308
+        s = tl.where(small, a * 18014398509481984.0, a)
+        e = (s.to(tl.uint64, bitcast=True) >> 52).to(tl.int32) - tl.where(small, 1023 + 54, 1023)
+    else:
+        small = a < 1.1754943508222875e-38
+        s = tl.where(small, a * 16777216.0, a)
+        e = (s.to(tl.uint32, bitcast=True) >> 23).to(tl.int32) - tl.where(small, 127 + 24, 127)
+    e = tl.where((a == 0) | (a != a), -2147483648, e)
+    return tl.where(a == float("inf"), 2147483647, e)
+
+
+@triton.jit
+def _ld_logb(x):
+    x = _ld_float(x)
+    if x.dtype.primitive_bitwidth < 32:
+        x = x.to(tl.float32)
+    r = _ld_ilogb(x).to(x.dtype)
+    r = tl.where(x == 0, -float("inf"), r)
+    r = tl.where(tl.abs(x) == float("inf"), float("inf"), r)
+    return tl.where(x != x, x, r)
 
 
 @triton.jit

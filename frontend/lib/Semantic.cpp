@@ -135,6 +135,8 @@ Tensor CodeGen::cast(const Tensor &t, DType to, const Span &span, std::string_vi
     return t;
   if (!rounding.empty() && !(from.isFloat() && to.isFloat() && from.bits() > to.bits()))
     error(span, "fp_downcast_rounding is only valid when casting to a narrower float type");
+  if (from.isSoftFp8() || to.isSoftFp8())
+    return softFp8Cast(t, to, span, rounding);
   auto op = [&](OpCode code) { return Tensor{b_.cast(code, t.value, toType), to}; };
   // fp16 and bf16 go through fp32 to reach anything but fp32.
   if (!from.isFp8() && !to.isFp8() &&

@@ -63,6 +63,7 @@ std::string parseTensorDesc(const std::string &entry, ArgSpec &a) {
   a.kind = ArgSpec::Kind::TensorDesc;
   a.type = Type::ptr(d->type);
   a.isUnsigned = d->isUnsigned;
+  a.softFp8 = static_cast<uint8_t>(d->softFp8);
   a.divisibility = 16;
   return "";
 }
@@ -159,6 +160,7 @@ std::optional<std::vector<ArgSpec>> parseSignature(std::string_view text, Diagno
       a.kind = ArgSpec::Kind::Pointer;
       a.type = Type::ptr(d->type);
       a.isUnsigned = d->isUnsigned;
+      a.softFp8 = static_cast<uint8_t>(d->softFp8);
       a.divisibility = divisibility;
     } else if (auto d = frontend::dtypeFromSignatureName(type)) {
       if (d->isBool()) {

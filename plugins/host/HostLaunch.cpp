@@ -50,6 +50,17 @@ bool usesAtomics(const Module &m) {
   return found;
 }
 
+// The first tl.inline_asm_elementwise of `m`: its assembly is for a GPU, so the
+// interpreter refuses the kernel when it is compiled.
+const Op *inlineAsmOf(const Module &m) {
+  const Op *found = nullptr;
+  m.op()->walk([&](Op *op) {
+    if (!found && op->is(OpCode::ElementwiseInlineAsm))
+      found = op;
+  });
+  return found;
+}
+
 } // namespace
 
 using sdk::HostDevice;
@@ -124,6 +135,11 @@ trident_status hostCompile(trident_context ctx, const char *target, const char *
       return fail(TRIDENT_ERROR_COMPILE, "the block IR of '" + std::string(kernel) + "' is invalid:\n" + diags.str());
     if (!m->lookupFunction(kernel))
       return fail(TRIDENT_ERROR_NOT_FOUND, "the block IR has no tt.func named '" + std::string(kernel) + "'");
+    if (const Op *asm_ = inlineAsmOf(*m)) {
+      diags.error(asm_->loc(), "tl.inline_asm_elementwise is not supported for target 'host' (the reference "
+                               "interpreter): its assembly is for a GPU target (PTX on cuda)");
+      return fail(TRIDENT_ERROR_COMPILE, diags.str());
+    }
     auto *bytes = new std::string(kHeader);
     bytes->append(text);
     out->data = bytes->data();

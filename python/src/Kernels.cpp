@@ -13,6 +13,7 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <deque>
 #include <memory>
 
 namespace trident::python {
@@ -226,6 +227,10 @@ private:
         PyObject *o = slots_[i];
         if (!o || k_.isConstexpr[i])
           continue;
+        if (isDescriptorLike(o)) { // its base decides
+          descriptorBases_.push_back(py::handle(o).attr("base"));
+          o = descriptorBases_.back().ptr();
+        }
         if (py::isinstance<PyBuffer>(o)) {
           device_ = py::handle(o).cast<const PyBuffer &>().buffer.device();
         } else if (!PyObject_CheckBuffer(o) && isTensorLike(o)) {
@@ -289,6 +294,8 @@ private:
     }
     if (py::isinstance<PyBuffer>(o))
       return Arg(py::handle(o).cast<const PyBuffer &>().buffer);
+    if (isDescriptorLike(o))
+      return descriptorArgument(i, o);
     if (PyBool_Check(o))
       return Arg(o == Py_True);
     if (PyLong_Check(o))
@@ -318,6 +325,42 @@ private:
     k_.badArgument(i,
                    std::string("cannot pass an object of type ") + Py_TYPE(o)->tp_name +
                        " (pass a trident.Buffer, a numpy array, a DLPack tensor, a number, a bool or None)");
+  }
+
+  // trident.TensorDescriptor, or any object with Triton's TensorDescriptor fields (base,
+  // shape, strides, block_shape, padding): triton.tools.tensor_descriptor's included.
+  static bool isDescriptorLike(PyObject *o) {
+    return !PyObject_CheckBuffer(o) && PyObject_HasAttrString(o, "base") == 1 &&
+           PyObject_HasAttrString(o, "block_shape") == 1 && PyObject_HasAttrString(o, "shape") == 1 &&
+           PyObject_HasAttrString(o, "strides") == 1;
+  }
+
+  Arg descriptorArgument(size_t i, PyObject *o) {
+    py::handle d(o);
+    if (PyObject_HasAttrString(o, "padding") == 1) {
+      std::string padding = py::str(d.attr("padding"));
+      if (padding != "zero")
+        k_.badArgument(i, "a host tensor descriptor with padding='" + padding +
+                              "' is not supported (its kernel parameter has no padding): use 'zero', or "
+                              "tl.make_tensor_descriptor(..., padding_option='nan') in the kernel");
+    }
+    auto ints = [&](const char *name) {
+      std::vector<int64_t> v;
+      for (py::handle x : d.attr(name))
+        v.push_back(x.cast<int64_t>());
+      return v;
+    };
+    std::vector<int64_t> shape = ints("shape"), strides = ints("strides"), block = ints("block_shape");
+    descriptorBases_.push_back(d.attr("base"));
+    PyObject *saved = slots_[i];
+    slots_[i] = descriptorBases_.back().ptr(); // the base converts as a pointer argument would
+    Arg base = argument(i);
+    slots_[i] = saved;
+    if (base.kind() != Arg::Kind::Pointer)
+      k_.badArgument(i, "a tensor descriptor's base must be a tensor, array or trident.Buffer");
+    descriptors_.emplace_back(DevicePtr{base.bits(), base.dtype()}, std::move(shape), std::move(strides),
+                              std::move(block));
+    return Arg(descriptors_.back());
   }
 
   Arg hostMemory(std::unique_ptr<HostView> view) {
@@ -461,6 +504,8 @@ private:
   std::array<std::optional<Constexpr>, 64> constexprs_;
   std::vector<HostArgument> host_;
   std::vector<py::object> dlpacks_;
+  std::deque<TensorDescriptor> descriptors_; // stable: Args refer to them
+  std::vector<py::object> descriptorBases_;
 };
 
 struct Launcher {

@@ -70,3 +70,41 @@ def _buffer_array(self, dtype=None, copy=None):
 Buffer.__array__ = _buffer_array  # np.asarray(buffer) copies to the host
 
 del _builtins
+
+
+class TensorDescriptor:
+    """A host tensor descriptor, as Triton's triton.tools.tensor_descriptor.TensorDescriptor:
+    the tensor `base` (a trident.Buffer, numpy array or device tensor) seen as `shape` with
+    `strides` (in elements, the last 1), read and written by the kernel in boxes of
+    `block_shape`. Its parameter's signature is tensordesc<dtype[block_shape]>. Launches
+    also take Triton's own TensorDescriptor objects (any object with these fields)."""
+
+    def __init__(self, base, shape, strides, block_shape, padding="zero"):
+        self.base = base
+        self.shape = [int(s) for s in shape]
+        self.strides = [int(s) for s in strides]
+        self.block_shape = [int(b) for b in block_shape]
+        self.padding = padding
+        if not (len(self.shape) == len(self.strides) == len(self.block_shape)) or not 1 <= len(self.shape) <= 5:
+            raise ValueError("a tensor descriptor needs 1 to 5 dimensions, the same number for shape, "
+                             "strides and block_shape")
+        if self.strides[-1] != 1:
+            raise ValueError(f"the last stride of a tensor descriptor must be 1, got {self.strides[-1]}")
+
+    @staticmethod
+    def from_tensor(tensor, block_shape, padding="zero"):
+        """The descriptor of all of `tensor` (its shape and strides, in elements)."""
+        shape = [int(s) for s in tensor.shape]
+        if callable(getattr(tensor, "stride", None)):  # torch: in elements
+            strides = list(tensor.stride())
+        elif hasattr(tensor, "strides") and hasattr(tensor, "itemsize"):  # numpy: in bytes
+            strides = [s // tensor.itemsize for s in tensor.strides]
+        else:  # trident.Buffer: row-major
+            strides = [1] * len(shape)
+            for d in range(len(shape) - 1, 0, -1):
+                strides[d - 1] = strides[d] * shape[d]
+        return TensorDescriptor(tensor, shape, strides, block_shape, padding)
+
+    def __repr__(self):
+        return (f"TensorDescriptor(shape={self.shape}, strides={self.strides}, block_shape={self.block_shape}, "
+                f"padding={self.padding!r})")

@@ -262,3 +262,47 @@ TEST_CASE("libdevice: block-IR math functions map to their ops; missing ones are
                          "    tl.store(x_ptr, rint(tl.load(x_ptr)))\n";
   CHECK(firstError(fallback, "k", "*fp32") == "no error");
 }
+
+TEST_CASE("libdevice: nextafter, ilogb and logb match C on fp32 and fp64 edge values") {
+  std::string src = std::string(kHeader) +
+                    "from triton.language.extra import libdevice\n"
+                    "@triton.jit\ndef k(x_ptr, y_ptr, out_ptr, e_ptr):\n"
+                    "    i = tl.arange(0, 32)\n"
+                    "    x = tl.load(x_ptr + i)\n    y = tl.load(y_ptr + i)\n"
+                    "    tl.store(out_ptr + i, libdevice.nextafter(x, y))\n"
+                    "    tl.store(out_ptr + 32 + i, libdevice.logb(x))\n"
+                    "    tl.store(e_ptr + i, libdevice.ilogb(x))\n";
+  auto check = [&](auto zero, const char *sig) {
+    using T = decltype(zero);
+    std::vector<T> x = edgeValues<T>(), y(32);
+    x[31] = std::numeric_limits<T>::denorm_min() * 3; // a subnormal
+    x[30] = std::numeric_limits<T>::max();
+    for (size_t i = 0; i < 32; ++i)
+      y[i] = i % 3 == 0 ? std::numeric_limits<T>::infinity() : i % 3 == 1 ? T(-2) : x[(i + 5) % 32];
+    std::vector<T> out(64);
+    std::vector<int32_t> e(32);
+    Compiled c = compileSource(src, "k", sig);
+    INFO(c.diags.str());
+    REQUIRE(c.module);
+    Interpreter interp;
+    interp.addBuffer(x.data(), 32 * sizeof(T));
+    interp.addBuffer(y.data(), 32 * sizeof(T));
+    interp.addBuffer(out.data(), 64 * sizeof(T));
+    interp.addBuffer(e.data(), 32 * 4);
+    Type t = sizeof(T) == 8 ? Type::f64() : Type::f32();
+    Diagnostics diags;
+    REQUIRE(interp.run(*c.module, "k",
+                       std::vector<KernelArg>{KernelArg::pointer(x.data(), t), KernelArg::pointer(y.data(), t),
+                        KernelArg::pointer(out.data(), t), KernelArg::pointer(e.data(), Type::i32())},
+                       {1, 1, 1}, diags));
+    for (size_t i = 0; i < 32; ++i) {
+      INFO("x = " << x[i] << ", y = " << y[i]);
+      CHECK(same(out[i], std::nextafter(x[i], y[i])));
+      CHECK(same(out[32 + i], std::logb(x[i])));
+      int want = x[i] == 0 || std::isnan(x[i]) ? INT32_MIN : std::isinf(x[i]) ? INT32_MAX : std::ilogb(x[i]);
+      CHECK(e[i] == want);
+    }
+  };
+  check(0.0f, "*fp32, *fp32, *fp32, *i32");
+  check(0.0, "*fp64, *fp64, *fp64, *i32");
+}

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -25,6 +26,10 @@ const char *kRunHelp =
     "       random:DTYPE:N  a buffer of N random values (floats in [-1, 1), integers in [0, 100))\n"
     "       arange:DTYPE:N  0, 1, ..., N-1\n"
     "       zeros:DTYPE:N   ones:DTYPE:N\n"
+    "       tensordesc:GEN:DTYPE:N:SHAPE:BLOCK[:STRIDES]\n"
+    "                       a host tensor descriptor (Triton's TensorDescriptor) over a buffer\n"
+    "                       made as GEN:DTYPE:N, with SHAPE, BLOCK and STRIDES written 64x128\n"
+    "                       (STRIDES default: row-major, the last 1)\n"
     "       DTYPE:VALUE     a scalar of that type (i32:1024, fp32:0.5)\n"
     "       VALUE           1024 (i32), 0.5 (fp32), True/False\n"
     "       NAME=VALUE      a parameter by name (constexprs: BLOCK_SIZE=1024)\n"
@@ -42,6 +47,24 @@ struct BufferArg {
   size_t param;
   Buffer buffer;
 };
+
+// "64x128" -> {64, 128}.
+std::vector<int64_t> dims(const std::string &text, const std::string &spec) {
+  std::vector<int64_t> out;
+  size_t start = 0;
+  for (;;) {
+    size_t end = text.find('x', start);
+    std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    char *stop = nullptr;
+    long long v = std::strtoll(part.c_str(), &stop, 10);
+    if (part.empty() || *stop != '\0' || v < 0)
+      throw UsageError("bad dimensions '" + text + "' in --arg " + spec + " (write them 64x128)");
+    out.push_back(v);
+    if (end == std::string::npos)
+      return out;
+    start = end + 1;
+  }
+}
 
 void storeValue(std::vector<uint8_t> &bytes, size_t i, DType t, double v) {
   uint8_t *p = bytes.data() + i * dtypeBytes(t);
@@ -158,9 +181,11 @@ int runCommand(const Args &args) {
   std::mt19937_64 rng(uint64_t(opts.integer("seed", 0)));
   std::vector<std::string> specs = opts.all("arg");
   std::vector<BufferArg> buffers;
+  std::deque<TensorDescriptor> descriptors; // stable storage for Arg views
   std::vector<Constexpr> scalars; // stable storage for Arg views
   scalars.reserve(specs.size());
-  std::vector<std::pair<size_t, int>> order; // per positional arg: (index, 0 = buffer / 1 = scalar / 2 = typed)
+  // per positional arg: (index, 0 = buffer / 1 = scalar / 2 = typed / 3 = descriptor)
+  std::vector<std::pair<size_t, int>> order;
   std::vector<Arg> typed;                   // typed scalars (DTYPE:VALUE)
   typed.reserve(specs.size());
   LaunchOptions launchOptions;
@@ -173,6 +198,24 @@ int runCommand(const Args &args) {
       continue;
     }
     std::vector<std::string> parts = split(spec, ':');
+    std::vector<int64_t> descShape, descBlock, descStrides;
+    bool isDescriptor = parts[0] == "tensordesc";
+    if (isDescriptor) {
+      if (parts.size() != 6 && parts.size() != 7)
+        throw UsageError("--arg " + spec + ": write tensordesc:GEN:DTYPE:N:SHAPE:BLOCK[:STRIDES]");
+      descShape = dims(parts[4], spec);
+      descBlock = dims(parts[5], spec);
+      if (parts.size() == 7) {
+        descStrides = dims(parts[6], spec);
+      } else {
+        descStrides.assign(descShape.size(), 1);
+        for (size_t d = descShape.size(); d-- > 1;)
+          descStrides[d - 1] = descStrides[d] * descShape[d];
+      }
+      if (descBlock.size() != descShape.size() || descStrides.size() != descShape.size())
+        throw UsageError("--arg " + spec + ": SHAPE, BLOCK and STRIDES need the same number of dimensions");
+      parts = {parts[1], parts[2], parts[3]};
+    }
     if (parts.size() == 3) {
       DType t = dtypeOrThrow(parts[1]);
       size_t n = std::stoull(parts[2]);
@@ -196,6 +239,12 @@ int runCommand(const Args &args) {
           storeValue(host, i, t, v);
         }
         b.copyFromHost(host.data(), count * dtypeBytes(t), first * dtypeBytes(t));
+      }
+      if (isDescriptor) {
+        descriptors.emplace_back(DevicePtr{b.address(), t}, descShape, descStrides, descBlock);
+        order.emplace_back(descriptors.size() - 1, 3);
+        buffers.push_back({order.size() - 1, b}); // printed and saved like the others
+        continue;
       }
       order.emplace_back(buffers.size(), 0);
       buffers.push_back({order.size() - 1, b});
@@ -228,6 +277,8 @@ int runCommand(const Args &args) {
   for (const auto &[index, kind] : order) {
     if (kind == 0)
       launchArgs.emplace_back(buffers[index].buffer);
+    else if (kind == 3)
+      launchArgs.emplace_back(descriptors[index]);
     else if (kind == 2)
       launchArgs.push_back(typed[index]);
     else if (scalars[index].kind() == Constexpr::Kind::Int && scalars[index].intValue() >= INT32_MIN &&

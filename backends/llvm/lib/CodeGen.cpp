@@ -108,6 +108,7 @@ bool Translator::translateOp(Op *op) {
   case OpCode::GetNumPrograms: return translateThreadOp(op);
   case OpCode::ThPrintf:
   case OpCode::ThAssert: return translateDebug(op);
+  case OpCode::ElementwiseInlineAsm: return translateInlineAsm(op);
   case OpCode::ThMma:
   case OpCode::ThLdMatrix:
   case OpCode::ThAsyncCopy:

@@ -17,6 +17,7 @@ public:
   explicit NVPTXHooks(bool uniformWarpId = false) : uniformWarpId_(uniformWarpId) {}
   std::string_view triple() const override { return "nvptx64-nvidia-cuda"; }
   unsigned warpSize() const override { return 32; }
+  std::string_view inlineAsmLanguage() const override { return "PTX"; }
   llvm::Value *threadId(llvm::IRBuilder<> &b) override;
   llvm::Value *warpId(llvm::IRBuilder<> &b) override;
   llvm::Value *programId(llvm::IRBuilder<> &b, int axis) override;

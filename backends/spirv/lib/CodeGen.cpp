@@ -277,6 +277,9 @@ bool Translator::translateOp(Op *op) {
                       "NonSemantic.DebugPrintf and a validation layer to read it); remove it or run on cuda");
   case OpCode::ThAssert: // tt.device_assert in debug builds
     return error(op, "tt.device_assert is not supported on Vulkan yet; compile without debug or run on cuda");
+  case OpCode::ElementwiseInlineAsm:
+    return error(op, "tl.inline_asm_elementwise is not supported for target 'vulkan' (SPIR-V): SPIR-V has no "
+                     "inline assembly; its assembly is for a GPU's native instruction set (PTX on cuda)");
   default: return translateArith(*this, op);
   }
 }

@@ -217,6 +217,9 @@ bool Exec::exec(const Op *op) {
   case OpCode::Assume: return true;
   // A program's elements run in order here, so every access before a barrier is done.
   case OpCode::Barrier: return true;
+  case OpCode::ElementwiseInlineAsm:
+    return fail(op, "tl.inline_asm_elementwise is not supported on the host interpreter: its assembly is "
+                    "for a GPU target (PTX on cuda); run this kernel on a cuda device");
 
   case OpCode::Print:
   case OpCode::Assert: return execDebug(*this, op);

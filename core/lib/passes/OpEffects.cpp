@@ -16,6 +16,10 @@ bool isRemovableWhenUnused(const Op *op) {
     const Attribute &isVolatile = op->attr("volatile");
     return !(isVolatile.isBool() && isVolatile.getBool());
   }
+  case OpCode::ElementwiseInlineAsm: { // is_pure=True: Triton lets such asm go when unused
+    const Attribute &pure = op->attr("pure");
+    return pure.isBool() && pure.getBool();
+  }
   case OpCode::If:
   case OpCode::For:
     for (unsigned r = 0; r < op->numRegions(); ++r)

@@ -386,6 +386,13 @@ private:
     case OpCode::Trans: return give(r, of(op->operand(0)).transpose(op->attr("order").getInts()));
     case OpCode::MultipleOf:
     case OpCode::MaxContiguous: return give(r, of(op->operand(0)));
+    case OpCode::ElementwiseInlineAsm: { // every result in one layout, the operands' if they have one
+      Value *pick = op->numOperands() ? deciding(op->operands()) : nullptr;
+      LinearLayout l = pick ? of(pick) : defaultFor(t);
+      for (Value *res : op->results())
+        give(res, l);
+      return;
+    }
     default: break;
     }
     if (op->has(kElementwise) && op->numOperands())

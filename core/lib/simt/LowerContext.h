@@ -226,6 +226,7 @@ bool lowerMulCoop(Lowering &l, Op *op);
 
 // One lowering per op family; each returns false after a diagnostic.
 bool lowerElementwise(Lowering &l, Op *op);
+bool lowerInlineAsm(Lowering &l, Op *op); // tt.elementwise_inline_asm (LowerElementwise.cpp)
 bool lowerConstant(Lowering &l, Op *op);
 bool lowerMakeRange(Lowering &l, Op *op);
 bool lowerSplat(Lowering &l, Op *op);

@@ -323,6 +323,7 @@ bool Lowering::lowerOp(Op *op) {
   case OpCode::Print:
   case OpCode::Assert:
   case OpCode::Barrier: return lowerDebug(*this, op);
+  case OpCode::ElementwiseInlineAsm: return lowerInlineAsm(*this, op);
   default: break;
   }
   if (op->is(OpCode::MulF) && lowerMulCoop(*this, op))

@@ -1,5 +1,5 @@
 // Rules of the hints and debugging ops: tt.multiple_of, tt.max_contiguous,
-// tt.assume, tt.print and tt.assert.
+// tt.assume, tt.print and tt.assert; tt.elementwise_inline_asm.
 
 #include "OpChecker.h"
 
@@ -53,6 +53,38 @@ void verifyBarrier(OpChecker &c) {
     }
 }
 
+// Block IR: one shape for every operand and result (scalars when there are no
+// operands). Thread IR: one asm instance, packed_element values per operand and result.
+void verifyInlineAsm(OpChecker &c) {
+  const Op *op = c.op();
+  c.stringAttr("asm_string", true);
+  c.stringAttr("constraints", true);
+  c.boolAttr("pure", true);
+  std::optional<int64_t> pack = c.intAttr("packed_element");
+  if (op->numResults() == 0)
+    return c.error("needs at least one result");
+  if (pack && *pack < 1)
+    return c.error("attribute 'packed_element' must be at least 1, got " + std::to_string(*pack));
+  Type shape = c.result(0);
+  if (!shape.isBlock()) { // thread IR, or a block op on scalars
+    if (pack && (op->numOperands() % *pack || op->numResults() % *pack))
+      c.error("has " + std::to_string(op->numOperands()) + " operands and " +
+              std::to_string(op->numResults()) + " results: both must be multiples of packed_element (" +
+              std::to_string(*pack) + ")");
+    for (Value *v : op->operands())
+      if (v->type().isBlock())
+        return c.error("operands must all be blocks of one shape or all be scalars");
+    return;
+  }
+  for (Value *v : op->operands())
+    if (!sameShape(v->type(), shape))
+      return c.error("operand of type " + v->type().str() + " does not have the shape of the result " +
+                     shape.str());
+  for (Value *v : op->results())
+    if (!sameShape(v->type(), shape))
+      return c.error("results must have one shape, got " + shape.str() + " and " + v->type().str());
+}
+
 } // namespace
 
 void verifyDebugOp(OpChecker &c) {
@@ -63,6 +95,7 @@ void verifyDebugOp(OpChecker &c) {
   case OpCode::Print: return verifyPrint(c);
   case OpCode::Assert: return verifyAssert(c);
   case OpCode::Barrier: return verifyBarrier(c);
+  case OpCode::ElementwiseInlineAsm: return verifyInlineAsm(c);
   default: return;
   }
 }

@@ -23,6 +23,9 @@ struct ArgSpec {
   Kind kind = Kind::Int;
   Type type;               // Pointer, TensorDesc: ptr<dtype>; Int: i8..i64; Float: f16..f64; Bool: i1
   bool isUnsigned = false; // Int: Triton's u8..u64; Pointer: an unsigned pointee (*u32)
+  // Pointer, TensorDesc: an fp8 format the IR holds as i8 bits (*fp8e4b15: 1, *fp8e4b8: 2,
+  // *fp8e5b16: 3; 0 for every other pointee).
+  uint8_t softFp8 = 0;
   // Triton's specializations: 16 when the integer or address is known to be a
   // multiple of 16; an integer equal to 1 is passed as Constexpr 1 instead.
   int divisibility = 1;

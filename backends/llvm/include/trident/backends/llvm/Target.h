@@ -160,6 +160,9 @@ public:
   // The start of the program's shared memory (1024-byte aligned); null: one external
   // array named kSharedMemoryName in the shared address space.
   virtual llvm::Value *sharedMemory(llvm::IRBuilder<> &) { return nullptr; }
+  // The assembly language tl.inline_asm_elementwise's text is in for this target ("PTX"),
+  // passed to LLVM as inline assembly; empty: the target refuses inline assembly.
+  virtual std::string_view inlineAsmLanguage() const { return {}; }
   // Marks `f` as a kernel that runs with `numThreads` threads per program.
   virtual void markKernel(llvm::Function *f, unsigned numThreads) = 0;
 };
