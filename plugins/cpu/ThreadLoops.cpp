@@ -29,8 +29,8 @@ Type storageOf(Type t) {
 
 class ThreadLoops {
 public:
-  ThreadLoops(Op *func, Diagnostics &diags)
-      : func_(func), diags_(diags), threads_(func->intAttr("num_threads")),
+  explicit ThreadLoops(Op *func)
+      : func_(func), threads_(func->intAttr("num_threads")),
         sharedBytes_(func->attr("shared_bytes").isInt() ? func->intAttr("shared_bytes") : 0) {}
 
   bool run() {
@@ -44,7 +44,7 @@ public:
     }
     for (Op *op : collect(OpCode::While))
       if (containsBarrier(op))
-        return error(op, "scf.while");
+        moveWhileCarriedToMemory(op);
     for (Op *loop : collect(OpCode::For))
       if (containsBarrier(loop))
         moveCarriedToMemory(loop);
@@ -61,18 +61,20 @@ public:
         op->eraseResult(i);
       }
     }
+    for (Op *op : whilesToErase_) {
+      for (unsigned i = op->region(0)->numArguments(); i-- > 0;)
+        op->region(0)->eraseArgument(i);
+      for (unsigned i = op->region(1)->numArguments(); i-- > 0;)
+        op->region(1)->eraseArgument(i);
+      for (unsigned i = op->numResults(); i-- > 0;)
+        op->eraseResult(i);
+    }
     func_->setAttr("num_threads", Attribute::integer(1));
     func_->setAttr("shared_bytes", Attribute::integer(sharedBytes_));
     return true;
   }
 
 private:
-  bool error(Op *op, const char *what) {
-    diags_.error(op->loc(), std::string("the CPU backend cannot run ") + what +
-                                " with a barrier inside yet (a reduction or layout conversion under a condition)");
-    return false;
-  }
-
   std::vector<Op *> collect(OpCode code) {
     std::vector<Op *> out;
     func_->walk([&](Op *op) {
@@ -195,6 +197,49 @@ private:
       yield->eraseOperand(i);
     }
     carriedToErase_.emplace_back(loop, n);
+  }
+
+  // A uniform scf.while with barriers: what it carries lives in per-thread arrays, one
+  // per before-region argument (written before the loop and by the after region's
+  // yield) and one per value the condition forwards (written before scf.condition, read
+  // by the after region and past the loop). The condition itself stays an operand of
+  // scf.condition: at the uniform level it reads thread 0's value (reloadAcrossLoops),
+  // as a barrier inside the loop makes it the same in every thread.
+  void moveWhileCarriedToMemory(Op *loop) {
+    Block *before = loop->region(0), *after = loop->region(1);
+    Op *condition = before->terminator(), *yield = after->terminator();
+    Builder atInit, atCondition, atYield;
+    atInit.setInsertionPoint(loop);
+    atCondition.setInsertionPoint(condition);
+    atYield.setInsertionPoint(yield);
+    // Plain ops with a thread id of their own: split() puts them in the loops around.
+    auto threadId = [](Builder &b) { return b.create(OpCode::ThThreadId, {}, {Type::i32()})->result(); };
+    unsigned inits = loop->numOperands(), results = loop->numResults();
+    if (inits > 0) {
+      Value *tInit = threadId(atInit), *tYield = threadId(atYield);
+      for (unsigned i = 0; i < inits; ++i) {
+        Value *array = allocate(before->argument(i)->type());
+        store(atInit, array, tInit, loop->operand(i));
+        store(atYield, array, tYield, yield->operand(i));
+        arrayOf_[before->argument(i)] = array;
+      }
+    }
+    if (results > 0) {
+      Value *tCondition = threadId(atCondition);
+      for (unsigned i = 0; i < results; ++i) {
+        Value *array = allocate(loop->result(i)->type());
+        store(atCondition, array, tCondition, condition->operand(1 + i));
+        arrayOf_[after->argument(i)] = array;
+        arrayOf_[loop->result(i)] = array;
+      }
+    }
+    for (unsigned i = inits; i-- > 0;) {
+      loop->eraseOperand(i);
+      yield->eraseOperand(i);
+    }
+    for (unsigned i = results; i-- > 0;)
+      condition->eraseOperand(1 + i);
+    whilesToErase_.push_back(loop);
   }
 
   // The results of a uniform scf.if with barriers inside: per-thread arrays that each
@@ -338,17 +383,17 @@ private:
   }
 
   Op *func_;
-  Diagnostics &diags_;
   int64_t threads_;
   int64_t sharedBytes_;
   Value *zero_ = nullptr, *one_ = nullptr, *count_ = nullptr;
   std::set<Op *> uniform_, threadLoops_;
   std::map<Value *, Value *> arrayOf_, spills_;
   std::vector<std::pair<Op *, unsigned>> carriedToErase_;
+  std::vector<Op *> whilesToErase_;
 };
 
 } // namespace
 
-bool formThreadLoops(Op *func, Diagnostics &diags) { return ThreadLoops(func, diags).run(); }
+bool formThreadLoops(Op *func, Diagnostics &) { return ThreadLoops(func).run(); }
 
 } // namespace trident::cpu
