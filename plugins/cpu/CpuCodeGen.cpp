@@ -44,8 +44,14 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(unsigned optLevel, Diag
   llvm::TargetOptions options;
   options.AllowFPOpFusion = llvm::FPOpFusion::Fast; // as Triton's enable_fp_fusion=True
   auto level = optLevel == 0 ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Aggressive;
+  // The thread loops vectorize where a thread's accesses are a stride in its id; where
+  // they are not (a tile per thread, CpuTarget.cpp), gathers and scatters across threads
+  // cost more than the thread's own contiguous accesses, which the SLP vectorizer takes.
+  std::string features = cpu.features;
+  if (cpu.triple.find("x86_64") != std::string::npos && !std::getenv("TRIDENT_CPU_GATHERS"))
+    features += ",+prefer-no-gather,+prefer-no-scatter";
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      cpu.triple, cpu.name, cpu.features, options, llvm::Reloc::PIC_, std::nullopt, level));
+      cpu.triple, cpu.name, features, options, llvm::Reloc::PIC_, std::nullopt, level));
 }
 
 // Vectorized: warps of one thread run as loops over threads (ThreadLoops.cpp), which the
@@ -121,7 +127,31 @@ void addEntry(llvm::Module &m, llvm::Function *kernel, unsigned numParams) {
 // 4096x1024 here 32 took a third of the CPU time of 8.
 constexpr int64_t kElementsPerThread = 32;
 
+// A kernel with a dot: one thread per register tile of its largest dot's result, for the
+// first of the target's tile shapes that divides it (CpuTarget.cpp), so that the lowering
+// gives each thread one tile (simt::planCoop); 0 if none fits.
+unsigned threadsForDot(const Module &blockIR, const std::string &kernel) {
+  TargetDesc target = targetDesc();
+  int64_t best = 0;
+  for (Op *f : blockIR.functions())
+    if (kernel.empty() || func::name(f) == kernel)
+      f->walk([&](Op *op) {
+        if (!op->is(OpCode::Dot) || op->operand(0)->type().rank() != 2)
+          return;
+        Type a = op->operand(0)->type(), c = op->result()->type();
+        int64_t M = a.shape()[0], N = c.shape()[1];
+        for (const CoopMatrixShape &s : target.coopMatrices)
+          if (s.aType == a.element() && s.cType == c.element() && M % s.m == 0 && N % s.n == 0) {
+            best = std::max(best, (M / s.m) * (N / s.n));
+            break;
+          }
+      });
+  return best > 0 && best <= 1024 && (best & (best - 1)) == 0 ? unsigned(best) : 0;
+}
+
 unsigned threadsFor(const Module &blockIR, const std::string &kernel) {
+  if (unsigned threads = threadsForDot(blockIR, kernel))
+    return threads;
   // TRIDENT_CPU_ELEMENTS_PER_THREAD overrides it, for measuring.
   static const int64_t perThread = [] {
     const char *v = std::getenv("TRIDENT_CPU_ELEMENTS_PER_THREAD");

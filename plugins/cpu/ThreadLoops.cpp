@@ -131,9 +131,14 @@ private:
   }
 
   // A per-thread array of `t` in shared memory past everything else, allocated at the start.
+  // A cooperative matrix (one thread's tile of a dot, CpuTarget.cpp) takes rows x cols.
+  static int64_t lanesOf(Type t) {
+    return t.isVector() ? t.numElements() : t.isCoopMatrix() ? t.shape()[0] * t.shape()[1] : 1;
+  }
+
   Value *allocate(Type t) {
-    Type storage = storageOf(t.isVector() ? t.element() : t);
-    int64_t lanes = t.isVector() ? t.numElements() : 1;
+    Type storage = storageOf(t.isVector() || t.isCoopMatrix() ? t.element() : t);
+    int64_t lanes = lanesOf(t);
     int64_t bytes = threads_ * lanes * (storage.bitWidth() / 8);
     int64_t offset = (sharedBytes_ + 15) / 16 * 16;
     sharedBytes_ = offset + bytes;
@@ -147,11 +152,21 @@ private:
   }
 
   Value *index(Builder &b, Value *thread, Type t) {
-    return t.isVector() ? b.binary(OpCode::MulI, thread, b.constInt(t.numElements(), Type::i32())) : thread;
+    int64_t lanes = lanesOf(t);
+    return lanes > 1 ? b.binary(OpCode::MulI, thread, b.constInt(lanes, Type::i32())) : thread;
+  }
+
+  static AttributeList coopAttributes(Type t) {
+    return {{"layout", Attribute::string("row")}, {"stride", Attribute::integer(t.shape()[1])}};
   }
 
   void store(Builder &b, Value *array, Value *thread, Value *v) {
     Type t = v->type();
+    if (t.isCoopMatrix()) {
+      Value *operands[] = {array, index(b, thread, t), v};
+      b.create(OpCode::ThCoopStore, operands, {}, coopAttributes(t));
+      return;
+    }
     if (t == Type::i1())
       v = b.cast(OpCode::ExtUI, v, Type::i8());
     else if (t.isPtr())
@@ -162,6 +177,10 @@ private:
 
   Value *load(Builder &b, Value *array, Value *thread, Type t) {
     Value *operands[] = {array, index(b, thread, t)};
+    if (t.isCoopMatrix()) {
+      Type types[] = {t};
+      return b.create(OpCode::ThCoopLoad, operands, types, coopAttributes(t))->result();
+    }
     Type types[] = {t == Type::i1() ? Type::i8() : t.isPtr() ? Type::i64() : t};
     Value *v = b.create(OpCode::ThLoadShared, operands, types)->result();
     if (t == Type::i1())
@@ -352,11 +371,14 @@ private:
         Op *loop = def ? def->parentOp() : nullptr;
         if (!loop || !threadLoops_.count(loop) || user->isInside(loop))
           continue;
-        array = spillArray(v, def, loop);
       }
       Op *useLoop = threadLoopOf(user);
       Value *&r = reloaded[{v, useLoop ? useLoop : user}];
+      if (!r && useLoop && !arrayOf_.count(v))
+        r = recompute(v, useLoop);
       if (!r) {
+        if (!array)
+          array = spillArray(v, v->definingOp(), v->definingOp()->parentOp());
         Builder b;
         if (useLoop) {
           b.setInsertionPointToStart(useLoop->region());
@@ -368,6 +390,73 @@ private:
       }
       user->setOperand(k, r);
     }
+  }
+
+  // Integer, boolean and pointer arithmetic of the thread id and uniform values (the
+  // lowering's addresses, offsets and masks) is recomputed in a later thread loop rather
+  // than stored and read back: recomputed, the loop vectorizer sees its stride in the
+  // thread id, while a stored address reads back as a gather. Up to kMaxRecomputed ops
+  // per value; the copies go to the start of `useLoop`, once per loop.
+  static constexpr size_t kMaxRecomputed = 24;
+
+  // The ops (in order) `v` needs recomputed; false if it cannot be.
+  bool recomputable(Value *v, std::vector<Op *> &ops, std::set<Op *> &seen) {
+    if (v->isBlockArgument()) {
+      Op *owner = v->ownerBlock()->parentOp();
+      return threadLoops_.count(owner) || !threadLoopOf(owner); // a thread id, or uniform
+    }
+    Op *def = v->definingOp();
+    Op *loop = threadLoopOf(def);
+    if (!loop)
+      return true; // uniform: it dominates every use of what it computes
+    if (def->parentOp() != loop || !def->has(kPure) || def->numRegions() != 0 || def->numResults() != 1 ||
+        v->type().isFloat() || v->type().isCoopMatrix() || arrayOf_.count(v))
+      return false;
+    if (seen.count(def))
+      return true;
+    for (unsigned i = 0; i < def->numOperands(); ++i)
+      if (!recomputable(def->operand(i), ops, seen))
+        return false;
+    seen.insert(def);
+    ops.push_back(def);
+    return ops.size() <= kMaxRecomputed;
+  }
+
+  Value *recompute(Value *v, Op *useLoop) {
+    std::vector<Op *> ops;
+    std::set<Op *> seen;
+    if (!recomputable(v, ops, seen))
+      return nullptr;
+    Value *&done = recomputed_[{v, useLoop}];
+    if (done)
+      return done;
+    Builder b;
+    // After the copies made for earlier values, which these may use.
+    Op *&last = lastRecomputed_[useLoop];
+    if (last)
+      b.setInsertionPointAfter(last);
+    else
+      b.setInsertionPointToStart(useLoop->region());
+    for (Op *op : ops) {
+      Value *&copy = recomputed_[{op->result(), useLoop}];
+      if (copy)
+        continue;
+      ValueMap map;
+      for (unsigned i = 0; i < op->numOperands(); ++i) {
+        Value *w = op->operand(i);
+        if (w->isBlockArgument() && threadLoops_.count(w->ownerBlock()->parentOp()))
+          map.map(w, useLoop->region()->argument(0));
+        else if (Value *c = recomputed_[{w, useLoop}])
+          map.map(w, c);
+      }
+      Op *clone = op->clone(map);
+      b.insert(clone);
+      b.setInsertionPointAfter(clone);
+      last = clone;
+      copy = clone->result();
+    }
+    done = recomputed_[{v, useLoop}];
+    return done;
   }
 
   Value *spillArray(Value *v, Op *def, Op *loop) {
@@ -388,6 +477,8 @@ private:
   Value *zero_ = nullptr, *one_ = nullptr, *count_ = nullptr;
   std::set<Op *> uniform_, threadLoops_;
   std::map<Value *, Value *> arrayOf_, spills_;
+  std::map<std::pair<Value *, Op *>, Value *> recomputed_;
+  std::map<Op *, Op *> lastRecomputed_;
   std::vector<std::pair<Op *, unsigned>> carriedToErase_;
   std::vector<Op *> whilesToErase_;
 };
