@@ -129,13 +129,21 @@ constexpr int64_t kElementsPerThread = 32;
 
 // A kernel with a dot: one thread per register tile of its largest dot's result, for the
 // first of the target's tile shapes that divides it (CpuTarget.cpp), so that the lowering
-// gives each thread one tile (simt::planCoop); 0 if none fits.
+// gives each thread one tile (simt::planCoop); 0 if none fits, and 0 unless the kernel has
+// one dot and no reduction or scan (a matmul): elsewhere every block op of the result's
+// shape runs on a tile's 256 elements per thread, and LLVM's scheduler on those bodies
+// took attention's forward kernels 80 s to compile against 10 s, and attention_bwd's
+// (five dots) many minutes, so their dots stay on the lowering's multiply-add loop.
 unsigned threadsForDot(const Module &blockIR, const std::string &kernel) {
   TargetDesc target = targetDesc();
   int64_t best = 0;
+  bool reduces = false;
+  int dots = 0;
   for (Op *f : blockIR.functions())
     if (kernel.empty() || func::name(f) == kernel)
       f->walk([&](Op *op) {
+        reduces = reduces || op->is(OpCode::Reduce) || op->is(OpCode::Scan);
+        dots += op->is(OpCode::Dot);
         if (!op->is(OpCode::Dot) || op->operand(0)->type().rank() != 2)
           return;
         Type a = op->operand(0)->type(), c = op->result()->type();
@@ -146,12 +154,10 @@ unsigned threadsForDot(const Module &blockIR, const std::string &kernel) {
             break;
           }
       });
-  return best > 0 && best <= 1024 && (best & (best - 1)) == 0 ? unsigned(best) : 0;
+  return !reduces && dots == 1 && best > 0 && best <= 1024 && (best & (best - 1)) == 0 ? unsigned(best) : 0;
 }
 
 unsigned threadsFor(const Module &blockIR, const std::string &kernel) {
-  if (unsigned threads = threadsForDot(blockIR, kernel))
-    return threads;
   // TRIDENT_CPU_ELEMENTS_PER_THREAD overrides it, for measuring.
   static const int64_t perThread = [] {
     const char *v = std::getenv("TRIDENT_CPU_ELEMENTS_PER_THREAD");
@@ -179,10 +185,16 @@ std::string entrySymbol(std::string_view kernel) { return "trident_cpu_entry_" +
 std::optional<CompiledModule> compile(const Module &blockIR, const CompileOptions &options, Diagnostics &diags) {
   StageTimer timer("cpu", options.kernel);
   simt::LoweringOptions lowering;
-  lowering.numWarps = threadsFor(blockIR, options.kernel); // warps of one thread
+  TargetDesc target = targetDesc();
+  // Warps of one thread: one per register tile of a dot, else per ~32 elements.
+  lowering.numWarps = threadsForDot(blockIR, options.kernel);
+  if (!lowering.numWarps) {
+    lowering.numWarps = threadsFor(blockIR, options.kernel);
+    target.coopMatrices.clear();
+  }
   lowering.numStages = options.numStages;
   lowering.onlyFunction = options.kernel;
-  std::optional<Module> threadIR = simt::compileToThreadIR(blockIR, targetDesc(), lowering, diags);
+  std::optional<Module> threadIR = simt::compileToThreadIR(blockIR, target, lowering, diags);
   if (!threadIR)
     return std::nullopt;
   timer.lap("thread IR");
