@@ -122,10 +122,15 @@ void addEntry(llvm::Module &m, llvm::Function *kernel, unsigned numParams) {
 }
 
 // Threads per program: enough that each holds about kElementsPerThread elements of the
-// kernel's largest block. Fewer threads make shorter loops but fewer partial results to
-// combine across threads (a reduction's second step reads one per thread); on softmax
-// 4096x1024 here 32 took a third of the CPU time of 8.
+// kernel's largest block where it reduces or scans: fewer threads make fewer partial
+// results to combine across threads (a reduction's second step reads one per thread);
+// on softmax 4096x1024 here 32 took a third of the CPU time of 8. Elsewhere one element
+// per thread (up to 1024 threads): the thread loop is then one long vectorized loop over
+// contiguous elements; vector add 2^25 f32 went from 4 to 6 GB/s with 32 elements per
+// thread (on 1 or 2 cores alike: bound by instructions, a masked access and compare per
+// register) to 13 to 16 GB/s with one.
 constexpr int64_t kElementsPerThread = 32;
+constexpr int64_t kElementsPerThreadElementwise = 1;
 
 // A kernel with a dot: one thread per register tile of its largest dot's result, for the
 // first of the target's tile shapes that divides it (CpuTarget.cpp), so that the lowering
@@ -159,19 +164,22 @@ unsigned threadsForDot(const Module &blockIR, const std::string &kernel) {
 
 unsigned threadsFor(const Module &blockIR, const std::string &kernel) {
   // TRIDENT_CPU_ELEMENTS_PER_THREAD overrides it, for measuring.
-  static const int64_t perThread = [] {
+  static const int64_t chosen = [] {
     const char *v = std::getenv("TRIDENT_CPU_ELEMENTS_PER_THREAD");
     int64_t n = v ? std::atoll(v) : 0;
-    return n > 0 ? n : kElementsPerThread;
+    return n > 0 ? n : 0;
   }();
   int64_t largest = 1;
+  bool reduces = false;
   for (Op *f : blockIR.functions())
     if (kernel.empty() || func::name(f) == kernel)
       f->walk([&](Op *op) {
+        reduces = reduces || op->is(OpCode::Reduce) || op->is(OpCode::Scan);
         for (unsigned i = 0; i < op->numResults(); ++i)
           if (op->result(i)->type().isBlock())
             largest = std::max(largest, op->result(i)->type().numElements());
       });
+  int64_t perThread = chosen ? chosen : reduces ? kElementsPerThread : kElementsPerThreadElementwise;
   unsigned threads = 1;
   while (threads * 2 <= 1024 && int64_t(threads) * 2 * perThread <= largest)
     threads *= 2;
