@@ -10,6 +10,7 @@
 #include "trident/simt/Lowering.h"
 #include "trident/support/StageTimer.h"
 
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -65,6 +66,42 @@ void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
   options.vectorMath = true;
   options.first = "always-inline,function(simplifycfg,early-cse,loop-simplify,lcssa,loop-vectorize)";
   llvmgen::optimize(m, tm, optLevel, options);
+}
+
+// libmvec's AVX-512 functions (16 floats, 8 doubles), which LLVM's own list for libmvec
+// lacks (it has the SSE and AVX2 ones): the vectorizer makes llvm.exp.v16f32 on AVX-512,
+// and code generation maps it to _ZGVeN16v_expf through these.
+llvm::ArrayRef<llvm::VecDesc> avx512MathFunctions() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    const char *withIntrinsic[] = {"exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan"};
+    const char *plain[] = {"acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "cosh", "erfc",
+                           "erf",  "expm1", "log1p", "sinh", "tanh"};
+    for (bool f32 : {true, false}) {
+      std::string suffix = f32 ? "f" : "", lanes = f32 ? "16" : "8";
+      auto add = [&](const std::string &scalar, const std::string &fn) {
+        out.push_back(scalar);
+        out.push_back("_ZGVeN" + lanes + "v_" + fn + suffix);
+        out.push_back("_ZGV_LLVM_N" + lanes + "v");
+      };
+      for (const char *fn : withIntrinsic) {
+        add(fn + suffix, fn);
+        add(std::string("llvm.") + fn + (f32 ? ".f32" : ".f64"), fn);
+      }
+      for (const char *fn : plain)
+        add(fn + suffix, fn);
+    }
+    return out;
+  }();
+  static const std::vector<llvm::VecDesc> table = [] {
+    std::vector<llvm::VecDesc> out;
+    for (size_t i = 0; i < names.size(); i += 3) {
+      unsigned lanes = names[i + 2].find("N16") != std::string::npos ? 16 : 8;
+      out.emplace_back(names[i], names[i + 1], llvm::ElementCount::getFixed(lanes), false, names[i + 2]);
+    }
+    return out;
+  }();
+  return table;
 }
 
 // An argument of the launch ABI (trident_kernel_arg: type, reserved, 64 bits) as the
@@ -253,6 +290,17 @@ std::optional<CompiledModule> compile(const Module &blockIR, const CompileOption
   llvm::SmallString<0> bytes;
   llvm::raw_svector_ostream stream(bytes);
   llvm::legacy::PassManager pm;
+  // Code generation replaces vector math intrinsics the vectorizer made (llvm.exp.v16f32)
+  // with libmvec's functions only when its library info knows them; without, each became
+  // 16 calls of expf (softmax: 512 a program).
+  llvm::Triple triple(hostCpu().triple);
+  llvm::TargetLibraryInfoImpl library(triple);
+  if (triple.getArch() == llvm::Triple::x86_64) {
+    library.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86, triple);
+    if (simdBytes() == 64)
+      library.addVectorizableFunctions(avx512MathFunctions());
+  }
+  pm.add(new llvm::TargetLibraryInfoWrapperPass(library));
   if (tm->addPassesToEmitFile(pm, stream, nullptr,
                               assembly ? llvm::CodeGenFileType::AssemblyFile : llvm::CodeGenFileType::ObjectFile,
                               /*DisableVerify=*/true)) {
