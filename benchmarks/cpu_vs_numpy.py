@@ -73,7 +73,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", default="cpu:0")
     p.add_argument("--repeats", type=int, default=10)
-    p.add_argument("--matmul-block", default="64,64,32", help="BM,BN,BK of the matmul kernel")
+    p.add_argument("--matmul-block", default="128,128,32", help="BM,BN,BK of the matmul kernel")
     a = p.parse_args()
     dev = trident.device(a.device)
     rng = np.random.default_rng(0)
