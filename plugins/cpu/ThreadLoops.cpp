@@ -402,6 +402,8 @@ private:
   // The ops (in order) `v` needs recomputed; false if it cannot be.
   bool recomputable(Value *v, std::vector<Op *> &ops, std::set<Op *> &seen) {
     if (v->isBlockArgument()) {
+      if (arrayOf_.count(v))
+        return false; // a per-thread value a loop carries (in an array, its argument erased)
       Op *owner = v->ownerBlock()->parentOp();
       return threadLoops_.count(owner) || !threadLoopOf(owner); // a thread id, or uniform
     }
