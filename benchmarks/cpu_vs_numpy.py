@@ -45,7 +45,7 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
     for k in range(0, K, BK):
         a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
         b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
-        acc += tl.dot(a, b)
+        acc = tl.dot(a, b, acc)  # the accumulator form (samples/matmul.py); `acc += tl.dot(a, b)` is not fused yet
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
@@ -73,7 +73,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", default="cpu:0")
     p.add_argument("--repeats", type=int, default=10)
-    p.add_argument("--matmul-block", default="64,64,32", help="BM,BN,BK of the matmul kernel")
+    p.add_argument("--matmul-block", default="128,128,32", help="BM,BN,BK of the matmul kernel")
     a = p.parse_args()
     dev = trident.device(a.device)
     rng = np.random.default_rng(0)

@@ -10,6 +10,7 @@
 #include "trident/simt/Lowering.h"
 #include "trident/support/StageTimer.h"
 
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -44,8 +45,14 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(unsigned optLevel, Diag
   llvm::TargetOptions options;
   options.AllowFPOpFusion = llvm::FPOpFusion::Fast; // as Triton's enable_fp_fusion=True
   auto level = optLevel == 0 ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Aggressive;
+  // The thread loops vectorize where a thread's accesses are a stride in its id; where
+  // they are not (a tile per thread, CpuTarget.cpp), gathers and scatters across threads
+  // cost more than the thread's own contiguous accesses, which the SLP vectorizer takes.
+  std::string features = cpu.features;
+  if (cpu.triple.find("x86_64") != std::string::npos && !std::getenv("TRIDENT_CPU_GATHERS"))
+    features += ",+prefer-no-gather,+prefer-no-scatter";
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      cpu.triple, cpu.name, cpu.features, options, llvm::Reloc::PIC_, std::nullopt, level));
+      cpu.triple, cpu.name, features, options, llvm::Reloc::PIC_, std::nullopt, level));
 }
 
 // Vectorized: warps of one thread run as loops over threads (ThreadLoops.cpp), which the
@@ -59,6 +66,42 @@ void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
   options.vectorMath = true;
   options.first = "always-inline,function(simplifycfg,early-cse,loop-simplify,lcssa,loop-vectorize)";
   llvmgen::optimize(m, tm, optLevel, options);
+}
+
+// libmvec's AVX-512 functions (16 floats, 8 doubles), which LLVM's own list for libmvec
+// lacks (it has the SSE and AVX2 ones): the vectorizer makes llvm.exp.v16f32 on AVX-512,
+// and code generation maps it to _ZGVeN16v_expf through these.
+llvm::ArrayRef<llvm::VecDesc> avx512MathFunctions() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    const char *withIntrinsic[] = {"exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan"};
+    const char *plain[] = {"acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "cosh", "erfc",
+                           "erf",  "expm1", "log1p", "sinh", "tanh"};
+    for (bool f32 : {true, false}) {
+      std::string suffix = f32 ? "f" : "", lanes = f32 ? "16" : "8";
+      auto add = [&](const std::string &scalar, const std::string &fn) {
+        out.push_back(scalar);
+        out.push_back("_ZGVeN" + lanes + "v_" + fn + suffix);
+        out.push_back("_ZGV_LLVM_N" + lanes + "v");
+      };
+      for (const char *fn : withIntrinsic) {
+        add(fn + suffix, fn);
+        add(std::string("llvm.") + fn + (f32 ? ".f32" : ".f64"), fn);
+      }
+      for (const char *fn : plain)
+        add(fn + suffix, fn);
+    }
+    return out;
+  }();
+  static const std::vector<llvm::VecDesc> table = [] {
+    std::vector<llvm::VecDesc> out;
+    for (size_t i = 0; i < names.size(); i += 3) {
+      unsigned lanes = names[i + 2].find("N16") != std::string::npos ? 16 : 8;
+      out.emplace_back(names[i], names[i + 1], llvm::ElementCount::getFixed(lanes), false, names[i + 2]);
+    }
+    return out;
+  }();
+  return table;
 }
 
 // An argument of the launch ABI (trident_kernel_arg: type, reserved, 64 bits) as the
@@ -116,26 +159,64 @@ void addEntry(llvm::Module &m, llvm::Function *kernel, unsigned numParams) {
 }
 
 // Threads per program: enough that each holds about kElementsPerThread elements of the
-// kernel's largest block. Fewer threads make shorter loops but fewer partial results to
-// combine across threads (a reduction's second step reads one per thread); on softmax
-// 4096x1024 here 32 took a third of the CPU time of 8.
+// kernel's largest block where it reduces or scans: fewer threads make fewer partial
+// results to combine across threads (a reduction's second step reads one per thread);
+// on softmax 4096x1024 here 32 took a third of the CPU time of 8. Elsewhere one element
+// per thread (up to 1024 threads): the thread loop is then one long vectorized loop over
+// contiguous elements; vector add 2^25 f32 went from 4 to 6 GB/s with 32 elements per
+// thread (on 1 or 2 cores alike: bound by instructions, a masked access and compare per
+// register) to 13 to 16 GB/s with one.
 constexpr int64_t kElementsPerThread = 32;
+constexpr int64_t kElementsPerThreadElementwise = 1;
 
-unsigned threadsFor(const Module &blockIR, const std::string &kernel) {
-  // TRIDENT_CPU_ELEMENTS_PER_THREAD overrides it, for measuring.
-  static const int64_t perThread = [] {
-    const char *v = std::getenv("TRIDENT_CPU_ELEMENTS_PER_THREAD");
-    int64_t n = v ? std::atoll(v) : 0;
-    return n > 0 ? n : kElementsPerThread;
-  }();
-  int64_t largest = 1;
+// A kernel with a dot: one thread per register tile of its largest dot's result, for the
+// first of the target's tile shapes that divides it (CpuTarget.cpp), so that the lowering
+// gives each thread one tile (simt::planCoop); 0 if none fits, and 0 unless the kernel has
+// one dot and no reduction or scan (a matmul): elsewhere every block op of the result's
+// shape runs on a tile's 256 elements per thread, and LLVM's scheduler on those bodies
+// took attention's forward kernels 80 s to compile against 10 s, and attention_bwd's
+// (five dots) many minutes, so their dots stay on the lowering's multiply-add loop.
+unsigned threadsForDot(const Module &blockIR, const std::string &kernel) {
+  TargetDesc target = targetDesc();
+  int64_t best = 0;
+  bool reduces = false;
+  int dots = 0;
   for (Op *f : blockIR.functions())
     if (kernel.empty() || func::name(f) == kernel)
       f->walk([&](Op *op) {
+        reduces = reduces || op->is(OpCode::Reduce) || op->is(OpCode::Scan);
+        dots += op->is(OpCode::Dot);
+        if (!op->is(OpCode::Dot) || op->operand(0)->type().rank() != 2)
+          return;
+        Type a = op->operand(0)->type(), c = op->result()->type();
+        int64_t M = a.shape()[0], N = c.shape()[1];
+        for (const CoopMatrixShape &s : target.coopMatrices)
+          if (s.aType == a.element() && s.cType == c.element() && M % s.m == 0 && N % s.n == 0) {
+            best = std::max(best, (M / s.m) * (N / s.n));
+            break;
+          }
+      });
+  return !reduces && dots == 1 && best > 0 && best <= 1024 && (best & (best - 1)) == 0 ? unsigned(best) : 0;
+}
+
+unsigned threadsFor(const Module &blockIR, const std::string &kernel) {
+  // TRIDENT_CPU_ELEMENTS_PER_THREAD overrides it, for measuring.
+  static const int64_t chosen = [] {
+    const char *v = std::getenv("TRIDENT_CPU_ELEMENTS_PER_THREAD");
+    int64_t n = v ? std::atoll(v) : 0;
+    return n > 0 ? n : 0;
+  }();
+  int64_t largest = 1;
+  bool reduces = false;
+  for (Op *f : blockIR.functions())
+    if (kernel.empty() || func::name(f) == kernel)
+      f->walk([&](Op *op) {
+        reduces = reduces || op->is(OpCode::Reduce) || op->is(OpCode::Scan);
         for (unsigned i = 0; i < op->numResults(); ++i)
           if (op->result(i)->type().isBlock())
             largest = std::max(largest, op->result(i)->type().numElements());
       });
+  int64_t perThread = chosen ? chosen : reduces ? kElementsPerThread : kElementsPerThreadElementwise;
   unsigned threads = 1;
   while (threads * 2 <= 1024 && int64_t(threads) * 2 * perThread <= largest)
     threads *= 2;
@@ -149,10 +230,16 @@ std::string entrySymbol(std::string_view kernel) { return "trident_cpu_entry_" +
 std::optional<CompiledModule> compile(const Module &blockIR, const CompileOptions &options, Diagnostics &diags) {
   StageTimer timer("cpu", options.kernel);
   simt::LoweringOptions lowering;
-  lowering.numWarps = threadsFor(blockIR, options.kernel); // warps of one thread
+  TargetDesc target = targetDesc();
+  // Warps of one thread: one per register tile of a dot, else per ~32 elements.
+  lowering.numWarps = threadsForDot(blockIR, options.kernel);
+  if (!lowering.numWarps) {
+    lowering.numWarps = threadsFor(blockIR, options.kernel);
+    target.coopMatrices.clear();
+  }
   lowering.numStages = options.numStages;
   lowering.onlyFunction = options.kernel;
-  std::optional<Module> threadIR = simt::compileToThreadIR(blockIR, targetDesc(), lowering, diags);
+  std::optional<Module> threadIR = simt::compileToThreadIR(blockIR, target, lowering, diags);
   if (!threadIR)
     return std::nullopt;
   timer.lap("thread IR");
@@ -203,6 +290,17 @@ std::optional<CompiledModule> compile(const Module &blockIR, const CompileOption
   llvm::SmallString<0> bytes;
   llvm::raw_svector_ostream stream(bytes);
   llvm::legacy::PassManager pm;
+  // Code generation replaces vector math intrinsics the vectorizer made (llvm.exp.v16f32)
+  // with libmvec's functions only when its library info knows them; without, each became
+  // 16 calls of expf (softmax: 512 a program).
+  llvm::Triple triple(hostCpu().triple);
+  llvm::TargetLibraryInfoImpl library(triple);
+  if (triple.getArch() == llvm::Triple::x86_64) {
+    library.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86, triple);
+    if (simdBytes() == 64)
+      library.addVectorizableFunctions(avx512MathFunctions());
+  }
+  pm.add(new llvm::TargetLibraryInfoWrapperPass(library));
   if (tm->addPassesToEmitFile(pm, stream, nullptr,
                               assembly ? llvm::CodeGenFileType::AssemblyFile : llvm::CodeGenFileType::ObjectFile,
                               /*DisableVerify=*/true)) {

@@ -38,6 +38,7 @@ public:
   std::vector<llvm::Type *> extraParameters(llvm::LLVMContext &ctx) override;
   llvm::Value *sharedMemory(llvm::IRBuilder<> &b) override { return extra(b, 6); }
   void markKernel(llvm::Function *f, unsigned numThreads) override;
+  bool coopMatricesInOneThread() const override { return true; } // a dot's register tiles (CpuTarget.cpp)
 
 private:
   llvm::Value *extra(llvm::IRBuilder<> &b, unsigned i);

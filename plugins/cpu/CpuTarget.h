@@ -22,6 +22,10 @@ struct HostCpu {
 
 // This machine, as LLVM detects it (once per process).
 const HostCpu &hostCpu();
+// The widest SIMD register of the host in bytes (64 with AVX-512, 32 with AVX2, else
+// 16) and how many it has.
+unsigned simdBytes();
+unsigned simdRegisters();
 // The device's target string: "cpu:<name>".
 std::string hostTarget();
 // True for "cpu" (this host) and for "cpu:<this host's name>".

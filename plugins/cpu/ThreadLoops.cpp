@@ -29,8 +29,8 @@ Type storageOf(Type t) {
 
 class ThreadLoops {
 public:
-  ThreadLoops(Op *func, Diagnostics &diags)
-      : func_(func), diags_(diags), threads_(func->intAttr("num_threads")),
+  explicit ThreadLoops(Op *func)
+      : func_(func), threads_(func->intAttr("num_threads")),
         sharedBytes_(func->attr("shared_bytes").isInt() ? func->intAttr("shared_bytes") : 0) {}
 
   bool run() {
@@ -44,7 +44,7 @@ public:
     }
     for (Op *op : collect(OpCode::While))
       if (containsBarrier(op))
-        return error(op, "scf.while");
+        moveWhileCarriedToMemory(op);
     for (Op *loop : collect(OpCode::For))
       if (containsBarrier(loop))
         moveCarriedToMemory(loop);
@@ -61,18 +61,20 @@ public:
         op->eraseResult(i);
       }
     }
+    for (Op *op : whilesToErase_) {
+      for (unsigned i = op->region(0)->numArguments(); i-- > 0;)
+        op->region(0)->eraseArgument(i);
+      for (unsigned i = op->region(1)->numArguments(); i-- > 0;)
+        op->region(1)->eraseArgument(i);
+      for (unsigned i = op->numResults(); i-- > 0;)
+        op->eraseResult(i);
+    }
     func_->setAttr("num_threads", Attribute::integer(1));
     func_->setAttr("shared_bytes", Attribute::integer(sharedBytes_));
     return true;
   }
 
 private:
-  bool error(Op *op, const char *what) {
-    diags_.error(op->loc(), std::string("the CPU backend cannot run ") + what +
-                                " with a barrier inside yet (a reduction or layout conversion under a condition)");
-    return false;
-  }
-
   std::vector<Op *> collect(OpCode code) {
     std::vector<Op *> out;
     func_->walk([&](Op *op) {
@@ -129,9 +131,14 @@ private:
   }
 
   // A per-thread array of `t` in shared memory past everything else, allocated at the start.
+  // A cooperative matrix (one thread's tile of a dot, CpuTarget.cpp) takes rows x cols.
+  static int64_t lanesOf(Type t) {
+    return t.isVector() ? t.numElements() : t.isCoopMatrix() ? t.shape()[0] * t.shape()[1] : 1;
+  }
+
   Value *allocate(Type t) {
-    Type storage = storageOf(t.isVector() ? t.element() : t);
-    int64_t lanes = t.isVector() ? t.numElements() : 1;
+    Type storage = storageOf(t.isVector() || t.isCoopMatrix() ? t.element() : t);
+    int64_t lanes = lanesOf(t);
     int64_t bytes = threads_ * lanes * (storage.bitWidth() / 8);
     int64_t offset = (sharedBytes_ + 15) / 16 * 16;
     sharedBytes_ = offset + bytes;
@@ -145,11 +152,21 @@ private:
   }
 
   Value *index(Builder &b, Value *thread, Type t) {
-    return t.isVector() ? b.binary(OpCode::MulI, thread, b.constInt(t.numElements(), Type::i32())) : thread;
+    int64_t lanes = lanesOf(t);
+    return lanes > 1 ? b.binary(OpCode::MulI, thread, b.constInt(lanes, Type::i32())) : thread;
+  }
+
+  static AttributeList coopAttributes(Type t) {
+    return {{"layout", Attribute::string("row")}, {"stride", Attribute::integer(t.shape()[1])}};
   }
 
   void store(Builder &b, Value *array, Value *thread, Value *v) {
     Type t = v->type();
+    if (t.isCoopMatrix()) {
+      Value *operands[] = {array, index(b, thread, t), v};
+      b.create(OpCode::ThCoopStore, operands, {}, coopAttributes(t));
+      return;
+    }
     if (t == Type::i1())
       v = b.cast(OpCode::ExtUI, v, Type::i8());
     else if (t.isPtr())
@@ -160,6 +177,10 @@ private:
 
   Value *load(Builder &b, Value *array, Value *thread, Type t) {
     Value *operands[] = {array, index(b, thread, t)};
+    if (t.isCoopMatrix()) {
+      Type types[] = {t};
+      return b.create(OpCode::ThCoopLoad, operands, types, coopAttributes(t))->result();
+    }
     Type types[] = {t == Type::i1() ? Type::i8() : t.isPtr() ? Type::i64() : t};
     Value *v = b.create(OpCode::ThLoadShared, operands, types)->result();
     if (t == Type::i1())
@@ -195,6 +216,49 @@ private:
       yield->eraseOperand(i);
     }
     carriedToErase_.emplace_back(loop, n);
+  }
+
+  // A uniform scf.while with barriers: what it carries lives in per-thread arrays, one
+  // per before-region argument (written before the loop and by the after region's
+  // yield) and one per value the condition forwards (written before scf.condition, read
+  // by the after region and past the loop). The condition itself stays an operand of
+  // scf.condition: at the uniform level it reads thread 0's value (reloadAcrossLoops),
+  // as a barrier inside the loop makes it the same in every thread.
+  void moveWhileCarriedToMemory(Op *loop) {
+    Block *before = loop->region(0), *after = loop->region(1);
+    Op *condition = before->terminator(), *yield = after->terminator();
+    Builder atInit, atCondition, atYield;
+    atInit.setInsertionPoint(loop);
+    atCondition.setInsertionPoint(condition);
+    atYield.setInsertionPoint(yield);
+    // Plain ops with a thread id of their own: split() puts them in the loops around.
+    auto threadId = [](Builder &b) { return b.create(OpCode::ThThreadId, {}, {Type::i32()})->result(); };
+    unsigned inits = loop->numOperands(), results = loop->numResults();
+    if (inits > 0) {
+      Value *tInit = threadId(atInit), *tYield = threadId(atYield);
+      for (unsigned i = 0; i < inits; ++i) {
+        Value *array = allocate(before->argument(i)->type());
+        store(atInit, array, tInit, loop->operand(i));
+        store(atYield, array, tYield, yield->operand(i));
+        arrayOf_[before->argument(i)] = array;
+      }
+    }
+    if (results > 0) {
+      Value *tCondition = threadId(atCondition);
+      for (unsigned i = 0; i < results; ++i) {
+        Value *array = allocate(loop->result(i)->type());
+        store(atCondition, array, tCondition, condition->operand(1 + i));
+        arrayOf_[after->argument(i)] = array;
+        arrayOf_[loop->result(i)] = array;
+      }
+    }
+    for (unsigned i = inits; i-- > 0;) {
+      loop->eraseOperand(i);
+      yield->eraseOperand(i);
+    }
+    for (unsigned i = results; i-- > 0;)
+      condition->eraseOperand(1 + i);
+    whilesToErase_.push_back(loop);
   }
 
   // The results of a uniform scf.if with barriers inside: per-thread arrays that each
@@ -307,11 +371,14 @@ private:
         Op *loop = def ? def->parentOp() : nullptr;
         if (!loop || !threadLoops_.count(loop) || user->isInside(loop))
           continue;
-        array = spillArray(v, def, loop);
       }
       Op *useLoop = threadLoopOf(user);
       Value *&r = reloaded[{v, useLoop ? useLoop : user}];
+      if (!r && useLoop && !arrayOf_.count(v))
+        r = recompute(v, useLoop);
       if (!r) {
+        if (!array)
+          array = spillArray(v, v->definingOp(), v->definingOp()->parentOp());
         Builder b;
         if (useLoop) {
           b.setInsertionPointToStart(useLoop->region());
@@ -323,6 +390,75 @@ private:
       }
       user->setOperand(k, r);
     }
+  }
+
+  // Integer, boolean and pointer arithmetic of the thread id and uniform values (the
+  // lowering's addresses, offsets and masks) is recomputed in a later thread loop rather
+  // than stored and read back: recomputed, the loop vectorizer sees its stride in the
+  // thread id, while a stored address reads back as a gather. Up to kMaxRecomputed ops
+  // per value; the copies go to the start of `useLoop`, once per loop.
+  static constexpr size_t kMaxRecomputed = 24;
+
+  // The ops (in order) `v` needs recomputed; false if it cannot be.
+  bool recomputable(Value *v, std::vector<Op *> &ops, std::set<Op *> &seen) {
+    if (v->isBlockArgument()) {
+      if (arrayOf_.count(v))
+        return false; // a per-thread value a loop carries (in an array, its argument erased)
+      Op *owner = v->ownerBlock()->parentOp();
+      return threadLoops_.count(owner) || !threadLoopOf(owner); // a thread id, or uniform
+    }
+    Op *def = v->definingOp();
+    Op *loop = threadLoopOf(def);
+    if (!loop)
+      return true; // uniform: it dominates every use of what it computes
+    if (def->parentOp() != loop || !def->has(kPure) || def->numRegions() != 0 || def->numResults() != 1 ||
+        v->type().isFloat() || v->type().isCoopMatrix() || arrayOf_.count(v))
+      return false;
+    if (seen.count(def))
+      return true;
+    for (unsigned i = 0; i < def->numOperands(); ++i)
+      if (!recomputable(def->operand(i), ops, seen))
+        return false;
+    seen.insert(def);
+    ops.push_back(def);
+    return ops.size() <= kMaxRecomputed;
+  }
+
+  Value *recompute(Value *v, Op *useLoop) {
+    std::vector<Op *> ops;
+    std::set<Op *> seen;
+    if (!recomputable(v, ops, seen))
+      return nullptr;
+    Value *&done = recomputed_[{v, useLoop}];
+    if (done)
+      return done;
+    Builder b;
+    // After the copies made for earlier values, which these may use.
+    Op *&last = lastRecomputed_[useLoop];
+    if (last)
+      b.setInsertionPointAfter(last);
+    else
+      b.setInsertionPointToStart(useLoop->region());
+    for (Op *op : ops) {
+      Value *&copy = recomputed_[{op->result(), useLoop}];
+      if (copy)
+        continue;
+      ValueMap map;
+      for (unsigned i = 0; i < op->numOperands(); ++i) {
+        Value *w = op->operand(i);
+        if (w->isBlockArgument() && threadLoops_.count(w->ownerBlock()->parentOp()))
+          map.map(w, useLoop->region()->argument(0));
+        else if (Value *c = recomputed_[{w, useLoop}])
+          map.map(w, c);
+      }
+      Op *clone = op->clone(map);
+      b.insert(clone);
+      b.setInsertionPointAfter(clone);
+      last = clone;
+      copy = clone->result();
+    }
+    done = recomputed_[{v, useLoop}];
+    return done;
   }
 
   Value *spillArray(Value *v, Op *def, Op *loop) {
@@ -338,17 +474,19 @@ private:
   }
 
   Op *func_;
-  Diagnostics &diags_;
   int64_t threads_;
   int64_t sharedBytes_;
   Value *zero_ = nullptr, *one_ = nullptr, *count_ = nullptr;
   std::set<Op *> uniform_, threadLoops_;
   std::map<Value *, Value *> arrayOf_, spills_;
+  std::map<std::pair<Value *, Op *>, Value *> recomputed_;
+  std::map<Op *, Op *> lastRecomputed_;
   std::vector<std::pair<Op *, unsigned>> carriedToErase_;
+  std::vector<Op *> whilesToErase_;
 };
 
 } // namespace
 
-bool formThreadLoops(Op *func, Diagnostics &diags) { return ThreadLoops(func, diags).run(); }
+bool formThreadLoops(Op *func, Diagnostics &) { return ThreadLoops(func).run(); }
 
 } // namespace trident::cpu

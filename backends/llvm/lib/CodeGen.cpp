@@ -36,8 +36,12 @@ llvm::Type *Translator::type(Type t) {
                                                              : hooks.globalAddressSpace());
   case TypeKind::Vector:
     return llvm::FixedVectorType::get(type(t.element()), static_cast<unsigned>(t.numElements()));
-  case TypeKind::Block:
-  case TypeKind::CoopMatrix: break; // Vulkan's cooperative matrices have no LLVM form
+  case TypeKind::CoopMatrix: // a whole tile in one thread (TargetHooks::coopMatricesInOneThread)
+    if (!hooks.coopMatricesInOneThread())
+      break; // Vulkan's cooperative matrices have no LLVM form
+    return llvm::ArrayType::get(llvm::FixedVectorType::get(type(t.element()), static_cast<unsigned>(t.shape()[1])),
+                                static_cast<uint64_t>(t.shape()[0]));
+  case TypeKind::Block: break;
   }
   return nullptr; // blocks never reach the translation (verifyThreadIR)
 }
@@ -121,8 +125,16 @@ bool Translator::translateOp(Op *op) {
   case OpCode::ThWgmmaFence:
   case OpCode::ThWgmmaCommit:
   case OpCode::ThWgmmaWait:
-  case OpCode::ThFenceAsyncShared: return translateMatrix(op);
-  default: return translateArith(op);
+  case OpCode::ThFenceAsyncShared:
+  case OpCode::ThCoopLoad:
+  case OpCode::ThCoopStore:
+  case OpCode::ThCoopMma:
+  case OpCode::ThCoopFill: return translateMatrix(op);
+  default:
+    // arith.mulf of two cooperative matrices (a scale per row, LowerCoopMatrix.cpp).
+    if (op->numResults() == 1 && op->result()->type().isCoopMatrix() && hooks.coopMatricesInOneThread())
+      return translateCoop(op);
+    return translateArith(op);
   }
 }
 

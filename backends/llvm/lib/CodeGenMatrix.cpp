@@ -132,6 +132,10 @@ bool Translator::translateMatrix(Op *op) {
   }
   case OpCode::ThAsyncCommit: return hooks.asyncCommit(b) || unsupported();
   case OpCode::ThAsyncWait: return hooks.asyncWait(b, static_cast<unsigned>(op->intAttr("pending"))) || unsupported();
+  case OpCode::ThCoopLoad:
+  case OpCode::ThCoopStore:
+  case OpCode::ThCoopMma:
+  case OpCode::ThCoopFill: return hooks.coopMatricesInOneThread() ? translateCoop(op) : unsupported();
   default: return error(op, std::string(op->name()) + " is not a matrix or async-copy op");
   }
 }

@@ -38,6 +38,7 @@ public:
   bool translateThreadOp(Op *op); // ids, pack/extract, shuffle, barrier
   bool translateDebug(Op *op);    // th.printf, th.assert
   bool translateInlineAsm(Op *op); // tt.elementwise_inline_asm (CodeGenAsm.cpp)
+  bool translateCoop(Op *op);     // th.coop_* held by one thread (TargetHooks::coopMatricesInOneThread)
   bool translateMatrix(Op *op);   // th.mma, th.ldmatrix, th.async_copy/commit/wait
   bool translateFor(Op *op);
   bool translateIf(Op *op);

@@ -73,7 +73,8 @@ LinearLayout coopLayout(std::span<const int64_t> shape, const CoopPlan &plan, un
     warp.push_back(flatOf(shape, RM * w, 0));
   for (int64_t w = 1; w < plan.warpsN; w *= 2)
     warp.push_back(flatOf(shape, 0, RN * w));
-  return LinearLayout({shape[0], shape[1]}, reg, std::vector<int64_t>(log2Exact(warpSize), -1), warp);
+  // Warps of one lane (the CPU) have no lane bit: one -1 still marks the layout.
+  return LinearLayout({shape[0], shape[1]}, reg, std::vector<int64_t>(std::max(1u, log2Exact(warpSize)), -1), warp);
 }
 
 // The plan a coopLayout was made for, read back from its bases.
@@ -552,12 +553,12 @@ bool lowerDotCoop(Lowering &l, Op *op) {
   // A and B with 16 bytes of padding per line where both still fit, else tile by tile
   // (OperandArray).
   int64_t elementBytes = Lowering::storageType(s.aType).bitWidth() / 8;
-  int64_t pad = 16 / elementBytes;
+  int64_t pad = l.target.coopShared == CoopSharedLayout::Unpadded ? 0 : 16 / elementBytes;
   int64_t bytes = (M * (K + pad) + K * (N + pad)) * elementBytes;
   bool tiled = l.target.coopShared == CoopSharedLayout::Tiled;
   if (bytes > int64_t(l.target.sharedMemoryBytes)) {
     pad = 0;
-    tiled = l.target.coopShared != CoopSharedLayout::Padded;
+    tiled = l.target.coopShared != CoopSharedLayout::Padded && l.target.coopShared != CoopSharedLayout::Unpadded;
   }
   if (tiled)
     bytes = (M * K + K * N) * elementBytes;

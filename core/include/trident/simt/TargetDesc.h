@@ -66,8 +66,8 @@ inline constexpr int64_t kCoopLateBytesPerThread = 128;
 // How A and B of a dot on cooperative matrices lie in shared memory (LowerCoopMatrix.cpp,
 // OperandArray): Auto pads each row by 16 bytes where that fits and else stores them tile
 // by tile (each tile one run of bytes); Padded never tiles (rows unpadded where padding
-// does not fit); Tiled always does.
-enum class CoopSharedLayout { Auto, Padded, Tiled };
+// does not fit); Tiled always does; Unpadded stores plain rows (the CPU, which has no banks).
+enum class CoopSharedLayout { Auto, Padded, Tiled, Unpadded };
 
 struct TargetDesc {
   std::string name;       // "cuda:sm_90", "hip:gfx942", "vulkan" ...

@@ -154,6 +154,10 @@ public:
     return {};
   }
   virtual bool fenceAsyncShared(llvm::IRBuilder<> &) { return false; }
+  // Cooperative matrices (th.coop_*) held whole by one thread, on warps of one lane (the
+  // CPU): each is an LLVM vector of its elements, row-major, and the translation makes
+  // their loads, stores and multiply-adds out of plain vector operations. False: refused.
+  virtual bool coopMatricesInOneThread() const { return false; }
   // Parameters the target appends to every kernel after the kernel's own (the CPU's
   // program ids and shared memory); the hooks find them as the function's last arguments.
   virtual std::vector<llvm::Type *> extraParameters(llvm::LLVMContext &) { return {}; }
