@@ -128,47 +128,4 @@ std::optional<spirv::SpirvKernel> decodeBinary(const void *data, size_t size, st
   return out;
 }
 
-std::string subgroupSizeDependence(const std::vector<uint32_t> &words) {
-  // SPIR-V opcodes, capabilities, decorations, built-ins and scopes (the SPIR-V spec).
-  constexpr uint32_t kOpCapability = 17, kOpConstant = 43, kOpDecorate = 71, kOpControlBarrier = 224,
-                     kOpMemoryBarrier = 225;
-  constexpr uint32_t kDecorationBuiltIn = 11, kScopeSubgroup = 3;
-  auto subgroupCapability = [](uint32_t c) {
-    return c == 18 /* Groups */ || (c >= 61 && c <= 68) /* GroupNonUniform* */ || c == 4423 /* SubgroupBallotKHR */ ||
-           c == 4431 /* SubgroupVoteKHR */ || c == 5297 /* GroupNonUniformPartitionedNV */ ||
-           c == 5357 /* CooperativeMatrixNV */ || c == 6022 /* CooperativeMatrixKHR */;
-  };
-  auto subgroupBuiltIn = [](uint32_t b) {
-    // SubgroupSize, SubgroupMaxSize, NumSubgroups, NumEnqueuedSubgroups, SubgroupId,
-    // SubgroupLocalInvocationId, Subgroup{Eq,Ge,Gt,Le,Lt}Mask.
-    return (b >= 36 && b <= 41) || (b >= 4416 && b <= 4420);
-  };
-  std::vector<std::pair<uint32_t, uint32_t>> constants; // (id, value) of 32-bit OpConstants
-  std::vector<uint32_t> barrierScopes;                  // ids of barriers' scopes
-  for (size_t at = 5; at < words.size();) {
-    uint32_t count = words[at] >> 16, op = words[at] & 0xffffu;
-    if (count == 0 || at + count > words.size())
-      return "malformed SPIR-V";
-    const uint32_t *w = &words[at];
-    if (op == kOpCapability && count >= 2 && subgroupCapability(w[1]))
-      return "subgroup operations (SPIR-V capability " + std::to_string(w[1]) + ")";
-    if (op == kOpDecorate && count >= 4 && w[2] == kDecorationBuiltIn && subgroupBuiltIn(w[3]))
-      return "a subgroup built-in variable (BuiltIn " + std::to_string(w[3]) + ")";
-    if (op == kOpConstant && count == 4)
-      constants.emplace_back(w[2], w[3]);
-    if (op == kOpControlBarrier && count >= 4) {
-      barrierScopes.push_back(w[1]);
-      barrierScopes.push_back(w[2]);
-    }
-    if (op == kOpMemoryBarrier && count >= 3)
-      barrierScopes.push_back(w[1]);
-    at += count;
-  }
-  for (uint32_t scope : barrierScopes)
-    for (const auto &[id, value] : constants)
-      if (id == scope && value == kScopeSubgroup)
-        return "a subgroup-scope barrier";
-  return "";
-}
-
 } // namespace trident::vulkan

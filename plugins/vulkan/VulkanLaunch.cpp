@@ -99,19 +99,23 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
     if (uint64_t missing = i.requiredFeatures & ~p.info.features)
       return fail(TRIDENT_ERROR_NOT_SUPPORTED,
                   what + " needs " + spirv::featureNames(missing) + ", which " + d.name + " does not support");
-    // A kernel lowered for subgroups the device cannot run still runs when nothing in it
-    // depends on their size (the generic target's elementwise kernels on lavapipe): the
-    // device then picks its own size and nothing asks for whole subgroups.
+    // A kernel lowered for subgroups the device cannot run still runs when only its lane
+    // and warp ids depend on their size (the generic target's elementwise kernels on
+    // lavapipe): they are rewritten to divide the invocation index, and the device
+    // picks its own size (no required size, no full subgroups).
     bool anySubgroupSize = false;
     if (i.subgroupSize != p.info.subgroupSize &&
         !(p.subgroupSizeControl && i.subgroupSize >= p.minSubgroupSize && i.subgroupSize <= p.maxSubgroupSize)) {
-      std::string dependence = subgroupSizeDependence(k->words);
-      if (!dependence.empty())
+      std::string dependence;
+      std::optional<std::vector<uint32_t>> free = withoutSubgroupIds(k->words, i.subgroupSize, dependence);
+      std::string device = "vulkan:" + std::to_string(d.ordinal);
+      if (!free)
         return fail(TRIDENT_ERROR_NOT_SUPPORTED,
                     what + " was compiled for subgroups of " + std::to_string(i.subgroupSize) +
-                        " and depends on their size (it has " + dependence + "); " + d.name + " runs " +
+                        " and depends on their size (it has " + dependence + "); " + device + " runs " +
                         std::to_string(p.info.subgroupSize) + " and cannot be asked otherwise: compile it for " +
-                        d.name + "'s own target too (--target " + d.name + ")");
+                        device + "'s own target too (--target " + device + ")");
+      k->words = std::move(*free);
       anySubgroupSize = true;
     }
     if (!anySubgroupSize && p.requiresSubgroupSize() && i.numThreads > i.subgroupSize * p.maxSubgroupsPerProgram)
