@@ -41,6 +41,7 @@ std::optional<std::vector<uint32_t>> withoutSubgroupIds(const std::vector<uint32
   }
   // First pass: what the module uses, and the lane and warp variables.
   uint32_t laneVar = 0, warpVar = 0, pointerType = 0, uintType = 0;
+  bool ownIndexVar = false;
   std::vector<std::pair<uint32_t, uint32_t>> constants; // (id, value) of one-word OpConstants
   std::vector<uint32_t> barrierScopes;
   std::vector<std::pair<uint32_t, uint32_t>> pointers, variables; // (id, type)
@@ -60,10 +61,12 @@ std::optional<std::vector<uint32_t>> withoutSubgroupIds(const std::vector<uint32
       return std::nullopt;
     }
     if (op == kOpDecorate && count >= 4 && w[2] == kDecorationBuiltIn) {
-      if (otherSubgroupBuiltIn(w[3]) || w[3] == kBuiltInLocalInvocationIndex) {
+      if (otherSubgroupBuiltIn(w[3])) {
         why = "a subgroup built-in variable (BuiltIn " + std::to_string(w[3]) + ")";
         return std::nullopt;
       }
+      if (w[3] == kBuiltInLocalInvocationIndex)
+        ownIndexVar = true;
       if (w[3] == kBuiltInSubgroupLocalInvocationId)
         laneVar = w[1];
       if (w[3] == kBuiltInSubgroupId)
@@ -91,6 +94,10 @@ std::optional<std::vector<uint32_t>> withoutSubgroupIds(const std::vector<uint32
       }
   if (!laneVar && !warpVar)
     return words; // nothing of subgroups at all
+  if (ownIndexVar) { // not what the backend writes beside the ids
+    why = "a LocalInvocationIndex variable beside the subgroup ids";
+    return std::nullopt;
+  }
   // The variables' type: a pointer to a 32-bit unsigned integer, which the constant
   // and the arithmetic use too.
   uint32_t anyVar = laneVar ? laneVar : warpVar;

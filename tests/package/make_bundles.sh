@@ -2,7 +2,8 @@
 # make_bundles.sh TRIDENT BUNDLE HEADER SOURCE TARGET...: compiles vector_add.py's
 # add_kernel ahead of time into BUNDLE and the C++ launcher HEADER, for each TARGET.
 # The generic "vulkan" entry alone serves every Vulkan device, lavapipe's subgroups of 8
-# included: vector_add's SPIR-V does not depend on the subgroup size (docs/bundles.md).
+# included: only vector_add's lane and warp ids depend on the subgroup size, which the
+# Vulkan plugin rewrites at load (docs/bundles.md).
 set -eu
 tool=$1 bundle=$2 header=$3 source=$4
 shift 4
