@@ -17,7 +17,7 @@ host_only=(sim_samples_tests e2e_random_tests trident-translate trident-fuzz-rep
            backend_samples_tests random_kernels_tests backend_nvptx_tests backend_op_coverage_tests
            'core_*_tests')
 skip=(); for n in "${host_only[@]}"; do skip+=(! -name "$n"); done
-(cd "$root" && find build-rel \( -type f -perm -u+x -o -name '*.so*' \) \
+(cd "$root" && find build-rel \( -type f -perm -u+x -o -name '*.so*' -o -name '*.tbundle' \) \
    ! -path '*/CMakeFiles/*' ! -name '*.o' ! -name '*.a' "${skip[@]}" -print0 |
    tar --null -cf - -T - | xz -T2 -6 > "$out/build.tar.xz")
 for lib in libLLVM.so.19.1 libz3.so.4 libedit.so.2 libffi.so.8 libbsd.so.0 libmd.so.0; do

@@ -38,6 +38,11 @@ step devices; $B/bin/trident devices 2>&1 | tee "$out/devices.txt"
 # 1. Correctness: each plugin's GPU tests and every sample on every device.
 run cuda_plugin_test 30 $B/tests/backends/cuda_plugin_test
 run cuda_samples_test 60 $B/tests/backends/cuda_samples_test
+# The bundle's sm_90 PTX through the compiler-less runtime and its compiler-less CUDA
+# plugin (nocompiler/lib/trident/plugins, found beside that runtime): no LLVM in the path.
+run bundle_nocompiler_cuda 30 env TRIDENT_CACHE=0 $B/tests/package/consumer_nocompiler \
+  $B/tests/package/vector_add.tbundle cuda:0
+run bundle_header_cuda 30 env TRIDENT_CACHE=0 $B/tests/package/bundle_header_test cuda:0
 run backend_vulkan_run_tests 60 $B/tests/backends/spirv/backend_vulkan_run_tests
 # 240 s: on vulkan:0 the matmul sample autotunes (each config compiled cold) and needed more than 120 s.
 TAIL=30 run run_samples 240 $B/bin/run_samples --samples-dir samples

@@ -21,6 +21,10 @@ struct trident_device_s {
   trident::cuda::CUdevice device = 0;
   trident::cuda::CUcontext context = nullptr; // the primary context while opened
   int opens = 0;                              // guarded by the context's mutex
+  // Addresses made usable by mem_import, each with how many imports hold it: mem_free
+  // of one only forgets it (the memory belongs to whoever allocated it). Guarded by
+  // the context's mutex.
+  std::map<uint64_t, uint32_t> imported;
   int computeMajor = 0, computeMinor = 0;
   int maxSharedOptin = 0;
   // Peer access from this device's context to others', by their ordinal: true when

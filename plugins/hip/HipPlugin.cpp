@@ -163,7 +163,20 @@ trident_status memAlloc(trident_device dev, size_t bytes, trident_devptr *out) {
   return TRIDENT_SUCCESS;
 }
 
+// Memory from mem_import is the importer's: freeing it only forgets the import.
+bool forgetImport(trident_device dev, trident_devptr p) {
+  std::lock_guard lock(dev->ctx->mutex);
+  auto it = dev->imported.find(p);
+  if (it == dev->imported.end())
+    return false;
+  if (--it->second == 0)
+    dev->imported.erase(it);
+  return true;
+}
+
 trident_status memFree(trident_device dev, trident_devptr p) {
+  if (forgetImport(dev, p))
+    return TRIDENT_SUCCESS;
   if (trident_status s = makeCurrent(dev))
     return s;
   return check(driver().hipFree(address(p)), "hipFree");
@@ -218,9 +231,13 @@ trident_status memcpyPeer(trident_stream s, trident_devptr dst, trident_device s
                "hipMemcpyPeerAsync");
 }
 
-trident_status memImport(trident_device, uint64_t native, size_t, trident_devptr *out) {
-  *out = native; // a hipDeviceptr_t is the address kernels use
-  return TRIDENT_SUCCESS;
+trident_status memImport(trident_device dev, uint64_t native, size_t, trident_devptr *out) {
+  return guarded([&]() -> trident_status {
+    std::lock_guard lock(dev->ctx->mutex);
+    ++dev->imported[native];
+    *out = native; // a hipDeviceptr_t is the address kernels use
+    return TRIDENT_SUCCESS;
+  });
 }
 
 // ---- streams and events ----

@@ -21,6 +21,10 @@ struct trident_device_s {
   trident::hip::DeviceFacts facts;
   std::string arch; // "gfx942", from gcnArchName without its feature suffixes
   int opens = 0;    // guarded by the context's mutex
+  // Addresses made usable by mem_import, each with how many imports hold it: mem_free
+  // of one only forgets it (the memory belongs to whoever allocated it). Guarded by
+  // the context's mutex.
+  std::map<uint64_t, uint32_t> imported;
 };
 
 struct trident_context_s {

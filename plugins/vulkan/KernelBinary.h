@@ -23,4 +23,15 @@ std::vector<uint8_t> encodeBinary(const spirv::SpirvKernel &kernel);
 // The kernel in `data`, or nullopt with `error` set when it is not a valid binary.
 std::optional<spirv::SpirvKernel> decodeBinary(const void *data, size_t size, std::string &error);
 
+// The kernel's SPIR-V made independent of the subgroup size it was lowered for
+// (`subgroupSize`), when all that depends on it are the lane and warp ids the SPIR-V
+// backend reads from SubgroupLocalInvocationId and SubgroupId: those become
+// LocalInvocationIndex % subgroupSize and / subgroupSize, the same bijection of
+// invocations to threads, so the kernel runs on subgroups of any size. nullopt with
+// `why` when anything else depends on subgroups: their operations (any subgroup
+// capability but the basic GroupNonUniform, OpGroupNonUniformElect), other subgroup
+// built-ins, barriers at subgroup scope (SubgroupFree.cpp).
+std::optional<std::vector<uint32_t>> withoutSubgroupIds(const std::vector<uint32_t> &words, uint32_t subgroupSize,
+                                                        std::string &why);
+
 } // namespace trident::vulkan

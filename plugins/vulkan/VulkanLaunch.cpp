@@ -99,12 +99,26 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
     if (uint64_t missing = i.requiredFeatures & ~p.info.features)
       return fail(TRIDENT_ERROR_NOT_SUPPORTED,
                   what + " needs " + spirv::featureNames(missing) + ", which " + d.name + " does not support");
+    // A kernel lowered for subgroups the device cannot run still runs when only its lane
+    // and warp ids depend on their size (the generic target's elementwise kernels on
+    // lavapipe): they are rewritten to divide the invocation index, and the device
+    // picks its own size (no required size, no full subgroups).
+    bool anySubgroupSize = false;
     if (i.subgroupSize != p.info.subgroupSize &&
-        !(p.subgroupSizeControl && i.subgroupSize >= p.minSubgroupSize && i.subgroupSize <= p.maxSubgroupSize))
-      return fail(TRIDENT_ERROR_NOT_SUPPORTED, what + " was compiled for subgroups of " +
-                                                   std::to_string(i.subgroupSize) + "; " + d.name + " runs " +
-                                                   std::to_string(p.info.subgroupSize) + " and cannot be asked otherwise");
-    if (p.requiresSubgroupSize() && i.numThreads > i.subgroupSize * p.maxSubgroupsPerProgram)
+        !(p.subgroupSizeControl && i.subgroupSize >= p.minSubgroupSize && i.subgroupSize <= p.maxSubgroupSize)) {
+      std::string dependence;
+      std::optional<std::vector<uint32_t>> free = withoutSubgroupIds(k->words, i.subgroupSize, dependence);
+      std::string device = "vulkan:" + std::to_string(d.ordinal);
+      if (!free)
+        return fail(TRIDENT_ERROR_NOT_SUPPORTED,
+                    what + " was compiled for subgroups of " + std::to_string(i.subgroupSize) +
+                        " and depends on their size (it has " + dependence + "); " + device + " runs " +
+                        std::to_string(p.info.subgroupSize) + " and cannot be asked otherwise: compile it for " +
+                        device + "'s own target too (--target " + device + ")");
+      k->words = std::move(*free);
+      anySubgroupSize = true;
+    }
+    if (!anySubgroupSize && p.requiresSubgroupSize() && i.numThreads > i.subgroupSize * p.maxSubgroupsPerProgram)
       return fail(TRIDENT_ERROR_NOT_SUPPORTED, what + " has " + std::to_string(i.numThreads) + " threads; " + d.name +
                                                    " runs at most " + std::to_string(p.maxSubgroupsPerProgram) +
                                                    " subgroups of " + std::to_string(i.subgroupSize) + " in a program");
@@ -142,9 +156,9 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
     stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     stage.module = m->shader;
     stage.pName = m->interface.name.c_str();
-    if (p.requiresSubgroupSize())
+    if (p.requiresSubgroupSize() && !anySubgroupSize)
       stage.pNext = &subgroupSize;
-    if (p.fullSubgroups) // the lowering assumes every warp is whole
+    if (p.fullSubgroups && !anySubgroupSize) // the lowering assumes every warp is whole
       stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT;
     pipelineInfo.layout = m->layout;
     if (d.getStatistics)

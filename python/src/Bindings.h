@@ -34,7 +34,6 @@ const char *numpyName(DType type);
 struct PyBuffer {
   Buffer buffer;
   std::vector<int64_t> shape;
-  py::object owner; // what owns imported memory (from_dlpack), kept alive with the buffer
 };
 
 // The device launches and allocations use when none is named: the innermost

@@ -2,7 +2,7 @@
 // from_dlpack, host views through the buffer protocol, and DLPack in both directions.
 
 #include "Bindings.h"
-#include "DLPack.h"
+#include "trident/DLPack.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -76,62 +76,6 @@ std::optional<DType> dtypeOfFormat(const char *format, Py_ssize_t itemsize) {
   }
 }
 
-std::optional<DType> dtypeOfDLPack(DLDataType t) {
-  if (t.lanes != 1)
-    return std::nullopt;
-  switch (t.code) {
-  case kDLInt:
-    return t.bits == 8    ? std::optional(DType::I8)
-           : t.bits == 16 ? std::optional(DType::I16)
-           : t.bits == 32 ? std::optional(DType::I32)
-           : t.bits == 64 ? std::optional(DType::I64)
-                          : std::nullopt;
-  case kDLUInt:
-    return t.bits == 8    ? std::optional(DType::U8)
-           : t.bits == 16 ? std::optional(DType::U16)
-           : t.bits == 32 ? std::optional(DType::U32)
-           : t.bits == 64 ? std::optional(DType::U64)
-                          : std::nullopt;
-  case kDLFloat:
-    return t.bits == 16   ? std::optional(DType::F16)
-           : t.bits == 32 ? std::optional(DType::F32)
-           : t.bits == 64 ? std::optional(DType::F64)
-                          : std::nullopt;
-  case kDLBfloat: return t.bits == 16 ? std::optional(DType::BF16) : std::nullopt;
-  case kDLBool: return t.bits == 8 ? std::optional(DType::I1) : std::nullopt;
-  default: return std::nullopt;
-  }
-}
-
-DLDataType dlpackTypeOf(DType t) {
-  uint8_t bits = uint8_t(dtypeBytes(t) * 8);
-  switch (t) {
-  case DType::I1: return {kDLBool, 8, 1};
-  case DType::I8:
-  case DType::I16:
-  case DType::I32:
-  case DType::I64: return {kDLInt, bits, 1};
-  case DType::U8:
-  case DType::U16:
-  case DType::U32:
-  case DType::U64:
-  case DType::F8E4M3:
-  case DType::F8E5M2: return {kDLUInt, bits, 1};
-  case DType::BF16: return {kDLBfloat, 16, 1};
-  default: return {kDLFloat, bits, 1};
-  }
-}
-
-// What an exported DLManagedTensor owns: the buffer (keeping the memory alive) and
-// the shape and strides arrays the tensor points to.
-struct ExportedTensor {
-  DLManagedTensor managed{};
-  Buffer buffer;
-  std::vector<int64_t> shape, strides;
-};
-
-void deleteExported(DLManagedTensor *t) { delete static_cast<ExportedTensor *>(t->manager_ctx); }
-
 void capsuleDestructor(PyObject *capsule) {
   // A consumer renames the capsule to "used_dltensor" and calls the deleter itself.
   if (PyCapsule_IsValid(capsule, "dltensor")) {
@@ -148,25 +92,12 @@ py::object exportDLPack(const PyBuffer &b) {
         "a buffer on " + b.buffer.device().name() +
         " cannot be shared through DLPack (its memory is not host memory or CUDA/HIP memory); "
         "copy it to the host with .numpy()");
-  auto *e = new ExportedTensor;
-  e->buffer = b.buffer;
-  e->shape = b.shape;
-  e->strides.assign(b.shape.size(), 1);
-  for (size_t i = b.shape.size(); i-- > 1;)
-    e->strides[i - 1] = e->strides[i] * b.shape[i];
-  DLTensor &t = e->managed.dl_tensor;
-  t.data = reinterpret_cast<void *>(b.buffer.address());
-  t.device = {type, int32_t(b.buffer.device().ordinal())};
-  t.ndim = int32_t(b.shape.size());
-  t.dtype = dlpackTypeOf(b.buffer.dtype());
-  t.shape = e->shape.data();
-  t.strides = e->strides.data();
-  t.byte_offset = 0;
-  e->managed.manager_ctx = e;
-  e->managed.deleter = deleteExported;
-  PyObject *capsule = PyCapsule_New(&e->managed, "dltensor", capsuleDestructor);
+  DLManagedTensor *managed = trident::toDLPack(b.buffer, b.shape);
+  if (b.shape.empty())
+    managed->dl_tensor.ndim = 0; // a 0-d buffer (toDLPack gives it the shape (1,))
+  PyObject *capsule = PyCapsule_New(managed, "dltensor", capsuleDestructor);
   if (!capsule) {
-    delete e;
+    managed->deleter(managed);
     throw py::error_already_set();
   }
   return py::reinterpret_steal<py::object>(capsule);
@@ -251,24 +182,15 @@ PyBuffer fromDLPack(py::handle object, py::handle device) {
     throw Error(ErrorCode::InvalidArgument,
                 "from_dlpack: the tensor is in host memory, which " + d.name() +
                     " cannot use in place; use trident.from_numpy to copy it there");
-  if (v.lowOffset != 0)
-    throw Error(ErrorCode::InvalidArgument, "from_dlpack: the tensor has negative strides");
   auto *managed = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(v.capsule.ptr(), "dltensor"));
-  const DLTensor &t = managed->dl_tensor;
   PyBuffer b;
-  b.shape.assign(t.shape, t.shape + t.ndim);
-  size_t count = elementCount(b.shape);
-  if (count && v.extent != count * dtypeBytes(v.dtype))
-    throw Error(ErrorCode::InvalidArgument, "from_dlpack: the tensor is not contiguous (make it so first)");
-  b.buffer = Buffer::import(d, v.address, count, v.dtype);
-  b.owner = v.capsule;
-  if (!d.info().hostMemory) {
-    // The CUDA and HIP plugins free an imported pointer with cuMemFree / hipFree when
-    // the buffer goes (plugin.h says mem_free releases only their bookkeeping), which
-    // would free the producer's memory: keep such imports for the process's life.
-    static auto *imports = new std::vector<Buffer>();
-    imports->push_back(b.buffer);
-  }
+  b.shape.assign(managed->dl_tensor.shape, managed->dl_tensor.shape + managed->dl_tensor.ndim);
+  // Consumed, as the protocol says: the Buffer owns the tensor now and calls its deleter
+  // when it goes (trident::fromDLPack checks the layout; imported memory is never freed
+  // by Trident, only the tensor's deleter releases it).
+  if (PyCapsule_SetName(v.capsule.ptr(), "used_dltensor") != 0)
+    throw py::error_already_set();
+  b.buffer = trident::fromDLPack(managed, owner ? Device() : d);
   return b;
 }
 

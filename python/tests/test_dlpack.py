@@ -1,5 +1,7 @@
 """DLPack in both directions, and objects that only speak DLPack."""
 
+import gc
+import sys
 import unittest
 
 import numpy as np
@@ -43,6 +45,28 @@ class DLPackTest(DeviceTest):
             np.testing.assert_array_equal(a, 2 * x)
             # And back: numpy sees the same memory through the trident buffer.
             np.testing.assert_array_equal(np.from_dlpack(b), 2 * x)
+
+    def test_from_dlpack_owns_the_tensor_until_the_buffer_goes(self):
+        a = np.arange(16, dtype=np.float32)
+        before = sys.getrefcount(a)
+        with trident.device("host:0"):
+            b = trident.from_dlpack(a)
+            self.assertGreater(sys.getrefcount(a), before)  # the tensor's deleter not yet called
+            del b
+            gc.collect()
+            self.assertEqual(sys.getrefcount(a), before)  # called once the buffer went
+
+    def test_from_dlpack_refuses_other_layouts(self):
+        a = np.zeros((4, 8), dtype=np.float32).T  # compact, but column-major
+        with trident.device("host:0"):
+            with self.assertRaises(trident.Error) as e:
+                trident.from_dlpack(a)
+            self.assertIn("not contiguous and row-major", str(e.exception))
+
+    def test_zero_dimensional_buffers_export_as_such(self):
+        with trident.device("host:0"):
+            b = trident.zeros(())
+            self.assertEqual(np.from_dlpack(b).shape, ())
 
     @per_device
     def test_dlpack_only_arguments(self, dev):

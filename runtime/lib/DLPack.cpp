@@ -14,8 +14,6 @@ namespace trident {
 using namespace detail;
 using namespace dlpack;
 
-namespace {
-
 DLDataType dlpackTypeOf(DType t) {
   uint8_t bits = uint8_t(dtypeBytes(t) * 8);
   switch (t) {
@@ -46,6 +44,8 @@ std::optional<DType> dtypeOfDLPack(DLDataType t) {
   default: return std::nullopt;
   }
 }
+
+namespace {
 
 // What an exported tensor owns: the buffer, and the shape and strides it points to.
 struct Exported {
@@ -127,12 +127,14 @@ Buffer fromDLPack(DLManagedTensor *tensor, const Device &hostDevice) {
   switch (t.device.device_type) {
   case kDLCPU:
   case kDLCUDAHost:
+  case kDLROCMHost:
     device = hostDevice ? hostDevice : Runtime::get().device("host:0");
     if (!device.info().hostMemory)
       throw Error(ErrorCode::InvalidArgument, "fromDLPack: the tensor is in host memory, which " + device.name() +
                                                   " cannot use in place; copy it there (Buffer::copyFromHost)");
     break;
-  case kDLCUDA: device = Runtime::get().device("cuda:" + std::to_string(t.device.device_id)); break;
+  case kDLCUDA:
+  case kDLCUDAManaged: device = Runtime::get().device("cuda:" + std::to_string(t.device.device_id)); break;
   case kDLROCM: device = Runtime::get().device("hip:" + std::to_string(t.device.device_id)); break;
   default:
     throw Error(ErrorCode::NotSupported, "fromDLPack: tensors on DLPack device type " +

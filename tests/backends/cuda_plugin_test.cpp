@@ -208,3 +208,52 @@ TEST_CASE("kernels run on cuda:0 against references") {
     CHECK(std::count(seen.begin(), seen.end(), 1) == int(programs)); // every ticket handed out once
   }
 }
+
+// The CUDA plugin built without the compiler (what -DTRIDENT_ENABLE_COMPILER=OFF ships)
+// compiles nothing, yet runs the PTX the full plugin wrote; and memory from mem_import
+// stays its owner's: mem_free of the import only forgets it (plugin.h).
+TEST_CASE("the compiler-less CUDA plugin runs PTX compiled ahead of time; imports are not freed") {
+  CudaHarness h(TRIDENT_CUDA_PLUGIN_NOCOMPILER);
+  CHECK(h.api->supports_target(h.ctx, "cuda:sm_90") == TRIDENT_ERROR_NOT_SUPPORTED);
+  CHECK(std::string(h.api->last_error()).find("built without the compiler") != std::string::npos);
+  trident_binary none{};
+  none.struct_size = sizeof none;
+  std::string ir = kernelFile("vector_add.ttir");
+  CHECK(h.api->compile(h.ctx, "cuda:sm_90", ir.data(), ir.size(), "add_kernel", nullptr, &none) ==
+        TRIDENT_ERROR_NOT_SUPPORTED);
+  if (!h.hasDevice()) {
+    std::cout << "SKIPPED: the compiler-less CUDA plugin's launch: no CUDA device: " << h.noDeviceReason << "\n";
+    CHECK(!h.noDeviceReason.empty());
+    return;
+  }
+  std::string binary;
+  {
+    CudaHarness full(TRIDENT_CUDA_PLUGIN);
+    binary = full.compile(ir, "add_kernel", h.target);
+  }
+  int n = 5000;
+  std::vector<float> x = randomFloats(n, 11), y = randomFloats(n, 12);
+  auto k = h.load(binary, "add_kernel");
+  trident_devptr dx = h.upload(x), dy = h.upload(y), dout = h.upload(std::vector<float>(n, NAN));
+  h.launch(k.kernel, {uint32_t((n + 1023) / 1024), 1, 1},
+           {CudaHarness::ptr(dx), CudaHarness::ptr(dy), CudaHarness::ptr(dout), CudaHarness::i32(n)});
+  std::vector<float> out = h.download<float>(dout, n);
+  int bad = 0;
+  for (int i = 0; i < n; ++i)
+    bad += out[i] != x[i] + y[i];
+  CHECK(bad == 0);
+  CHECK(h.api->module_unload(k.module) == TRIDENT_SUCCESS);
+
+  // dout imported twice and both imports released: it is still dout's memory.
+  for (int i = 0; i < 2; ++i) {
+    trident_devptr imported = 0;
+    REQUIRE(h.api->mem_import(h.device, dout, size_t(n) * 4, &imported) == TRIDENT_SUCCESS);
+    CHECK(imported == dout);
+    CHECK(h.api->mem_free(h.device, imported) == TRIDENT_SUCCESS);
+  }
+  CHECK(h.download<float>(dout, n) == out);
+  for (trident_devptr p : {dx, dy, dout})
+    CHECK(h.api->mem_free(h.device, p) == TRIDENT_SUCCESS);
+  // Freed now (cuMemFree), so a second free is the driver's error, not a silent success.
+  CHECK(h.api->mem_free(h.device, dout) == TRIDENT_ERROR_DEVICE);
+}

@@ -11,7 +11,7 @@ shift
 syms=$(nm -D --defined-only -C "$lib" | sed 's/^[0-9a-f]* [A-Za-z] //')
 count=$(printf '%s\n' "$syms" | grep -c .)
 # Everything of Trident's own namespace must be one of the public names.
-public='(Buffer|Device|DeviceInfo|Stream|Event|Kernel|Bundle|BundleEntry|Constexpr|Arg|Meta|Grid|Runtime|RuntimeOptions|Error|LogMessage|version|buildId|sourceRevision|hasCompiler|copyRouteName|errorCodeName|dtypeBytes|dtypeName|parseDType|isFloat|isUnsigned|floatToHalf|halfToFloat|floatToBFloat16|bfloat16ToFloat|compileToBlockIR|compileArtifact|compileBundle|listSourceKernels|readBundle|readBundleFile|writeBundle|signatureEntries|toDLPack|fromDLPack)'
+public='(Buffer|Device|DeviceInfo|Stream|Event|Kernel|Bundle|BundleEntry|Constexpr|Arg|Meta|Grid|Runtime|RuntimeOptions|Error|LogMessage|version|buildId|sourceRevision|hasCompiler|copyRouteName|errorCodeName|dtypeBytes|dtypeName|parseDType|isFloat|isUnsigned|floatToHalf|halfToFloat|floatToBFloat16|bfloat16ToFloat|compileToBlockIR|compileArtifact|compileBundle|listSourceKernels|readBundle|readBundleFile|writeBundle|signatureEntries|toDLPack|fromDLPack|dtypeOfDLPack|dlpackTypeOf)'
 bad=$(printf '%s\n' "$syms" | grep -E '^((typeinfo|typeinfo name|vtable|VTT|guard variable) for )?trident::' |
   grep -Ev "^((typeinfo|typeinfo name|vtable|VTT|guard variable) for )?trident::$public(\\b|::|\\()" || true)
 detail=$(printf '%s\n' "$syms" | grep 'trident::detail' | grep -v '^std::' || true)

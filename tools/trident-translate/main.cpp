@@ -103,7 +103,7 @@ std::optional<std::string> translate(const Module &m, const Options &opts, const
                                 kinds + ")");
     return std::nullopt;
   };
-  auto nonEmpty = [](std::string s) { return s.empty() ? std::nullopt : std::optional<std::string>(std::move(s)); };
+  [[maybe_unused]] auto nonEmpty = [](std::string s) { return s.empty() ? std::nullopt : std::optional<std::string>(std::move(s)); };
 #ifdef TRIDENT_TOOLS_NVPTX
   if (opts.target.starts_with("cuda:")) {
     nvptx::PTXOptions o;

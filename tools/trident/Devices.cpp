@@ -18,8 +18,9 @@ int devicesCommand(const Args &args) {
       std::printf("  %-8s loaded   %u device%s  (version %s)  %s\n", p.name.c_str(), p.deviceCount,
                   p.deviceCount == 1 ? "" : "s", p.version.c_str(), p.path.c_str());
     else if (p.loaded)
-      std::printf("  %-8s loaded, no devices: %s  (compiling only)  %s\n", p.name.c_str(), p.reason.c_str(),
-                  p.path.c_str());
+      // Without the compiler (a -DTRIDENT_ENABLE_COMPILER=OFF build) such a plugin has nothing to do.
+      std::printf("  %-8s loaded, no devices: %s  (%s)  %s\n", p.name.c_str(), p.reason.c_str(),
+                  hasCompiler() ? "compiling only" : "idle: this build compiles nothing", p.path.c_str());
     else
       std::printf("  %-8s skipped: %s  %s\n", p.name.c_str(), p.reason.c_str(), p.path.c_str());
   }

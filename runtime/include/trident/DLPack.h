@@ -7,13 +7,15 @@
 //   DLManagedTensor *t = toDLPack(buffer);        // hand it to torch.from_dlpack & co.
 //   Buffer b = fromDLPack(tensorFromElsewhere);    // Trident now owns `t` (calls its deleter)
 //
-// Host memory (the host plugin's buffers, kDLCPU) and CUDA and ROCm device memory
-// (kDLCUDA, kDLROCM) are shared; Vulkan memory has no DLPack form here.
+// Host memory (the host plugin's buffers, kDLCPU; imported also from kDLCUDAHost and
+// kDLROCMHost) and CUDA and ROCm device memory (kDLCUDA, kDLROCM; imported also from
+// kDLCUDAManaged) are shared; Vulkan memory has no DLPack form here.
 
 #include "trident/Buffer.h"
 #include "trident/Export.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
 namespace trident {
@@ -22,7 +24,15 @@ class Runtime;
 
 namespace dlpack {
 
-enum DeviceType : int32_t { kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLVulkan = 7, kDLROCM = 10 };
+enum DeviceType : int32_t {
+  kDLCPU = 1,
+  kDLCUDA = 2,
+  kDLCUDAHost = 3,
+  kDLVulkan = 7,
+  kDLROCM = 10,
+  kDLROCMHost = 11,
+  kDLCUDAManaged = 13,
+};
 enum TypeCode : uint8_t { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLBool = 6 };
 
 struct DLDevice {
@@ -50,6 +60,11 @@ struct DLManagedTensor {
 };
 
 } // namespace dlpack
+
+// The Trident dtype of a DLPack element type (nullopt for those Trident has not:
+// vectors, complex, other widths), and the DLPack type of a dtype (fp8 as uint8).
+TRIDENT_API std::optional<DType> dtypeOfDLPack(dlpack::DLDataType type);
+TRIDENT_API dlpack::DLDataType dlpackTypeOf(DType dtype);
 
 // `buffer` as a DLPack tensor of `shape` (default: one dimension of buffer.size()
 // elements), row-major. The tensor keeps the buffer's memory alive until its deleter

@@ -275,3 +275,94 @@ TEST_CASE("the HIP plugin drives a device through the HIP module API (stand-in r
   ::unsetenv("TRIDENT_HIP_LIBRARY");
   fs::remove(copy);
 }
+
+// The HIP plugin built without the compiler (what -DTRIDENT_ENABLE_COMPILER=OFF ships):
+// it compiles nothing, yet loads and launches the code object the full plugin wrote;
+// and memory from mem_import stays its owner's (mem_free of it only forgets it).
+TEST_CASE("the compiler-less HIP plugin loads and launches a code object compiled ahead of time (stand-in)") {
+  std::string binary;
+  {
+    ::unsetenv("TRIDENT_HIP_LIBRARY");
+    Plugin full(TRIDENT_HIP_PLUGIN);
+    trident_binary compiled;
+    REQUIRE_MESSAGE(full.compileVectorAdd("hip:gfx942", nullptr, compiled) == TRIDENT_SUCCESS, full.error());
+    binary.assign(static_cast<const char *>(compiled.data), compiled.size);
+    full.api->binary_release(full.ctx, &compiled);
+  }
+  fs::path copy = fs::temp_directory_path() / ("trident_hip_nocompiler_" + std::to_string(::getpid()) + ".so");
+  fs::copy_file(TRIDENT_HIP_PLUGIN_NOCOMPILER, copy, fs::copy_options::overwrite_existing);
+  ::setenv("TRIDENT_HIP_LIBRARY", TRIDENT_FAKE_HIP, 1);
+  {
+    Plugin p(copy.string());
+    CHECK(std::string(p.info->name) == "hip");
+    CHECK(p.api->supports_target(p.ctx, "hip:gfx942") == TRIDENT_ERROR_NOT_SUPPORTED);
+    CHECK(p.error().find("built without the compiler") != std::string::npos);
+    trident_binary none;
+    CHECK(p.compileVectorAdd("hip:gfx942", nullptr, none) == TRIDENT_ERROR_NOT_SUPPORTED);
+    uint32_t count = 0;
+    const char *reason = nullptr;
+    REQUIRE(p.api->device_count(p.ctx, &count, &reason) == TRIDENT_SUCCESS);
+    REQUIRE(count == 1);
+    trident_device dev = nullptr;
+    REQUIRE(p.api->device_open(p.ctx, 0, &dev) == TRIDENT_SUCCESS);
+    trident_stream stream = nullptr;
+    REQUIRE(p.api->stream_create(dev, &stream) == TRIDENT_SUCCESS);
+    trident_devptr bufs[3] = {};
+    for (trident_devptr &b : bufs)
+      REQUIRE(p.api->mem_alloc(dev, 4000, &b) == TRIDENT_SUCCESS);
+
+    trident_module module = nullptr;
+    REQUIRE_MESSAGE(p.api->module_load(dev, binary.data(), binary.size(), &module) == TRIDENT_SUCCESS, p.error());
+    trident_kernel kernel = nullptr;
+    REQUIRE(p.api->module_get_kernel(module, "add_kernel", &kernel) == TRIDENT_SUCCESS);
+    void *fake = dlopen(TRIDENT_FAKE_HIP, RTLD_NOW | RTLD_NOLOAD);
+    REQUIRE(fake != nullptr);
+    auto setArgCount = reinterpret_cast<void (*)(size_t)>(dlsym(fake, "fakeHipSetArgCount"));
+    auto lastLaunch =
+        reinterpret_cast<int (*)(char *, size_t, unsigned *, unsigned *, unsigned *, uint64_t *, size_t *)>(
+            dlsym(fake, "fakeHipLastLaunch"));
+    REQUIRE(reinterpret_cast<void *>(setArgCount) != nullptr);
+    REQUIRE(reinterpret_cast<void *>(lastLaunch) != nullptr);
+    setArgCount(4);
+    trident_kernel_arg args[4] = {{TRIDENT_ARG_POINTER, 0, bufs[0]},
+                                  {TRIDENT_ARG_POINTER, 0, bufs[1]},
+                                  {TRIDENT_ARG_POINTER, 0, bufs[2]},
+                                  {TRIDENT_ARG_I32, 0, 1000}};
+    trident_launch_params launch{TRIDENT_LAUNCH_ABI_VERSION, {3, 1, 1}, 0, 4, args};
+    REQUIRE_MESSAGE(p.api->launch(stream, kernel, &launch) == TRIDENT_SUCCESS, p.error());
+    char name[64];
+    unsigned grid[3], block[3], shared = 99;
+    uint64_t seen[8];
+    size_t numSeen = 8;
+    CHECK(lastLaunch(name, sizeof name, grid, block, &shared, seen, &numSeen) >= 1);
+    CHECK(std::string(name) == "add_kernel");
+    CHECK(grid[0] == 3);
+    CHECK(block[0] == 256); // from the binary's kernel line: four wave64 wavefronts
+    REQUIRE(numSeen == 4);
+    CHECK(seen[1] == bufs[1]);
+    CHECK(p.api->module_unload(module) == TRIDENT_SUCCESS);
+
+    // Imported memory: twice imported, twice released, still its owner's to use and free.
+    std::vector<float> x(1000, 2.5f), back(1000);
+    REQUIRE(p.api->memcpy_htod(stream, bufs[0], x.data(), 4000) == TRIDENT_SUCCESS);
+    trident_devptr imported[2] = {};
+    for (trident_devptr &i : imported) {
+      REQUIRE(p.api->mem_import(dev, bufs[0], 4000, &i) == TRIDENT_SUCCESS);
+      CHECK(i == bufs[0]);
+    }
+    for (trident_devptr i : imported)
+      CHECK_MESSAGE(p.api->mem_free(dev, i) == TRIDENT_SUCCESS, p.error());
+    REQUIRE(p.api->memcpy_dtoh(stream, back.data(), bufs[0], 4000) == TRIDENT_SUCCESS);
+    CHECK(back == x);
+    for (trident_devptr b : bufs)
+      CHECK_MESSAGE(p.api->mem_free(dev, b) == TRIDENT_SUCCESS, p.error()); // hipFree: the stand-in knows it
+    // Freed now: the stand-in refuses a second hipFree, as HIP does.
+    CHECK(p.api->mem_free(dev, bufs[0]) == TRIDENT_ERROR_DEVICE);
+    CHECK(p.error().find("hipFree") != std::string::npos);
+    CHECK(p.api->stream_destroy(stream) == TRIDENT_SUCCESS);
+    CHECK(p.api->device_close(dev) == TRIDENT_SUCCESS);
+    dlclose(fake);
+  }
+  ::unsetenv("TRIDENT_HIP_LIBRARY");
+  fs::remove(copy);
+}

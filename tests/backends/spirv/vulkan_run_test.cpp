@@ -8,6 +8,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <cstring>
 #include <random>
 
@@ -351,4 +353,58 @@ TEST_CASE("emit kinds: spirv words, disassembly, thread IR") {
   CHECK(!generic.empty());
   std::vector<uint8_t> thread = h.compile(ir, "vector_add", "thread-ir");
   CHECK(std::string(thread.begin(), thread.end()).find("th.load") != std::string::npos);
+}
+
+// The generic target lowers for subgroups of 32. A kernel whose SPIR-V does not depend
+// on the subgroup size (vector add: no subgroup operation, built-in or barrier) loads
+// and runs on any device, lavapipe's 8 included; one that does (softmax's reductions
+// shuffle within subgroups) runs where 32 can be had and is refused elsewhere with
+// the reason and the target to use.
+TEST_CASE("generic-target kernels on the device's subgroup size") {
+  VulkanHarness &h = *harness;
+  CAPTURE(h.props.name);
+  CAPTURE(h.props.warp_size);
+  auto readSimtKernel = [](const char *name) {
+    std::ifstream in(std::string(TRIDENT_SIMT_KERNELS_DIR) + "/" + name);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  std::string addIR = readSimtKernel("vector_add.ttir");
+  REQUIRE(!addIR.empty());
+  std::vector<uint8_t> add = h.compile(addIR, "add_kernel", nullptr, 4, "vulkan");
+  VulkanHarness::Kernel k = h.loadBinary(add, "add_kernel");
+  const uint32_t n = 3000;
+  std::vector<float> a = randomFloats(n, 7), b = randomFloats(n, 8), zero(n, 0.0f);
+  trident_devptr da = h.upload(a), db = h.upload(b), dc = h.upload(zero);
+  h.launch(k, {ceilDiv(n, 1024), 1, 1}, {h.ptr(da), h.ptr(db), h.ptr(dc), h.i32(int32_t(n))});
+  std::vector<float> c = h.download<float>(dc, n);
+  int bad = 0;
+  for (uint32_t i = 0; i < n; ++i)
+    bad += c[i] != a[i] + b[i];
+  CHECK(bad == 0);
+  h.unload(k);
+
+  std::string softmaxIR = readSimtKernel("softmax.ttir");
+  REQUIRE(!softmaxIR.empty());
+  std::vector<uint8_t> softmax = h.compile(softmaxIR, "softmax_kernel", nullptr, 4, "vulkan");
+  trident_module module = nullptr;
+  trident_status s = h.api->module_load(h.device, softmax.data(), softmax.size(), &module);
+  bool lavapipe = std::string(h.props.name).find("llvmpipe") != std::string::npos;
+  if (s == TRIDENT_SUCCESS) {
+    CHECK_FALSE(lavapipe); // 8 wide, fixed
+    MESSAGE("the generic softmax loads here (the device runs subgroups of 32)");
+    CHECK(h.api->module_unload(module) == TRIDENT_SUCCESS);
+  } else {
+    CHECK(s == TRIDENT_ERROR_NOT_SUPPORTED);
+    std::string e = h.error();
+    CHECK(e.find("kernel 'softmax_kernel' was compiled for subgroups of 32 and depends on their size (it has "
+                 "subgroup operations") != std::string::npos);
+    CHECK(e.find("(--target vulkan:0)") != std::string::npos);
+    // Its own target works.
+    VulkanHarness::Kernel own = h.load(softmaxIR, "softmax_kernel", 4);
+    h.unload(own);
+  }
+  for (trident_devptr p : {da, db, dc})
+    h.free(p);
 }
