@@ -10,7 +10,7 @@ namespace {
 const bool kCovered =
     cover({"builtin.module", "tt.func", "tt.return", "tt.call", "scf.for", "scf.if", "scf.while", "scf.yield",
            "scf.condition", "tt.get_program_id", "tt.get_num_programs", "tt.multiple_of", "tt.max_contiguous",
-           "tt.assume", "tt.print", "tt.assert", "gpu.barrier"});
+           "tt.assume", "tt.print", "tt.assert", "gpu.barrier", "tt.elementwise_inline_asm"});
 
 } // namespace
 
@@ -275,6 +275,21 @@ TEST_CASE("tt.call runs the callee, recursion included, with a depth limit") {
   CHECK(r.executed("tt.call"));
   CHECK_FALSE(r.run("k", {KernelArg::i64(100000), KernelArg::pointer(out.data(), Type::i64())}));
   CHECK(r.error() == "call depth exceeds 256 calling 'fact' in program (0, 0, 0)");
+}
+
+TEST_CASE("tt.elementwise_inline_asm is refused: its assembly is for a GPU target") {
+  Type i32 = Type::i32();
+  Runner r;
+  r.load(elementwiseKernel("%y = tt.elementwise_inline_asm %x0 {asm_string = \"mov.b32 $0, $1;\", "
+                           "constraints = \"=r,r\", packed_element = 1, pure = true} : block<8xi32>",
+                           {i32}, i32, 8));
+  std::vector<int32_t> in(8, 1), out(8, 0);
+  r.interp.addBuffer(in.data(), in.size() * 4, "in");
+  r.interp.addBuffer(out.data(), out.size() * 4, "out");
+  CHECK_FALSE(r.run("k", {KernelArg::pointer(in.data(), i32), KernelArg::pointer(out.data(), i32)}));
+  INFO(r.error());
+  CHECK(r.error().find("tl.inline_asm_elementwise is not supported on the host interpreter") != std::string::npos);
+  CHECK(r.executed("tt.elementwise_inline_asm"));
 }
 
 TEST_CASE("gpu.barrier changes nothing: a program's accesses already run in order") {

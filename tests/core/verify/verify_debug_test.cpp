@@ -15,6 +15,10 @@ const Case kValid[] = {
     {"tt.print", "    tt.print", ""},
     {"tt.assert", "    tt.assert %m {message = \"oops\"}", ""},
     {"gpu.barrier", "    gpu.barrier", ""},
+    {"tt.elementwise_inline_asm",
+     "    %r = tt.elementwise_inline_asm %i, %i {asm_string = \"add.s32 $0, $1, $2;\", constraints = \"=r,r,r\", "
+     "packed_element = 1, pure = true} : block<4xi32>",
+     ""},
 };
 
 const Case kInvalid[] = {
@@ -43,6 +47,10 @@ const Case kInvalid[] = {
       tt.reduce.return %t
     }))",
      "'gpu.barrier' op cannot be inside the combiner of 'tt.reduce'"},
+    {"tt.elementwise_inline_asm",
+     "    %r = tt.elementwise_inline_asm %i, %x {asm_string = \"add.s32 $0, $1, $2;\", constraints = \"=r,r,r\", "
+     "packed_element = 1, pure = true} : block<8xi32>",
+     "'tt.elementwise_inline_asm' op operand of type block<4xi32> does not have the shape of the result block<8xi32>"},
 };
 
 verify_test::Register registerValid(kValid), registerInvalid(kInvalid);
