@@ -9,6 +9,7 @@
 #include "Pipeline.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace trident::simt {
 
@@ -77,6 +78,18 @@ bool lowerRegion(Lowering &l, Block *from, Block *to, OpCode terminator,
 void asyncWait(Lowering &l, int pending) {
   l.b.create(OpCode::ThAsyncWait, std::span<Value *const>{}, std::span<const Type>{},
              {{"pending", Attribute::integer(pending)}});
+}
+
+// Slot `slot` + `by` of a ring of S stages (0 <= by < S), and whether it wrapped past
+// the end (a stage's next phase: the other parity).
+std::pair<Value *, Value *> advanceSlot(Lowering &l, Value *slot, int64_t by, Value *S) {
+  Value *s = l.b.binary(OpCode::AddI, slot, l.constI32(by));
+  Value *wraps = l.b.cmpi("sge", s, S);
+  return {l.b.select(wraps, l.b.binary(OpCode::SubI, s, S), s), wraps};
+}
+
+Value *flipIf(Lowering &l, Value *wraps, Value *parity) {
+  return l.b.select(wraps, l.b.binary(OpCode::XOrI, parity, l.constI32(1)), parity);
 }
 
 void barrierWait(Lowering &l, Value *barriers, Value *slot, Value *parity) {
@@ -262,8 +275,7 @@ bool lowerFor(Lowering &l, Op *op) {
       l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
     Value *S = l.constI32(stages);
     Value *later = l.b.binary(OpCode::AddI, iv, l.b.binary(OpCode::MulI, l.b.constInt(plan->ahead, ivType), step));
-    Value *writeSlot = l.b.binary(OpCode::AddI, slot, l.constI32(plan->ahead));
-    writeSlot = l.b.select(l.b.cmpi("sge", writeSlot, S), l.b.binary(OpCode::SubI, writeSlot, S), writeSlot);
+    Value *writeSlot = advanceSlot(l, slot, plan->ahead, S).first;
     std::vector<Lowered> state =
         unflattenState(ahead, std::span<Value *const>(extraArgs).first(extraArgs.size() - extra));
     Value *inRange = l.b.cmpi("slt", later, ub);
@@ -279,8 +291,8 @@ bool lowerFor(Lowering &l, Op *op) {
     nextSlot = l.b.select(wraps, l.constI32(0), nextSlot);
     extraYield = flattenState(next);
     extraYield.push_back(nextSlot);
-    if (barriers) // a stage's next phase has the other parity
-      extraYield.push_back(l.b.select(wraps, l.b.binary(OpCode::XOrI, parity, l.constI32(1)), parity));
+    if (barriers)
+      extraYield.push_back(flipIf(l, wraps, parity));
     for (size_t k = 0; k < plan->loads.size(); ++k) {
       const PipelinedLoad &p = plan->loads[k];
       Value *base = l.b.binary(OpCode::MulI, slot, l.constI32(p.tileElements));
@@ -332,10 +344,8 @@ bool lowerFor(Lowering &l, Op *op) {
     Value *parity = loop->result(unsigned(inits.size() + extraInits.size() - 1));
     Value *S = l.constI32(stages);
     for (int j = 0; j < plan->ahead; ++j) {
-      Value *s = l.b.binary(OpCode::AddI, slot, l.constI32(j));
-      Value *wraps = l.b.cmpi("sge", s, S);
-      barrierWait(l, barriers, l.b.select(wraps, l.b.binary(OpCode::SubI, s, S), s),
-                  l.b.select(wraps, l.b.binary(OpCode::XOrI, parity, l.constI32(1)), parity));
+      auto [s, wraps] = advanceSlot(l, slot, j, S);
+      barrierWait(l, barriers, s, flipIf(l, wraps, parity));
     }
   }
   if (plan && !plan->inRegisters) {

@@ -1,6 +1,7 @@
 #pragma once
 // What the source files of the thread-IR simulator (ThreadSim.h) share; private to
-// them. ThreadSim.cpp runs the ops and defines the value helpers below;
+// them. ThreadSim.cpp runs the ops; ThreadSimScalar.cpp defines the value helpers below
+// and the scalar arithmetic;
 // ThreadSimShared.cpp is shared memory (race checks, asynchronous copies, bank
 // counting); ThreadSimMatrix.cpp is the matrix-unit ops (th.mma, th.ldmatrix), ThreadSimAmdMatrix.cpp
 // AMD's atoms' fragments from the ISA.
@@ -9,6 +10,7 @@
 #include "trident/simt/TargetDesc.h"
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -34,6 +36,25 @@ uint64_t mask(uint64_t w, unsigned bits);
 int64_t signedOf(uint64_t w, unsigned bits);
 double floatOf(uint64_t w, Type t); // exact for f16, bf16, f32, f64
 uint64_t wordOf(double d, Type t);  // rounded to nearest even
+
+// f32 arithmetic rounds once, in float; f16 and bf16 compute in float and round.
+template <class F> uint64_t floatBinary(uint64_t a, uint64_t b, Type t, F f) {
+  if (t == Type::f16() || t == Type::bf16()) {
+    float x = static_cast<float>(floatOf(a, t)), y = static_cast<float>(floatOf(b, t));
+    return wordOf(static_cast<float>(f(x, y)), t);
+  }
+  if (t == Type::f32()) {
+    float x = std::bit_cast<float>(static_cast<uint32_t>(a)),
+          y = std::bit_cast<float>(static_cast<uint32_t>(b));
+    return std::bit_cast<uint32_t>(static_cast<float>(f(x, y)));
+  }
+  return std::bit_cast<uint64_t>(static_cast<double>(f(floatOf(a, t), floatOf(b, t))));
+}
+
+// The block-IR op `op` (arithmetic, math, comparisons, constants, program ids) on scalars
+// of `threads` threads: operand i's words are *operands[i]; the result's words.
+Words runScalarOp(const Op *op, const std::vector<const Words *> &operands, unsigned threads,
+                  std::array<uint32_t, 3> pid, std::array<uint32_t, 3> grid);
 
 // ---- bank conflicts: 32 banks of 4 bytes. A warp-wide access is served in phases
 // of consecutive lanes; a phase takes as many wavefronts as the bank holding the
