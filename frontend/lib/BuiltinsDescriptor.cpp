@@ -71,14 +71,28 @@ std::pair<Tensor, Tensor> descriptorAccess(CodeGen &cg, const BlockPointer &d, c
   return {ptr, *mask};
 }
 
+// A load is one tt.descriptor_load (the SIMT lowering expands it as above, or, on sm_90,
+// gives it to the tensor-copy engine); stores and atomics are expanded here.
 Object descriptorLoad(CodeGen &cg, const CallArgs &args) {
   auto a = args.bind(cg, {"desc", "offsets"});
   const BlockPointer &d = descriptorArg(cg, *a[0], "tl.load_tensor_descriptor");
-  auto [ptr, mask] = descriptorAccess(cg, d, *a[1], "desc.load");
-  DType elem = ptr.dtype.pointee();
-  Tensor other =
-      cg.constant(d.padNan ? Object::floating(NAN) : Object::integer(0), elem, ptr.shape(), args.span);
-  return Object::ofTensor(cg.builder().load(ptr.value, mask.value, other.value, {}), elem);
+  std::vector<Object> items = listItems(cg, *a[1], "desc.load's offsets");
+  size_t rank = d.blockShape.size();
+  if (items.size() != rank)
+    cg.error(a[1]->span, "desc.load needs " + std::to_string(rank) +
+                             " offsets, one per dimension of the descriptor, got " + std::to_string(items.size()));
+  std::vector<Value *> operands{d.base.value};
+  for (const Tensor &s : d.shape)
+    operands.push_back(s.value);
+  for (const Tensor &s : d.strides)
+    operands.push_back(s.value);
+  for (const Object &o : items)
+    operands.push_back(integerScalar(cg, o, DType::i32(), a[1]->span, "desc.load's offsets").value);
+  DType elem = d.base.dtype.pointee();
+  Type result = Type::block(d.blockShape, elem.type);
+  Op *load = cg.builder().create(OpCode::DescriptorLoad, operands, std::span<const Type>(&result, 1),
+                                 {{"padding", Attribute::string(d.padNan ? "nan" : "zero")}});
+  return Object::ofTensor(Tensor{load->result(), elem});
 }
 
 // The value to store or reduce: the descriptor's block, cast to its element type.

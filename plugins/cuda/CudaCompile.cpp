@@ -21,7 +21,7 @@ std::string encode(const nvptx::PTXModule &m, const std::string &kernel, const s
   std::vector<BinaryKernel> kernels;
   for (const nvptx::KernelInfo &k : m.kernels)
     if (k.name == kernel)
-      kernels.push_back({k.name, k.numThreads, static_cast<uint32_t>(k.sharedBytes), k.numParams});
+      kernels.push_back({k.name, k.numThreads, static_cast<uint32_t>(k.sharedBytes), k.numParams, k.tensorMaps});
   return encodeBinary(kernels, code, isCubin);
 }
 

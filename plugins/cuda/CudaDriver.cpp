@@ -87,6 +87,7 @@ bool Driver::load(std::string &reason) {
   resolve(cuModuleUnload, "cuModuleUnload");
   resolve(cuModuleGetFunction, "cuModuleGetFunction");
   resolve(cuFuncSetAttribute, "cuFuncSetAttribute");
+  resolve(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
   resolve(cuLaunchKernel, "cuLaunchKernel");
   if (!missing.empty()) {
     failure_ = "the CUDA driver lacks entry points at API version " + std::to_string(kPinnedApiVersion) +

@@ -98,6 +98,10 @@ struct Driver {
   CUresult (*cuModuleUnload)(CUmodule) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *) = nullptr;
   CUresult (*cuFuncSetAttribute)(CUfunction, int attribute, int value) = nullptr;
+  // Fills a 128-byte tensor map (CUtensorMap) for the tensor-copy engine.
+  CUresult (*cuTensorMapEncodeTiled)(void *map, int dataType, uint32_t rank, void *address, const uint64_t *dims,
+                                     const uint64_t *strides, const uint32_t *box, const uint32_t *elementStrides,
+                                     int interleave, int swizzle, int l2Promotion, int oobFill) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              CUstream, void **params, void **extra) = nullptr;
 

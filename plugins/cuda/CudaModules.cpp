@@ -4,6 +4,8 @@
 #include "CudaBinary.h"
 #include "CudaPlugin.h"
 
+#include <algorithm>
+
 namespace trident::cuda {
 
 trident_status moduleLoad(trident_device device, const void *binary, size_t size, trident_module *out) {
@@ -32,6 +34,7 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
       kernel->numThreads = k.threads;
       kernel->sharedBytes = k.shared;
       kernel->numParams = k.params;
+      kernel->tensorMaps = k.tensorMaps;
       r = d.cuModuleGetFunction(&kernel->function, mod->module, k.name.c_str());
       if (r != CUDA_SUCCESS) {
         d.cuModuleUnload(mod->module);
@@ -59,6 +62,67 @@ trident_status moduleGetKernel(trident_module module, const char *name, trident_
   *out = it->second.get();
   return TRIDENT_SUCCESS;
 }
+
+namespace {
+
+// A CUtensorMap: 128 bytes, 64-byte aligned.
+struct TensorMapStorage {
+  alignas(64) unsigned char bytes[128];
+};
+constexpr size_t kTensorMapWords = 19, kMaxTensorMaps = 16;
+
+// Map `m` of `kernel` (its words: simt/Tma.h) for this launch's arguments.
+trident_status encodeTensorMap(const trident_kernel_s &kernel, size_t m, const trident_launch_params *params,
+                               TensorMapStorage &out) {
+  const int64_t *w = kernel.tensorMaps.data() + m * kTensorMapWords;
+  int64_t rank = w[0], bytes = w[1], swizzle = w[2];
+  auto value = [&](int64_t ref, uint64_t &v) {
+    if (ref < 0) {
+      v = uint64_t(-1 - ref);
+      return true;
+    }
+    if (uint64_t(ref) >= params->num_args)
+      return false;
+    v = params->args[ref].bits;
+    return true;
+  };
+  uint64_t base = 0;
+  if (rank < 1 || rank > 5 || !value(w[3], base))
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel.name + "' has a malformed tensor map");
+  // CUDA lists dimensions innermost first; strides in bytes, for all but the innermost.
+  uint64_t dims[5], strides[5];
+  uint32_t box[5], elementStrides[5];
+  for (int64_t k = 0; k < rank; ++k) {
+    size_t at = size_t(rank - 1 - k);
+    uint64_t size = 0, stride = 0;
+    if (!value(w[4 + k], size) || !value(w[9 + k], stride))
+      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel.name + "' has a malformed tensor map");
+    if (int64_t(size) <= 0 || size > (uint64_t(1) << 32))
+      return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
+                  "kernel '" + kernel.name + "': a tensor descriptor's size " + std::to_string(int64_t(size)) +
+                      " is outside what the tensor-copy engine takes (1 .. 2^32); launch with TRIDENT_CUDA_TMA=off");
+    dims[at] = size;
+    if (at)
+      strides[at - 1] = stride * uint64_t(bytes);
+    box[at] = uint32_t(w[14 + k]);
+    elementStrides[at] = 1;
+  }
+  int dataType = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : 4; // UINT8/16/32/64: copies move bits
+  int swizzleMode = swizzle == 128 ? 3 : swizzle == 64 ? 2 : swizzle == 32 ? 1 : 0;
+  constexpr int kL2Promotion128B = 2, kInterleaveNone = 0, kOobFillZero = 0;
+  Driver &d = driver();
+  CUresult r = d.cuTensorMapEncodeTiled(out.bytes, dataType, uint32_t(rank), reinterpret_cast<void *>(base), dims,
+                                        strides, box, elementStrides, kInterleaveNone, swizzleMode, kL2Promotion128B,
+                                        kOobFillZero);
+  if (r != CUDA_SUCCESS)
+    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel.name +
+                                                    "': cuTensorMapEncodeTiled refused a tensor descriptor "
+                                                    "(base, sizes or strides): " +
+                                                    d.describe(r));
+  return TRIDENT_SUCCESS;
+}
+
+} // namespace
 
 trident_status launch(trident_stream stream, trident_kernel kernel, const trident_launch_params *params) {
   if (!params || params->version != TRIDENT_LAUNCH_ABI_VERSION)
@@ -97,6 +161,21 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
   }
   for (uint32_t i = 0; i < params->num_args; ++i)
     args[i] = const_cast<uint64_t *>(&params->args[i].bits);
+  // Tensor maps, after the kernel's own parameters, made from its arguments.
+  size_t numMaps = kernel->tensorMaps.size() / kTensorMapWords;
+  TensorMapStorage maps[kMaxTensorMaps];
+  void *withMaps[kInline + kMaxTensorMaps];
+  if (numMaps) {
+    if (params->num_args > kInline || numMaps > kMaxTensorMaps)
+      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel->name + "' has too many parameters");
+    for (size_t m = 0; m < numMaps; ++m)
+      if (trident_status s = encodeTensorMap(*kernel, m, params, maps[m]))
+        return s;
+    std::copy(args, args + params->num_args, withMaps);
+    for (size_t m = 0; m < numMaps; ++m)
+      withMaps[params->num_args + m] = maps[m].bytes;
+    args = withMaps;
+  }
   CUresult r = d.cuLaunchKernel(kernel->function, params->grid[0], params->grid[1], params->grid[2],
                                 kernel->numThreads, 1, 1, static_cast<unsigned>(shared), stream->stream, args,
                                 nullptr);

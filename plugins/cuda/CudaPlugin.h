@@ -56,6 +56,7 @@ struct trident_kernel_s {
   uint32_t numThreads = 0;
   uint32_t sharedBytes = 0;
   uint32_t numParams = 0;
+  std::vector<int64_t> tensorMaps; // built at each launch from the arguments (CudaModules.cpp)
   std::atomic<int> dynamicSharedLimit{48 * 1024}; // raised by cuFuncSetAttribute as launches need
 };
 

@@ -54,6 +54,30 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn,
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 )";
 
+// The same product through tensor descriptors over the pointers (A and B row-major):
+// on sm_90 the loop's tiles come by the tensor-copy engine (th.tma_load), elsewhere as
+// masked loads; boxes past the sizes read zeros either way.
+const char *kDescriptorSource = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def dot_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn,
+               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, EPILOGUE: tl.constexpr):
+    a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [sam, 1], [BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, [K, N], [sbk, 1], [BK, BN])
+    pm = tl.program_id(0) * BM
+    pn = tl.program_id(1) * BN
+    rm = pm + tl.arange(0, BM)
+    rn = pn + tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), dtype=ACC)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([pm, k]), b_desc.load([k, pn]), acc, input_precision="PRECISION"OUTDTYPE)
+    if EPILOGUE:
+        acc = tl.where(acc >= 0, acc, 0.01 * acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+)";
+
 struct DotCase {
   const char *dtype; // "fp16", "bf16", "fp32", "fp64" (f64 accumulator), "i8", "fp8e4nv", "fp8e5"
   int m, n, k;       // problem sizes
@@ -67,6 +91,7 @@ struct DotCase {
   const char *precision = nullptr; // input_precision (default: tf32 for fp32, else ieee)
   bool fullMantissa = false;       // fp32 inputs uniform in [-1, 1] (not exact in tf32)
   float tolerance = 0;             // |interpreter - simulator| allowed (default: rounding only)
+  bool descriptors = false;        // kDescriptorSource (A and B not transposed)
 };
 
 // A change of the lowered thread IR's text before it is simulated, and the error the
@@ -134,7 +159,7 @@ std::vector<uint8_t> matrixBytes(const DotCase &c, size_t count, uint32_t seed) 
 }
 
 struct Outcome {
-  int mma = 0, ldmatrix = 0, ldmatrixTrans = 0, asyncCopies = 0, wgmma = 0;
+  int mma = 0, ldmatrix = 0, ldmatrixTrans = 0, asyncCopies = 0, wgmma = 0, tensorCopies = 0;
   std::string atom; // of the last th.mma or th.wgmma
   std::string wgmmaASharedMajor, wgmmaBMajor; // of the last th.wgmma: "k", "mn" (A: or "registers")
   uint64_t bankConflicts = 0;
@@ -143,7 +168,7 @@ struct Outcome {
 };
 
 Outcome runCase(const DotCase &c, const Mutation *mutation = nullptr) {
-  std::string source = kSource;
+  std::string source = c.descriptors ? kDescriptorSource : kSource;
   std::string precision = c.precision ? c.precision : std::string(c.dtype) == "fp32" ? "tf32" : "ieee";
   source.replace(source.find("PRECISION"), 9, precision);
   bool integer = std::string(c.dtype) == "i8";
@@ -242,6 +267,7 @@ Outcome runCase(const DotCase &c, const Mutation *mutation = nullptr) {
       outcome.wgmmaBMajor = op->stringAttr("b_major");
     }
     outcome.asyncCopies += op->is(OpCode::ThAsyncCopy);
+    outcome.tensorCopies += op->is(OpCode::ThTmaLoad);
     if (op->is(OpCode::ThLdMatrix)) {
       ++outcome.ldmatrix;
       outcome.ldmatrixTrans += op->intAttr("trans") != 0;
@@ -420,6 +446,30 @@ TEST_CASE("1 to 5 pipeline stages: cp.async rings ordered by waits and barriers 
   // The last k tile is half past K (K = 80, BK = 32): its masked half is copied as zeros.
   Outcome o = runCase({"fp16", 64, 64, 80, 64, 64, 32, 4, false, false, false, 3});
   CHECK(o.asyncCopies > 0);
+}
+
+TEST_CASE("sm_90: descriptor loads of a dot loop come by tensor copies (th.tma_load), tails read zeros") {
+  // A 64 x 64 and B 64 x 128 tiles of f16 (one and two 128-byte-wide copies a stage), and
+  // sizes that leave partial boxes at every edge; bf16 on 8 warps.
+  DotCase even{"fp16", 128, 256, 192, 64, 128, 64, 4, false, false, false, 3, false, "sm_90"};
+  even.descriptors = true;
+  Outcome o = runCase(even);
+  CHECK(o.wgmma > 0);
+  CHECK(o.tensorCopies == 3 * 3); // 3 copies a stage: the prologue's 2 stages ahead, then the body's
+  CHECK(o.asyncCopies == 0);
+  DotCase tails{"fp16", 100, 200, 90, 64, 128, 64, 4, false, false, true, 3, false, "sm_90"};
+  tails.descriptors = true;
+  CHECK(runCase(tails).tensorCopies > 0);
+  DotCase wide{"bf16", 128, 256, 128, 128, 256, 64, 8, false, false, false, 4, false, "sm_90"};
+  wide.descriptors = true;
+  CHECK(runCase(wide).tensorCopies > 0);
+  // sm_80 has no tensor maps: the same kernel's loads are masked loads, copied by cp.async
+  // where the sizes are multiples of 16 (else their masks cut the 16-byte copies).
+  DotCase ampere{"fp16", 128, 256, 192, 64, 128, 64, 4, false, false, false, 3, false, "sm_80"};
+  ampere.descriptors = true;
+  Outcome a = runCase(ampere);
+  CHECK(a.tensorCopies == 0);
+  CHECK(a.asyncCopies > 0);
 }
 
 TEST_CASE("sm_90: dots run on wgmma from canonical shared tiles, both majors, 4 and 8 warps, the simulator checks") {

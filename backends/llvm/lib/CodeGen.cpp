@@ -120,6 +120,8 @@ bool Translator::translateOp(Op *op) {
   case OpCode::ThMbarrierInit:
   case OpCode::ThAsyncArrive:
   case OpCode::ThMbarrierWait:
+  case OpCode::ThTmaArrive:
+  case OpCode::ThTmaLoad:
   case OpCode::ThAsyncWait:
   case OpCode::ThWgmma:
   case OpCode::ThWgmmaFence:
@@ -272,9 +274,14 @@ bool Translator::translateWhile(Op *op) {
 // ---- functions ---------------------------------------------------------------------
 
 bool Translator::run() {
+  // Tensor maps (the last parameters, simt/Tma.h): 128-byte parameters passed by value,
+  // read in place through their generic address (NVPTX marks them grid constants).
+  const Attribute &maps = func_->attr("tensor_maps");
+  unsigned numArgs = func_->region()->numArguments();
+  unsigned firstMap = numArgs - (maps.isInts() ? unsigned(maps.getInts().size() / 19) : 0);
   std::vector<llvm::Type *> params;
   for (Type t : func::argumentTypes(func_))
-    params.push_back(type(t));
+    params.push_back(params.size() < firstMap ? type(t) : llvm::PointerType::get(ctx, 0));
   for (llvm::Type *t : hooks.extraParameters(ctx))
     params.push_back(t);
   auto *fnType = llvm::FunctionType::get(b.getVoidTy(), params, false);
@@ -282,6 +289,10 @@ bool Translator::run() {
       llvm::Function::Create(fnType, llvm::Function::ExternalLinkage, std::string(func::name(func_)), module);
   for (unsigned i = 0; i < func_->region()->numArguments(); ++i)
     define(func_->region()->argument(i), function->getArg(i));
+  for (unsigned i = firstMap; i < numArgs; ++i) {
+    function->addParamAttr(i, llvm::Attribute::getWithByValType(ctx, llvm::ArrayType::get(b.getInt8Ty(), 128)));
+    function->addParamAttr(i, llvm::Attribute::getWithAlignment(ctx, llvm::Align(64)));
+  }
   b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", function));
   if (!translateBlock(func_->region()))
     return false;

@@ -130,6 +130,19 @@ bool Translator::translateMatrix(Op *op) {
       return hooks.asyncArrive(b, barrier) || unsupported();
     return hooks.barrierWait(b, barrier, x(2)) || unsupported();
   }
+  case OpCode::ThTmaArrive: {
+    llvm::Value *barrier = b.CreateInBoundsGEP(b.getInt64Ty(), x(0), x(1));
+    return hooks.tensorArrive(b, barrier, x(2), x(3)) || unsupported();
+  }
+  case OpCode::ThTmaLoad: {
+    llvm::Type *element = type(op->operand(0)->type().pointee());
+    llvm::Value *destination = b.CreateInBoundsGEP(element, x(0), x(1));
+    llvm::Value *barrier = b.CreateInBoundsGEP(b.getInt64Ty(), x(3), x(4));
+    std::vector<llvm::Value *> coords;
+    for (unsigned i = 6; i < op->numOperands(); ++i)
+      coords.push_back(x(i));
+    return hooks.tensorCopy(b, destination, x(2), barrier, x(5), coords) || unsupported();
+  }
   case OpCode::ThAsyncCommit: return hooks.asyncCommit(b) || unsupported();
   case OpCode::ThAsyncWait: return hooks.asyncWait(b, static_cast<unsigned>(op->intAttr("pending"))) || unsupported();
   case OpCode::ThCoopLoad:

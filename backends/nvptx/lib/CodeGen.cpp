@@ -164,10 +164,13 @@ std::optional<PTXModule> compileThreadIRToPTX(const Module &threadIR, const Targ
     return std::nullopt;
   StageTimer timer("nvptx", options.kernel);
   PTXModule out;
-  for (Op *f : threadIR.functions())
+  for (Op *f : threadIR.functions()) {
+    const Attribute &maps = f->attr("tensor_maps");
+    std::vector<int64_t> words = maps.isInts() ? maps.getInts() : std::vector<int64_t>{};
     out.kernels.push_back({std::string(func::name(f)), static_cast<unsigned>(f->intAttr("num_threads")),
                            static_cast<uint64_t>(f->intAttr("shared_bytes")),
-                           static_cast<unsigned>(f->region()->numArguments())});
+                           static_cast<unsigned>(f->region()->numArguments() - words.size() / 19), words});
+  }
   std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(*arch, &threadIR, options.optLevel, diags);
   if (!tm)
     return std::nullopt;

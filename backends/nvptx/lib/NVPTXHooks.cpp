@@ -142,6 +142,15 @@ void NVPTXHooks::markKernel(llvm::Function *f, unsigned numThreads) {
   annotations->addOperand(llvm::MDNode::get(ctx, {fn, llvm::MDString::get(ctx, "kernel"), i32(1)}));
   annotations->addOperand(
       llvm::MDNode::get(ctx, {fn, llvm::MDString::get(ctx, "maxntidx"), i32(numThreads)}));
+  // Parameters passed by value (tensor maps) are grid constants: their address is taken
+  // (cvta.param) instead of copying them to local memory.
+  std::vector<llvm::Metadata *> byval;
+  for (unsigned i = 0; i < f->arg_size(); ++i)
+    if (f->hasParamAttribute(i, llvm::Attribute::ByVal))
+      byval.push_back(i32(i + 1));
+  if (!byval.empty())
+    annotations->addOperand(
+        llvm::MDNode::get(ctx, {fn, llvm::MDString::get(ctx, "grid_constant"), llvm::MDNode::get(ctx, byval)}));
 }
 
 } // namespace trident::nvptx

@@ -51,6 +51,9 @@ public:
   bool barrierInit(llvm::IRBuilder<> &b, llvm::Value *barrier, unsigned count, llvm::Value *pred) override;
   bool asyncArrive(llvm::IRBuilder<> &b, llvm::Value *barrier) override;
   bool barrierWait(llvm::IRBuilder<> &b, llvm::Value *barrier, llvm::Value *parity) override;
+  bool tensorArrive(llvm::IRBuilder<> &b, llvm::Value *barrier, llvm::Value *bytes, llvm::Value *pred) override;
+  bool tensorCopy(llvm::IRBuilder<> &b, llvm::Value *destination, llvm::Value *map, llvm::Value *barrier,
+                  llvm::Value *pred, llvm::ArrayRef<llvm::Value *> coords) override;
   // wgmma.mma_async (sm_90a) and its fence, commit and wait; fence.proxy.async.
   std::vector<llvm::Value *> warpgroupMultiply(llvm::IRBuilder<> &b, std::string_view atom, const MatrixTile *aTile,
                                                llvm::ArrayRef<llvm::Value *> aRegisters, const MatrixTile &bTile,

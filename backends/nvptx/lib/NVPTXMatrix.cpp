@@ -203,6 +203,34 @@ bool NVPTXHooks::asyncArrive(llvm::IRBuilder<> &b, llvm::Value *barrier) {
   return true;
 }
 
+bool NVPTXHooks::tensorArrive(llvm::IRBuilder<> &b, llvm::Value *barrier, llvm::Value *bytes, llvm::Value *pred) {
+  inlineAsm(b, b.getVoidTy(),
+            "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1; }",
+            "l,r,r,~{memory}", {sharedAddress(b, barrier), bytes, b.CreateZExt(pred, b.getInt32Ty())}, true);
+  return true;
+}
+
+bool NVPTXHooks::tensorCopy(llvm::IRBuilder<> &b, llvm::Value *destination, llvm::Value *map, llvm::Value *barrier,
+                            llvm::Value *pred, llvm::ArrayRef<llvm::Value *> coords) {
+  // The map's generic address (a grid-constant parameter: cvta.param); coordinates go
+  // innermost first.
+  size_t rank = coords.size();
+  std::string list;
+  for (size_t k = 0; k < rank; ++k)
+    list += (k ? ", $" : "$") + std::to_string(4 + k);
+  std::string text = "{ .reg .pred p; setp.ne.b32 p, $3, 0; @p cp.async.bulk.tensor." + std::to_string(rank) +
+                     "d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {" + list + "}], [$2]; }";
+  std::string constraints = "l,l,l,r";
+  std::vector<llvm::Value *> operands{sharedAddress(b, destination), b.CreatePtrToInt(map, b.getInt64Ty()),
+                                      sharedAddress(b, barrier), b.CreateZExt(pred, b.getInt32Ty())};
+  for (size_t k = rank; k-- > 0;) {
+    constraints += ",r";
+    operands.push_back(coords[k]);
+  }
+  inlineAsm(b, b.getVoidTy(), text, constraints + ",~{memory}", operands, true);
+  return true;
+}
+
 bool NVPTXHooks::barrierWait(llvm::IRBuilder<> &b, llvm::Value *barrier, llvm::Value *parity) {
   // try_wait suspends the thread for a while (a time the hardware picks) before it says
   // the phase is not complete yet; the loop asks again. The labels are local to the braces.

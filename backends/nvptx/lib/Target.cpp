@@ -165,6 +165,10 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   // TRIDENT_CUDA_MBARRIERS=off keeps cp.async.wait_group there, for measuring the two.
   const char *mbarriers = std::getenv("TRIDENT_CUDA_MBARRIERS");
   t.asyncBarriers = *arch == "sm_90" && !(mbarriers && !std::strcmp(mbarriers, "off"));
+  // Descriptor loads of dot loops through the tensor-copy engine (simt/Tma.h), which
+  // completes on those mbarriers; TRIDENT_CUDA_TMA=off keeps them on cp.async.
+  const char *tma = std::getenv("TRIDENT_CUDA_TMA");
+  t.tensorMaps = t.asyncBarriers && !(tma && !std::strcmp(tma, "off"));
   return t;
 }
 

@@ -149,6 +149,49 @@ bool execLoad(Exec &ex, const Op *op) {
   return true;
 }
 
+// tt.descriptor_load: the box of the result's shape at the offsets, each element read
+// where every coordinate lies inside the tensor's shape and `padding` (zero or NaN)
+// elsewhere; addresses are base + sum(coordinate * stride) elements.
+bool execDescriptorLoad(Exec &ex, const Op *op) {
+  const RtValue &base = ex.get(op->operand(0));
+  if (!checkPointers(ex, op, base))
+    return false;
+  size_t rank = (op->numOperands() - 1) / 3;
+  auto scalar = [&](size_t i) { return signExtend(ex.get(op->operand(unsigned(i))).data[0], 64); };
+  std::vector<int64_t> shape(rank), strides(rank), offsets(rank);
+  for (size_t k = 0; k < rank; ++k) {
+    shape[k] = scalar(1 + k);
+    strides[k] = scalar(1 + rank + k);
+    offsets[k] = signExtend(ex.get(op->operand(unsigned(1 + 2 * rank + k))).data[0], 32);
+  }
+  Type elem = op->result()->type().element();
+  unsigned bytes = byteSize(elem);
+  std::span<const int64_t> box = op->result()->type().shape();
+  size_t n = size_t(op->result()->type().numElements());
+  RtValue ptr{base.elem, {box.begin(), box.end()}, std::vector<uint64_t>(n)};
+  RtValue mask{Type::i1(), ptr.shape, std::vector<uint64_t>(n)};
+  for (size_t i = 0; i < n; ++i) {
+    int64_t offset = 0, rest = int64_t(i);
+    bool inside = true;
+    for (size_t k = rank; k-- > 0;) {
+      int64_t c = offsets[k] + rest % box[k];
+      rest /= box[k];
+      inside = inside && c >= 0 && c < shape[k];
+      offset += c * strides[k];
+    }
+    mask.data[i] = inside;
+    ptr.data[i] = base.data[0] + uint64_t(offset) * bytes;
+  }
+  if (!checkBounds(ex, op, "load", ptr, &mask, n, bytes))
+    return false;
+  uint64_t pad = op->stringAttr("padding") == "nan" ? doubleToSlot(std::nan("")) : 0;
+  RtValue out{elem, ptr.shape, std::vector<uint64_t>(n)};
+  for (size_t i = 0; i < n; ++i)
+    out.data[i] = mask.data[i] ? rawToSlot(elem, readRaw(ptr.data[i], bytes)) : pad;
+  ex.set(op->result(), std::move(out));
+  return true;
+}
+
 bool execStore(Exec &ex, const Op *op) {
   const RtValue &ptr = ex.get(op->operand(0)), &value = ex.get(op->operand(1));
   const RtValue *mask = optionalOperand(ex, op, 2);
@@ -285,6 +328,7 @@ bool execAtomicCAS(Exec &ex, const Op *op) {
 bool execMemory(Exec &ex, const Op *op) {
   switch (op->code()) {
   case OpCode::Load: return execLoad(ex, op);
+  case OpCode::DescriptorLoad: return execDescriptorLoad(ex, op);
   case OpCode::Store: return execStore(ex, op);
   case OpCode::AtomicRMW: return execAtomicRMW(ex, op);
   case OpCode::AtomicCAS: return execAtomicCAS(ex, op);

@@ -225,6 +225,7 @@ bool Exec::exec(const Op *op) {
   case OpCode::Assert: return execDebug(*this, op);
 
   case OpCode::Load:
+  case OpCode::DescriptorLoad:
   case OpCode::Store:
   case OpCode::AtomicRMW:
   case OpCode::AtomicCAS: return execMemory(*this, op);

@@ -16,6 +16,7 @@ bool isRemovableWhenUnused(const Op *op) {
     const Attribute &isVolatile = op->attr("volatile");
     return !(isVolatile.isBool() && isVolatile.getBool());
   }
+  case OpCode::DescriptorLoad: return true;
   case OpCode::ElementwiseInlineAsm: { // is_pure=True: Triton lets such asm go when unused
     const Attribute &pure = op->attr("pure");
     return pure.isBool() && pure.getBool();

@@ -4,6 +4,7 @@
 //   the block-IR pipeline    inline, canonicalize, cse, version-signs, licm, canonicalize,
 //                            cse, dce (passes/Pipeline.cpp), unless the runtime ran it
 //                            already (the module's block_pipeline = "default")
+//   expand-descriptors       tt.descriptor_load as masked loads, but where TMA serves it
 //   assign-layouts           layouts written onto the block IR as attributes
 //   lower-to-thread-ir       every op lowered in those layouts, dot loops pipelined
 //   allocate-shared-memory   offsets by liveness
@@ -42,7 +43,7 @@ std::optional<Module> compileToThreadIR(const Module &blockIR, const TargetDesc 
   if (!pm.run(m, diags))
     return std::nullopt;
   SimtPassContext context{target, options};
-  for (const char *step : {"assign-layouts", "lower-to-thread-ir", "allocate-shared-memory", "insert-barriers"}) {
+  for (const char *step : {"expand-descriptors", "assign-layouts", "lower-to-thread-ir", "allocate-shared-memory", "insert-barriers"}) {
     if (!lookupSimtPass(step)->run(m, context, diags))
       return std::nullopt;
     stages.lap(step, "tir", text(m));

@@ -5,6 +5,7 @@
 
 #include "trident/ir/Builder.h"
 #include "SharedLayout.h"
+#include "Tma.h"
 #include "trident/simt/LayoutAssignment.h"
 #include "trident/simt/TargetDesc.h"
 #include "trident/support/Diagnostic.h"
@@ -176,6 +177,11 @@ public:
   // Block values a loop carries as cooperative matrices (LowerCoopMatrix.cpp): their
   // marker layouts (isCoopLayout), which assigned() gives instead of the assignment's.
   std::unordered_map<const Value *, LinearLayout> coopLayouts;
+  // The tensor maps the kernel takes after its own parameters (Tma.h), and their
+  // thread-IR arguments; tensorMapArg gives the one serving a tt.descriptor_load.
+  std::vector<TensorMapSpec> tensorMaps;
+  std::vector<Value *> tensorMapArgs;
+  Value *tensorMapArg(const TensorMapSpec &spec) const;
   LayoutAssignment &layouts;
   Diagnostics &diags;
 
@@ -239,6 +245,12 @@ bool lowerCat(Lowering &l, Op *op);
 // ahead for an iteration that may not exist).
 bool lowerLoad(Lowering &l, Op *op, Value *inRange = nullptr);
 bool lowerStore(Lowering &l, Op *op);
+bool lowerDescriptorLoad(Lowering &l, Op *op); // LowerTma.cpp
+// Thread 0 starts the copies of a tile of `spec` through `map` into `buffer` from element
+// `base` (null: 0) at `offsets` (i32, outermost first), arriving on barrier `slot` of
+// `barriers` and expecting the tile's bytes (none where `inRange`, when given, is false).
+void issueTensorCopies(Lowering &l, const TensorMapSpec &spec, Value *map, Value *buffer, Value *base,
+                       std::span<Value *const> offsets, Value *barriers, Value *slot, Value *inRange);
 bool lowerAtomic(Lowering &l, Op *op);
 bool lowerReduce(Lowering &l, Op *op);
 bool lowerScan(Lowering &l, Op *op);

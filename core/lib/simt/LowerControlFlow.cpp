@@ -97,15 +97,15 @@ void barrierWait(Lowering &l, Value *barriers, Value *slot, Value *parity) {
 }
 
 // The mbarriers of a ring's stages (asyncBarriers): one per stage, each expecting one
-// arrival from every thread a phase; initialized by thread 0, then a barrier.
-Value *ringBarriers(Lowering &l, int stages) {
+// arrival from every thread a phase (or, with tensor maps, one per load from thread 0);
+// initialized by thread 0, then a barrier.
+Value *ringBarriers(Lowering &l, int stages, int64_t arrivals) {
   Value *barriers = l.sharedAlloc(Type::i64(), stages, 8);
   barriers->definingOp()->setAttr("pipelined", Attribute::integer(1));
-  int64_t threads = int64_t(l.layouts.numWarps) * l.target.warpSize;
   Value *first = l.b.cmpi("eq", l.threadId(), l.constI32(0));
   for (int s = 0; s < stages; ++s)
     l.b.create(OpCode::ThMbarrierInit, std::vector<Value *>{barriers, l.constI32(s), first}, std::span<const Type>{},
-               {{"count", Attribute::integer(threads)}});
+               {{"count", Attribute::integer(arrivals)}});
   l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
   return barriers;
 }
@@ -204,7 +204,9 @@ bool lowerFor(Lowering &l, Op *op) {
     // 668 against 670). Other loops keep commit groups: their barrier stays, and there
     // the barrier waits cost attention 3% (390 against 403 TFLOP/s at D = 64).
     if (l.target.asyncBarriers && !plan->asyncDots.empty())
-      barriers = ringBarriers(l, stages);
+      barriers = ringBarriers(l, stages,
+                              plan->tensorMaps ? int64_t(plan->loads.size())
+                                               : int64_t(l.layouts.numWarps) * l.target.warpSize);
     for (int s = 0; s < plan->ahead; ++s) {
       Value *iv = s ? l.b.binary(OpCode::AddI, lb, l.b.binary(OpCode::MulI, l.b.constInt(s, ivType), step)) : lb;
       ahead = issueStage(l, op, *plan, buffers, iv, ahead, l.constI32(s), l.b.cmpi("slt", iv, ub), barriers);

@@ -303,6 +303,7 @@ bool Lowering::lowerOp(Op *op) {
   case OpCode::Split: return lowerSplit(*this, op);
   case OpCode::Cat: return lowerCat(*this, op);
   case OpCode::Load: return lowerLoad(*this, op);
+  case OpCode::DescriptorLoad: return lowerDescriptorLoad(*this, op);
   case OpCode::Store: return lowerStore(*this, op);
   case OpCode::AtomicRMW:
   case OpCode::AtomicCAS: return lowerAtomic(*this, op);
@@ -333,6 +334,13 @@ bool Lowering::lowerOp(Op *op) {
   return error(op, std::string(op->name()) + " cannot be lowered to thread IR");
 }
 
+Value *Lowering::tensorMapArg(const TensorMapSpec &spec) const {
+  for (size_t i = 0; i < tensorMaps.size(); ++i)
+    if (tensorMaps[i].sameMap(spec))
+      return tensorMapArgs[i];
+  return nullptr;
+}
+
 bool Lowering::lowerFunction(const Op *blockFunc, Module &out) {
   Builder mb(out);
   mb.setLoc(blockFunc->loc());
@@ -342,13 +350,32 @@ bool Lowering::lowerFunction(const Op *blockFunc, Module &out) {
       return error(blockFunc, "tt.func parameter of type " + t.str() +
                                   " cannot be lowered: kernels take "
                                   "scalars and pointers");
+  // One tensor map parameter (Tma.h) per distinct map the kernel's descriptor loads read.
+  size_t own = params.size();
+  tensorMaps.clear();
+  const_cast<Op *>(blockFunc)->walk([&](Op *op) {
+    if (std::optional<TensorMapSpec> spec = tensorMapSpec(op, target))
+      if (std::none_of(tensorMaps.begin(), tensorMaps.end(), [&](const TensorMapSpec &s) { return s.sameMap(*spec); }))
+        tensorMaps.push_back(*spec);
+  });
+  for (size_t i = 0; i < tensorMaps.size(); ++i)
+    params.push_back(Type::ptr(Type::i8()));
   Op *f = mb.func(func::name(blockFunc), params, {});
   f->setAttr("num_threads", Attribute::integer(int64_t(layouts.numWarps) * layouts.warpSize));
   f->setAttr("shared_bytes", Attribute::integer(0));
+  if (!tensorMaps.empty()) {
+    std::vector<int64_t> words;
+    for (const TensorMapSpec &s : tensorMaps)
+      s.appendWords(words);
+    f->setAttr("tensor_maps", Attribute::ints(std::move(words)));
+  }
   Block *entry = f->region();
   Block *blockEntry = blockFunc->region();
-  for (unsigned i = 0; i < params.size(); ++i)
+  for (unsigned i = 0; i < own; ++i)
     setScalar(blockEntry->argument(i), entry->argument(i));
+  tensorMapArgs.clear();
+  for (size_t i = own; i < params.size(); ++i)
+    tensorMapArgs.push_back(entry->argument(unsigned(i)));
 
   prologue_.setInsertionPointToEnd(entry);
   prologue_.setLoc(blockFunc->loc());

@@ -85,6 +85,34 @@ std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body,
       return std::nullopt;
     readers.push_back({plan, operand, trans});
   }
+  if (load->is(OpCode::DescriptorLoad)) {
+    // The tensor-copy engine writes the tile in its own swizzle: every reader is th.wgmma
+    // and finds it there.
+    PipelinedLoad p;
+    p.load = load;
+    p.tma = tensorMapSpec(load, l.target);
+    if (!p.tma || !l.tensorMapArg(*p.tma))
+      return std::nullopt;
+    p.shared = tensorMapLayout(*p.tma);
+    p.asyncProxy = true;
+    std::span<const int64_t> shape = r->type().shape();
+    for (const Reader &x : readers) {
+      std::vector<int64_t> seen(shape.begin(), shape.end());
+      if (x.trans)
+        std::swap(seen[0], seen[1]);
+      std::optional<MatrixDescriptor> d = x.plan->atom->warps > 1
+                                              ? matrixDescriptor(x.trans ? p.shared.transposed(shape) : p.shared,
+                                                                 seen, x.operand == 0 ? 1 : 0,
+                                                                 unsigned(p.tma->elementBytes))
+                                              : std::nullopt;
+      if (!d || (x.plan->atom->kMajorOnly && d->mnMajor))
+        return std::nullopt;
+      if (x.trans)
+        p.transposes.push_back(x.trans);
+    }
+    p.tileElements = r->type().numElements();
+    return p;
+  }
   if (load->numOperands() > 2 && !isZeroConstant(load->operand(2)))
     return std::nullopt; // a copy fills masked elements with zeros only
   PipelinedLoad p;
@@ -154,7 +182,7 @@ std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
   plan.inRegisters = inRegisters;
   plan.stages = stages;
   for (Op *op : *body)
-    if (op->is(OpCode::Load))
+    if (op->is(OpCode::Load) || (op->is(OpCode::DescriptorLoad) && !inRegisters))
       if (std::optional<PipelinedLoad> p = candidate(l, op, body, inRegisters))
         plan.loads.push_back(std::move(*p));
   if (plan.loads.empty())
@@ -224,6 +252,19 @@ std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
         continue;
       plan.asyncDots.push_back(op);
     }
+  // Tensor copies complete on the rings' mbarriers only, each counting arrivals of one
+  // kind: a loop takes them when all its loads can and its dots are asynchronous (the
+  // schedule with barriers); otherwise its descriptor loads are lowered one by one.
+  size_t viaMaps = size_t(std::count_if(plan.loads.begin(), plan.loads.end(),
+                                        [](const PipelinedLoad &p) { return p.tma.has_value(); }));
+  if (viaMaps && (viaMaps < plan.loads.size() || plan.asyncDots.empty() || !l.target.asyncBarriers)) {
+    std::erase_if(plan.loads, [](const PipelinedLoad &p) { return p.tma.has_value(); });
+    std::erase_if(plan.asyncDots, [](const Op *) { return true; });
+    if (plan.loads.empty())
+      return std::nullopt;
+    viaMaps = 0;
+  }
+  plan.tensorMaps = viaMaps > 0;
   return plan;
 }
 
@@ -277,6 +318,15 @@ std::vector<Lowered> issueStage(Lowering &l, const Op *loopOp, const PipelinePla
   for (size_t k = 0; k < plan.loads.size(); ++k) {
     const PipelinedLoad &p = plan.loads[k];
     Op *load = p.load;
+    if (p.tma) {
+      size_t rank = size_t(p.tma->rank);
+      std::vector<Value *> offsets;
+      for (size_t d = 0; d < rank; ++d)
+        offsets.push_back(l.scalar(load->operand(unsigned(1 + 2 * rank + d))));
+      Value *stageBase = l.b.binary(OpCode::MulI, stage, l.constI32(p.tileElements));
+      issueTensorCopies(l, *p.tma, l.tensorMapArg(*p.tma), buffers[k], stageBase, offsets, barriers, stage, inRange);
+      continue;
+    }
     Type element = load->result()->type().element();
     Lowered ptr = l.get(load->operand(0), p.access);
     std::optional<Lowered> mask;
@@ -297,7 +347,9 @@ std::vector<Lowered> issueStage(Lowering &l, const Op *loopOp, const PipelinePla
       l.b.create(OpCode::ThAsyncCopy, operands, std::span<const Type>{}, {{"bytes", Attribute::integer(bytes)}});
     }
   }
-  if (barriers)
+  if (plan.tensorMaps)
+    ; // each load's th.tma_arrive is its stage's arrival
+  else if (barriers)
     l.b.create(OpCode::ThAsyncArrive, std::vector<Value *>{barriers, stage}, std::span<const Type>{});
   else
     l.b.create(OpCode::ThAsyncCommit, std::span<Value *const>{}, std::span<const Type>{});

@@ -39,6 +39,11 @@
 //     ...; parity flips when the slot wraps to 0
 //   th.mbarrier_wait on the S - 1 stages past the end (their arrivals, copies predicated off)
 
+// On targets with tensor maps (sm_90), tt.descriptor_load tiles read by th.wgmma alone go
+// through the tensor-copy engine in loops that have mbarriers, when every load of the loop
+// does: thread 0 issues a stage's copies (th.tma_arrive, then th.tma_load per 128-byte
+// column of the tile), and each stage's barrier expects one arrival per load.
+
 // On targets without asynchronous copies whose dots run on cooperative matrices
 // (Vulkan), the loads go one iteration ahead into registers instead (inRegisters):
 //
@@ -65,12 +70,17 @@ struct PipelinedLoad {
   SharedLayout shared;  // the arrangement of one stage (what the dot's operand read expects)
   int64_t tileElements = 0;
   bool asyncProxy = false; // read by th.wgmma (through the async proxy: fenced after the copies)
+  // A tt.descriptor_load the tensor-copy engine serves (Tma.h): thread 0 copies each stage.
+  std::optional<TensorMapSpec> tma;
   // tt.trans ops of the load that dots read: they read the same stage as its transpose.
   std::vector<const Op *> transposes;
 };
 
 struct PipelinePlan {
   bool inRegisters = false; // loads one iteration ahead into registers, not copies into rings
+  // Every load goes through tensor maps: each stage's barrier expects one arrival per
+  // load (thread 0's th.tma_arrive), not one from every thread.
+  bool tensorMaps = false;
   int stages = 0;
   int ahead = 0; // iterations the copies run ahead: S - 1
   // th.wgmma dots whose operands are both pipelined here and whose accumulator is carried

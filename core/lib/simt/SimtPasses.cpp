@@ -4,6 +4,9 @@
 #include "trident/simt/Barriers.h"
 #include "trident/simt/LayoutAttributes.h"
 #include "trident/simt/VerifyThreadIR.h"
+#include "trident/passes/ExpandDescriptors.h"
+
+#include "Tma.h"
 
 namespace trident::simt {
 
@@ -19,6 +22,10 @@ std::vector<Op *> kernels(const Module &m, const LoweringOptions &options) {
 }
 
 bool isThreadFunction(const Op *f) { return f->attr("num_threads").present(); }
+
+bool expandDescriptorsPass(Module &m, const SimtPassContext &c, Diagnostics &diags) {
+  return expandDescriptorLoads(m, diags, [&](const Op *op) { return tensorMapCandidate(op, c.target, c.lowering.numWarps); });
+}
 
 bool assignLayoutsPass(Module &m, const SimtPassContext &c, Diagnostics &diags) {
   for (Op *f : kernels(m, c.lowering)) {
@@ -100,6 +107,8 @@ bool insertBarriersPass(Module &m, const SimtPassContext &, Diagnostics &diags) 
 bool verifyThreadIRPass(Module &m, const SimtPassContext &, Diagnostics &diags) { return verifyThreadIR(m, diags); }
 
 const SimtPassInfo kPasses[] = {
+    {"expand-descriptors", "tt.descriptor_load as masked tt.load, but for those the target's tensor maps serve",
+     expandDescriptorsPass},
     {"assign-layouts", "give every block value a layout (attributes: layouts, access_layout, mma_atom ...)",
      assignLayoutsPass},
     {"lower-to-thread-ir", "lower block IR to thread IR in its layouts (assigned first where absent)",

@@ -32,7 +32,9 @@ public:
     case OpCode::ThAsyncCopy: checkAsyncCopy(); break;
     case OpCode::ThMbarrierInit:
     case OpCode::ThAsyncArrive:
-    case OpCode::ThMbarrierWait: checkMbarrier(); break;
+    case OpCode::ThMbarrierWait:
+    case OpCode::ThTmaArrive: checkMbarrier(); break;
+    case OpCode::ThTmaLoad: checkTmaLoad(); break;
     case OpCode::ThAsyncWait:
     case OpCode::ThWgmmaWait:
       expect(op->attr("pending").isInt() && op->intAttr("pending") >= 0,
@@ -291,6 +293,33 @@ private:
     }
     if (op_->is(OpCode::ThMbarrierWait))
       expect(op_->operand(2)->type() == Type::i32(), "parity must be i32, got " + op_->operand(2)->type().str());
+    if (op_->is(OpCode::ThTmaArrive)) {
+      expect(op_->operand(2)->type() == Type::i32(), "bytes must be i32, got " + op_->operand(2)->type().str());
+      expect(op_->operand(3)->type() == Type::i1(), "predicate must be i1, got " + op_->operand(3)->type().str());
+    }
+  }
+
+  // th.tma_load %dst, %index, %map, %bars, %bar, %pred, %coords...: the map is one of the
+  // function's tensor-map parameters (after its own, `tensor_maps`), the barrier an i64 one.
+  void checkTmaLoad() {
+    if (!sharedElement())
+      return;
+    const Value *map = op_->operand(2);
+    const Op *f = op_->parentOp();
+    while (f && !f->is(OpCode::Func))
+      f = f->parentOp();
+    const Attribute &maps = f ? f->attr("tensor_maps") : Attribute();
+    size_t count = maps.isInts() ? maps.getInts().size() / 19 : 0;
+    size_t params = f ? f->region()->numArguments() : 0;
+    expect(!map->definingOp() && f && map->ownerBlock() == f->region() && map->index() + count >= params,
+           "operand #2 must be one of the function's tensor-map parameters (attribute 'tensor_maps')");
+    const Op *bars = op_->operand(3)->definingOp();
+    expect(bars && bars->is(OpCode::ThSharedAlloc) && pointee(3, 3) == Type::i64(),
+           "operand #3 must be a th.shared_alloc of i64 barriers");
+    expect(op_->operand(4)->type() == Type::i32(), "the barrier's index must be i32");
+    expect(op_->operand(5)->type() == Type::i1(), "predicate must be i1, got " + op_->operand(5)->type().str());
+    for (unsigned i = 6; i < op_->numOperands(); ++i)
+      expect(op_->operand(i)->type() == Type::i32(), "coordinates must be i32");
   }
 
   void checkPassThrough() {

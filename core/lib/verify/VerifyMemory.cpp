@@ -96,6 +96,33 @@ void verifyLoad(OpChecker &c) {
     c.error("'other' type must be " + loaded.str() + ", got " + c.operand(2).str());
 }
 
+// tt.descriptor_load %base, %shape..., %strides..., %offsets...: a scalar pointer, then
+// r i64 sizes, r i64 strides (in elements) and r i32 offsets; the result is a block of
+// rank r of the pointee type.
+void verifyDescriptorLoad(OpChecker &c) {
+  c.stringAttr("padding", true, {"zero", "nan"});
+  unsigned n = c.op()->numOperands();
+  if ((n - 1) % 3 != 0 || n < 4 || n > 16) {
+    c.error("expects a base and 1 to 5 sizes, strides and offsets, got " + std::to_string(n) + " operands");
+    return;
+  }
+  unsigned rank = (n - 1) / 3;
+  Type base = c.operand(0);
+  if (base.isBlock() || !base.isPtr()) {
+    c.error("base must be a scalar pointer, got " + base.str());
+    return;
+  }
+  for (unsigned i = 1; i < n; ++i) {
+    Type want = i <= 2 * rank ? Type::i64() : Type::i32();
+    if (c.operand(i) != want)
+      c.error("operand " + std::to_string(i) + " must be " + want.str() + ", got " + c.operand(i).str());
+  }
+  Type r = c.result();
+  if (!r.isBlock() || r.shape().size() != rank || r.element() != base.pointee())
+    c.error("result must be a rank-" + std::to_string(rank) + " block of " + base.pointee().str() + ", got " +
+            r.str());
+}
+
 void verifyStore(OpChecker &c) {
   Type ptr = c.operand(0);
   checkCacheAttrs(c, false);
@@ -165,6 +192,7 @@ void verifyMemoryOp(OpChecker &c) {
   case OpCode::IntToPtr: return verifyIntToPtr(c);
   case OpCode::Bitcast: return verifyBitcast(c);
   case OpCode::Load: return verifyLoad(c);
+  case OpCode::DescriptorLoad: return verifyDescriptorLoad(c);
   case OpCode::Store: return verifyStore(c);
   case OpCode::AtomicRMW: return verifyAtomicRMW(c);
   case OpCode::AtomicCAS: return verifyAtomicCAS(c);

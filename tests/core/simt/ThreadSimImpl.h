@@ -113,6 +113,12 @@ public:
   void initBarrier(const Op *op, unsigned thread, uint64_t offset, uint64_t count);
   void asyncArrive(const Op *op, unsigned thread, uint64_t offset);
   void waitBarrier(const Op *op, unsigned thread, uint64_t offset, unsigned parity);
+  // Tensor copies: th.tma_arrive is an arrival (without the thread's own copies) whose
+  // phase also expects `bytes` of tensor copies; th.tma_load's `data` goes with the phase
+  // that the barrier's last th.tma_arrive went to, and lands when a wait completes it,
+  // which needs the bytes it expected to have been copied exactly.
+  void tensorArrive(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes);
+  void tensorCopy(const Op *op, unsigned thread, uint64_t barrier, uint64_t offset, std::vector<uint8_t> data);
 
   // th.wgmma reads its shared operands asynchronously, at any moment until a
   // th.wgmma_wait completes its group: the reads between these two calls hold their bytes
@@ -136,12 +142,14 @@ private:
 
   struct Phase {
     uint64_t arrivals = 0;
+    uint64_t expectedBytes = 0, copiedBytes = 0; // of tensor copies
     std::vector<std::pair<unsigned, Copy>> copies; // with the thread that started each
   };
   struct Barrier {
     uint64_t count = 0;
     int64_t completed = 0;   // phases completed since the initialization
     std::deque<Phase> phases; // the incomplete ones, oldest first
+    int64_t expecting = -1;   // the phase (counted from the initialization) of the last th.tma_arrive
   };
   Barrier &barrierAt(const Op *op, unsigned thread, uint64_t offset);
 

@@ -208,6 +208,29 @@ void SharedMemory::asyncArrive(const Op *op, unsigned thread, uint64_t offset) {
   c.open.clear();
 }
 
+void SharedMemory::tensorArrive(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes) {
+  Barrier &b = barrierAt(op, thread, offset);
+  auto phase = std::find_if(b.phases.begin(), b.phases.end(), [&](const Phase &p) { return p.arrivals < b.count; });
+  if (phase == b.phases.end())
+    phase = b.phases.insert(b.phases.end(), Phase{});
+  ++phase->arrivals;
+  phase->expectedBytes += bytes;
+  b.expecting = b.completed + (phase - b.phases.begin());
+}
+
+void SharedMemory::tensorCopy(const Op *op, unsigned thread, uint64_t barrier, uint64_t offset,
+                              std::vector<uint8_t> data) {
+  Barrier &b = barrierAt(op, thread, barrier);
+  int64_t at = b.expecting - b.completed;
+  if (b.expecting < 0 || at < 0 || at >= int64_t(b.phases.size()))
+    fail(op, "a tensor copy completes on the barrier at " + byteName(barrier) +
+                 " whose current phase expects no bytes (no th.tma_arrive before it)");
+  checkAndRecord(op, thread, offset, data.size(), Access::StartCopy);
+  Phase &p = b.phases[size_t(at)];
+  p.copiedBytes += data.size();
+  p.copies.push_back({thread, Copy{offset, std::move(data)}});
+}
+
 void SharedMemory::waitBarrier(const Op *op, unsigned thread, uint64_t offset, unsigned parity) {
   Barrier &b = barrierAt(op, thread, offset);
   if (uint64_t(b.completed % 2) != parity)
@@ -217,6 +240,11 @@ void SharedMemory::waitBarrier(const Op *op, unsigned thread, uint64_t offset, u
     fail(op, "thread " + std::to_string(thread) + " waits for phase " + std::to_string(b.completed) +
                  " of the barrier at " + byteName(offset) + ", which has " + std::to_string(arrivals) + " of its " +
                  std::to_string(b.count) + " arrivals and can never complete");
+  const Phase &front = b.phases.front();
+  if (front.copiedBytes != front.expectedBytes)
+    fail(op, "phase " + std::to_string(b.completed) + " of the barrier at " + byteName(offset) + " expects " +
+                 std::to_string(front.expectedBytes) + " bytes of tensor copies and gets " +
+                 std::to_string(front.copiedBytes) + ": it never completes (or completes early)");
   for (auto &[by, copy] : b.phases.front().copies)
     for (uint64_t i = 0; i < copy.data.size(); ++i) {
       uint64_t at = copy.offset + i;

@@ -84,6 +84,9 @@ struct TargetDesc {
   // th.mbarrier_init/wait and th.async_arrive: pipelined copies complete on barriers in
   // shared memory instead of th.async_wait and a th.barrier (Pipeline.h)
   bool asyncBarriers = false;
+  // th.tma_load/th.tma_arrive: tt.descriptor_load tiles of dot loops copied by the tensor
+  // copy engine through tensor maps the plugin encodes at launch (Tma.h)
+  bool tensorMaps = false;
   std::vector<CoopMatrixShape> coopMatrices; // th.coop_*: tt.dot on cooperative matrices (Vulkan)
   CoopPrefetch coopPrefetch = CoopPrefetch::Auto;
   // Each k step loads a B tile just before the multiply-adds that read it (A's tiles of the

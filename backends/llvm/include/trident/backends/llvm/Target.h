@@ -127,6 +127,18 @@ public:
   virtual bool barrierWait(llvm::IRBuilder<> &, llvm::Value * /*barrier*/, llvm::Value * /*parity*/) {
     return false;
   }
+  // Tensor copies (th.tma_arrive, th.tma_load): where `pred`, one arrival on `barrier`
+  // expecting `bytes` (i32) more bytes; where `pred`, a copy of the box at `coords` (i32,
+  // outermost first) of the tensor map at `map` (a kernel parameter's address) into shared
+  // `destination`, completing on `barrier`.
+  virtual bool tensorArrive(llvm::IRBuilder<> &, llvm::Value * /*barrier*/, llvm::Value * /*bytes*/,
+                            llvm::Value * /*pred*/) {
+    return false;
+  }
+  virtual bool tensorCopy(llvm::IRBuilder<> &, llvm::Value * /*destination*/, llvm::Value * /*map*/,
+                          llvm::Value * /*barrier*/, llvm::Value * /*pred*/, llvm::ArrayRef<llvm::Value *> /*coords*/) {
+    return false;
+  }
   // Warpgroup matrix units (th.wgmma and its fence, commit and wait; th.fence_async_shared).
   // An operand in shared memory: its first element's address and its canonical layout.
   struct MatrixTile {

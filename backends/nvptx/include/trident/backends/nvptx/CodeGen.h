@@ -34,6 +34,9 @@ struct KernelInfo {
   unsigned numThreads = 0;  // threads per program (block size)
   uint64_t sharedBytes = 0; // dynamic shared memory per program
   unsigned numParams = 0;   // kernel parameters, as the launch passes them
+  // Tensor maps the kernel takes after them (simt/Tma.h), which the plugin builds from
+  // those arguments: kTensorMapWords integers each.
+  std::vector<int64_t> tensorMaps;
 };
 
 struct PTXModule {

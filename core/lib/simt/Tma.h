@@ -1,0 +1,63 @@
+#pragma once
+// Tensor maps: what sm_90's tensor-copy engine (TMA) needs to copy boxes of a
+// tt.descriptor_load's tensor into shared memory (docs/simt.md, "TMA").
+//
+// The CUDA plugin builds each map at launch (cuTensorMapEncodeTiled) from the kernel's
+// own arguments: a descriptor whose base, sizes and strides are all kernel arguments or
+// constants (a tensordesc parameter, or tl.make_tensor_descriptor over parameters) can
+// be served, so no map is made inside the kernel. The lowered kernel takes one extra
+// parameter per map, after its own, a 128-byte grid constant; the thread-IR function
+// lists the maps in its `tensor_maps` attribute, kTensorMapWords integers each:
+//
+//   [0] rank r            [1] element bytes        [2] swizzle bytes (0, 32, 64, 128)
+//   [3] the base pointer's argument index
+//   [4 .. 8]   sizes, outermost first      each: an argument index >= 0 (an integer
+//   [9 .. 13]  strides in elements                argument), or -1 - a constant
+//   [14 .. 18] the box one copy moves, outermost first (innermost: one swizzle row)
+//
+// Out-of-bounds elements of a box read zero, as tt.descriptor_load's "zero" padding says.
+
+#include "trident/ir/IR.h"
+#include "SharedLayout.h"
+#include "trident/simt/TargetDesc.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace trident::simt {
+
+constexpr int64_t kTensorMapWords = 19;
+
+struct TensorMapSpec {
+  int64_t rank = 0, elementBytes = 0, swizzle = 0;
+  int64_t base = 0;                    // argument index of the base pointer
+  std::vector<int64_t> sizes, strides; // argument index >= 0, or -1 - constant
+  std::vector<int64_t> box;            // one copy; its innermost size is copyWidth()
+  std::vector<int64_t> tile;           // the whole block a load reads (tt.descriptor_load's shape)
+
+  // Copies one tile takes: the tile's rows cut into swizzle rows.
+  int64_t copies() const { return tile.back() / box.back(); }
+  // Elements one copy writes (each copy's part of shared memory follows the last one's).
+  int64_t copyElements() const;
+  bool sameMap(const TensorMapSpec &o) const; // one kernel parameter serves both
+  void appendWords(std::vector<int64_t> &out) const;
+};
+
+// The map a tt.descriptor_load can read through on `target`, or nothing: a target with
+// TMA, zero padding, rank 2, 1-, 2- or 4-byte elements, operands that are arguments or
+// constants, a last stride of 1, and a tile whose shared layout (SharedLayout::swizzled
+// along its last dimension) is what the copies write.
+std::optional<TensorMapSpec> tensorMapSpec(const Op *descriptorLoad, const TargetDesc &target);
+
+// Whether the SIMT lowering keeps the load for the tensor-copy engine: it has a map and
+// sits in an scf.for whose dots alone read it (directly or through one tt.trans), as
+// the loop pipeline's copies need; expand-descriptors expands every other one.
+// With `numWarps` known (non-zero), it must make whole warpgroups: th.wgmma reads the tiles.
+bool tensorMapCandidate(const Op *descriptorLoad, const TargetDesc &target, unsigned numWarps);
+
+// The arrangement a tile read through `spec` has in shared memory.
+SharedLayout tensorMapLayout(const TensorMapSpec &spec);
+
+} // namespace trident::simt
