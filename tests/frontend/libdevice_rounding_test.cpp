@@ -179,3 +179,135 @@ TEST_CASE("libdevice: directed roundings (add/sub/mul/div/rcp/sqrt/fma _rz _rd _
       checkOp<double>(op, m, seed + m);
     }
 }
+
+namespace {
+
+// One kernel, `call` applied to the input; results compared by bits.
+template <class In, class Out>
+std::vector<Out> runUnary(const std::string &call, const std::vector<In> &x, const char *inType, const char *outType,
+                          Type tin, Type tout, const std::vector<In> *y = nullptr) {
+  std::string src = std::string(kHeader) +
+                    "from triton.language.extra import libdevice\n\n@triton.jit\n"
+                    "def k(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):\n"
+                    "    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                    "    x = tl.load(x_ptr + i)\n    y = tl.load(y_ptr + i)\n"
+                    "    tl.store(out_ptr + i, libdevice." +
+                    call + ")\n";
+  std::string sig = std::string("*") + inType + ", *" + inType + ", *" + outType + ", 256";
+  Compiled c = compileSource(src, "k", sig);
+  INFO(c.diags.str());
+  REQUIRE(c.module);
+  std::vector<In> yv = y ? *y : x;
+  std::vector<Out> out(x.size());
+  Interpreter interp;
+  interp.addBuffer(const_cast<In *>(x.data()), x.size() * sizeof(In));
+  interp.addBuffer(yv.data(), yv.size() * sizeof(In));
+  interp.addBuffer(out.data(), out.size() * sizeof(Out));
+  std::vector<KernelArg> args = {KernelArg::pointer(x.data(), tin), KernelArg::pointer(yv.data(), tin),
+                                 KernelArg::pointer(out.data(), tout)};
+  Diagnostics diags;
+  bool ok = interp.run(*c.module, "k", args, {uint32_t(x.size() / 256), 1, 1}, diags);
+  INFO(diags.str());
+  REQUIRE(ok);
+  return out;
+}
+
+template <class T> void checkFmod(uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> x, y, z;
+  inputs(rng, 4096, x, y, z);
+  for (size_t i = 0; i < x.size(); i += 3) // quotients of every size, small ones too
+    y[i] = T(std::ldexp(double(x[i]), -int(rng() % (sizeof(T) == 8 ? 2200 : 300))) * (1.0 + double(rng() % 8)));
+  for (size_t i = 1; i < x.size(); i += 6) // exact halves for remainder's ties
+    y[i] = T(2.0 * double(x[i]) / double(1 + 2 * (rng() % 9)));
+  Type t = sizeof(T) == 8 ? Type::f64() : Type::f32();
+  const char *ty = sizeof(T) == 8 ? "fp64" : "fp32";
+  std::vector<T> f = runUnary<T, T>("fmod(x, y)", x, ty, ty, t, t, &y);
+  std::vector<T> r = runUnary<T, T>("remainder(x, y)", x, ty, ty, t, t, &y);
+  int wrong = 0;
+  for (size_t i = 0; i < x.size(); ++i)
+    if ((!same(f[i], std::fmod(x[i], y[i])) || !same(r[i], std::remainder(x[i], y[i]))) && wrong++ < 3) {
+      CAPTURE(x[i]);
+      CAPTURE(y[i]);
+      CHECK(same(f[i], std::fmod(x[i], y[i])));
+      CHECK(same(r[i], std::remainder(x[i], y[i])));
+    }
+  CHECK_MESSAGE(wrong == 0, ty << " fmod/remainder: " << wrong << " differ");
+}
+
+} // namespace
+
+TEST_CASE("libdevice: fmod and remainder are C's bit for bit, fp32 and fp64") {
+  std::random_device rd;
+  uint32_t seed = rd();
+  CAPTURE(seed);
+  checkFmod<float>(seed);
+  checkFmod<double>(seed + 1);
+}
+
+TEST_CASE("libdevice: conversions with a rounding mode (double2float_rd, ll2float_ru, float2int_rz ...)") {
+  std::random_device rd;
+  uint32_t seed = rd();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::vector<double> d, unused1, unused2;
+  inputs(rng, 2048, d, unused1, unused2);
+  std::vector<int64_t> ll(2048);
+  for (size_t i = 0; i < ll.size(); ++i)
+    ll[i] = i % 4 == 0 ? int64_t(rng()) : i % 4 == 1 ? int64_t(rng() >> (rng() % 64)) : i % 4 == 2 ? -int64_t(rng() >> 30) : int64_t(i) - 1000;
+  ll[0] = INT64_MAX, ll[1] = INT64_MIN, ll[2] = -1, ll[3] = 0;
+  const int allModes[] = {FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD, FE_TONEAREST};
+  const char *names[] = {"rz", "rd", "ru", "rn"};
+  for (int m = 0; m < 4; ++m) {
+    std::string sfx = std::string("_") + names[m];
+    CAPTURE(sfx);
+    // fp64 to fp32.
+    std::vector<float> f = runUnary<double, float>("double2float" + sfx + "(x)", d, "fp64", "fp32", Type::f64(), Type::f32());
+    for (size_t i = 0; i < d.size(); ++i) {
+      volatile double v = d[i];
+      std::fesetround(allModes[m]);
+      volatile float ref = float(v);
+      std::fesetround(FE_TONEAREST);
+      if (!same(f[i], float(ref))) {
+        CAPTURE(d[i]);
+        CHECK(same(f[i], float(ref)));
+      }
+    }
+    // fp64 to int32 and int64, saturating, NaN to 0.
+    auto roundBy = [&](double v) {
+      return m == 0 ? std::trunc(v) : m == 1 ? std::floor(v) : m == 2 ? std::ceil(v) : std::nearbyint(v);
+    };
+    std::vector<int32_t> i32 = runUnary<double, int32_t>("double2int" + sfx + "(x)", d, "fp64", "i32", Type::f64(), Type::i32());
+    std::vector<int64_t> i64 = runUnary<double, int64_t>("double2ll" + sfx + "(x)", d, "fp64", "i64", Type::f64(), Type::i64());
+    std::vector<int64_t> u64 = runUnary<double, int64_t>("double2ull" + sfx + "(x)", d, "fp64", "i64", Type::f64(), Type::i64());
+    for (size_t i = 0; i < d.size(); ++i) {
+      double r = roundBy(d[i]);
+      int32_t e32 = std::isnan(r) ? 0 : r >= 2147483648.0 ? INT32_MAX : r < -2147483648.0 ? INT32_MIN : int32_t(r);
+      int64_t e64 = std::isnan(r) ? 0 : r >= 0x1p63 ? INT64_MAX : r < -0x1p63 ? INT64_MIN : int64_t(r);
+      uint64_t eu = std::isnan(r) || r < 0 ? 0 : r >= 0x1p64 ? UINT64_MAX : uint64_t(r);
+      CAPTURE(d[i]);
+      CHECK(i32[i] == e32);
+      CHECK(i64[i] == e64);
+      CHECK(uint64_t(u64[i]) == eu);
+    }
+    // int64 to fp32 and fp64, uint64 to fp32.
+    std::vector<float> lf = runUnary<int64_t, float>("ll2float" + sfx + "(x)", ll, "i64", "fp32", Type::i64(), Type::f32());
+    std::vector<double> ld = runUnary<int64_t, double>("ll2double" + sfx + "(x)", ll, "i64", "fp64", Type::i64(), Type::f64());
+    std::vector<float> uf = runUnary<int64_t, float>("ull2float" + sfx + "(x)", ll, "i64", "fp32", Type::i64(), Type::f32());
+    std::vector<float> i2f = runUnary<int64_t, float>("int2float" + sfx + "(x.to(tl.int32))", ll, "i64", "fp32", Type::i64(), Type::f32());
+    for (size_t i = 0; i < ll.size(); ++i) {
+      volatile int64_t v = ll[i];
+      volatile uint64_t u = uint64_t(ll[i]);
+      volatile int32_t v32 = int32_t(ll[i]);
+      std::fesetround(allModes[m]);
+      volatile float rf = float(v), ru = float(u), r32 = float(v32);
+      volatile double rd2 = double(v);
+      std::fesetround(FE_TONEAREST);
+      CAPTURE(ll[i]);
+      CHECK(same(lf[i], float(rf)));
+      CHECK(same(ld[i], double(rd2)));
+      CHECK(same(uf[i], float(ru)));
+      CHECK(same(i2f[i], float(r32)));
+    }
+  }
+}
