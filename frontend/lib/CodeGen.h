@@ -76,7 +76,7 @@ Object stringMethod(CodeGen &cg, const std::string &self, const std::string &met
 // The Triton-language source of the language functions the frontend implements
 // in the language itself (random numbers...), and the names it defines.
 std::string preludeSource();
-const char *libdevicePreludeSource(); // appended to the prelude
+const char *libdevicePreludeSource();      // appended to the prelude
 const char *transcendentalPreludeSource(); // libdevice's tanh, pow, atan ... (PreludeTranscendental.cpp)
 const char *standardPreludeSource();       // flip, sort, gather ... (PreludeStandard.cpp), appended too
 const char *softFp8PreludeSource();        // float8e4b15/e4b8/e5b16 conversions (Fp8Software.cpp)

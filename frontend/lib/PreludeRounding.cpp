@@ -341,15 +341,23 @@ void registerRoundingLibdevice(BuiltinTable &t) {
     entries.push_back({"double2float" + suffix, "_ldr_d2f", {m}});
     // Floating point to integers: {name, bits, signed}.
     using ToInt = std::tuple<const char *, int, int>;
-    for (auto [name, bits, isSigned] : std::initializer_list<ToInt>{
-             {"double2int", 32, 1}, {"double2uint", 32, 0}, {"float2int", 32, 1}, {"float2uint", 32, 0},
-             {"double2ll", 64, 1}, {"double2ull", 64, 0}, {"float2ll", 64, 1}, {"float2ull", 64, 0}})
+    for (auto [name, bits, isSigned] : std::initializer_list<ToInt>{{"double2int", 32, 1},
+                                                                    {"double2uint", 32, 0},
+                                                                    {"float2int", 32, 1},
+                                                                    {"float2uint", 32, 0},
+                                                                    {"double2ll", 64, 1},
+                                                                    {"double2ull", 64, 0},
+                                                                    {"float2ll", 64, 1},
+                                                                    {"float2ull", 64, 0}})
       entries.push_back({name + suffix, "_ldr_float_to_int", {m, bits, isSigned}});
     // Integers to floating point: {name, bits, signed, f64}; int32 to fp64 is exact.
     using ToFloat = std::tuple<const char *, int, int, int>;
-    for (auto [name, bits, isSigned, f64] :
-         std::initializer_list<ToFloat>{{"int2float", 32, 1, 0}, {"uint2float", 32, 0, 0}, {"ll2float", 64, 1, 0},
-                                        {"ull2float", 64, 0, 0}, {"ll2double", 64, 1, 1}, {"ull2double", 64, 0, 1}})
+    for (auto [name, bits, isSigned, f64] : std::initializer_list<ToFloat>{{"int2float", 32, 1, 0},
+                                                                           {"uint2float", 32, 0, 0},
+                                                                           {"ll2float", 64, 1, 0},
+                                                                           {"ull2float", 64, 0, 0},
+                                                                           {"ll2double", 64, 1, 1},
+                                                                           {"ull2double", 64, 0, 1}})
       entries.push_back({name + suffix, "_ldr_int_to_float", {m, bits, isSigned, f64}});
   }
   entries.push_back({"int2double_rn", "_ldr_int_to_float", {3, 32, 1, 1}});

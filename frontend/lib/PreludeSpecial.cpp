@@ -8,11 +8,6 @@
 //                     and its exact error; 2 - erfc(-x) below 0
 //   erfinv, erfcinv, normcdfinv   Newton steps on erf (the centre) or on
 //                     log erfc = -x^2 + log erfcx(x) (the tails, without underflow)
-//   lgamma, tgamma    series of lgamma(1 + u) / u and lgamma(2 + u) / u near the zeros
-//                     at 1 and 2, the recurrence below 10, Stirling's series above,
-//                     the reflection formula below 0
-//   cyl_bessel_i0/i1  the power series up to 30 (fp64; 15 for fp32), the asymptotic
-//                     series above with exp(x) split in two against early overflow
 // fp16/bf16 inputs compute in fp32. The measured errors are in docs/frontend.md.
 
 #include "CodeGen.h"
@@ -248,7 +243,8 @@ def _lds_normcdfinv(x):
 
 void registerSpecialLibdevice(BuiltinTable &t) {
   std::vector<LibdevicePrelude> entries;
-  for (const char *name : {"fmod", "remainder", "erfc", "erfcx", "normcdf", "erfinv", "erfcinv", "normcdfinv"})
+  for (const char *name :
+       {"fmod", "remainder", "erfc", "erfcx", "normcdf", "erfinv", "erfcinv", "normcdfinv"})
     entries.push_back({name, std::string("_lds_") + name, {}});
   addLibdevicePrelude(t, entries);
 }

@@ -126,8 +126,8 @@ const Fn kFns[] = {
     {"cbrt", [](long double x, long double) { return std::cbrt(x); }, -1e6, 1e6, 0, 0, 2, 2},
     {"hypot", [](long double x, long double y) { return std::hypot(x, y); }, -1e3, 1e3, -1e3, 1e3, 3, 3,
      false, true},
-    {"erfc", [](long double x, long double) { return std::erfc(x); }, -6, 27, 0, 0, 5, 5},
-    {"erfcx", [](long double x, long double) { return erfcxReference(x); }, -9, 60, 0, 0, 4, 4},
+    {"erfc", [](long double x, long double) { return std::erfc(x); }, -6, 27, 0, 0, 6, 6},
+    {"erfcx", [](long double x, long double) { return erfcxReference(x); }, -9, 60, 0, 0, 5, 5},
     {"normcdf", [](long double x, long double) { return normcdfReference(x); }, -37, 8, 0, 0, 6, 6},
     {"erfinv", [](long double x, long double) { return erfinvReference(x); }, -1, 1, 0, 0, 6, 6},
     {"erfcinv", [](long double x, long double) { return erfcinvReference(x); }, 1e-300, 2, 0, 0, 4, 4, true},
@@ -202,7 +202,8 @@ template <class T> void measure(uint32_t seed) {
         x[i] = T(std::ldexp(double(x[i]) / 20, -int(rng() % 30)));
     if (std::string(f.name) == "erfinv")
       for (size_t i = 0; i < n / 4; ++i) // the tails, next to +-1
-        x[i] = T(std::copysign(1 - std::ldexp(double(rng() % 1000 + 1) / 1000, -int(rng() % 50)), double(x[i])));
+        x[i] =
+            T(std::copysign(1 - std::ldexp(double(rng() % 1000 + 1) / 1000, -int(rng() % 50)), double(x[i])));
     if (std::string(f.name) == "erfcinv")
       for (size_t i = 0; i < n / 4; ++i) // the upper tail, next to 2
         x[i] = T(2 - double(x[i]) / 2);

@@ -76,7 +76,8 @@ template <class T> T reference(const std::string &op, T x, T y, T z, int mode) {
 
 // Inputs that reach every path: random finite bit patterns, operands of like and of
 // opposite magnitude, sums that cancel, products near the subnormals and near overflow.
-template <class T> void inputs(std::mt19937_64 &rng, size_t n, std::vector<T> &x, std::vector<T> &y, std::vector<T> &z) {
+template <class T>
+void inputs(std::mt19937_64 &rng, size_t n, std::vector<T> &x, std::vector<T> &y, std::vector<T> &z) {
   using L = std::numeric_limits<T>;
   const int bits = sizeof(T) * 8;
   auto any = [&] {
@@ -91,8 +92,10 @@ template <class T> void inputs(std::mt19937_64 &rng, size_t n, std::vector<T> &x
     int e = lo + int(rng() % uint64_t(hi - lo + 1));
     return T(std::ldexp(m, e) * ((rng() & 1) ? -1 : 1));
   };
-  const T specials[] = {T(0), T(-0.0), T(1), T(-1), L::infinity(), -L::infinity(), L::quiet_NaN(),
-                        L::max(), -L::max(), L::denorm_min(), -L::denorm_min(), L::min(), T(3), T(0.1)};
+  const T specials[] = {
+      T(0),           T(-0.0),  T(1),      T(-1),           L::infinity(),    -L::infinity(),
+      L::quiet_NaN(), L::max(), -L::max(), L::denorm_min(), -L::denorm_min(), L::min(),
+      T(3),           T(0.1)};
   const int emax = L::max_exponent, emin = L::min_exponent - L::digits;
   x.resize(n);
   y.resize(n);
@@ -139,7 +142,8 @@ template <class T> void checkOp(const std::string &op, int m, uint32_t seed) {
                     "    tl.store(out_ptr + i, libdevice." +
                     name + call + ")\n";
   bool f64 = sizeof(T) == 8;
-  Compiled c = compileSource(src, "k", f64 ? "*fp64, *fp64, *fp64, *fp64, 512" : "*fp32, *fp32, *fp32, *fp32, 512");
+  Compiled c =
+      compileSource(src, "k", f64 ? "*fp64, *fp64, *fp64, *fp64, 512" : "*fp32, *fp32, *fp32, *fp32, 512");
   INFO(c.diags.str());
   REQUIRE(c.module);
   std::vector<T> out(n);
@@ -169,7 +173,8 @@ template <class T> void checkOp(const std::string &op, int m, uint32_t seed) {
 
 } // namespace
 
-TEST_CASE("libdevice: directed roundings (add/sub/mul/div/rcp/sqrt/fma _rz _rd _ru) are IEEE's, fp32 and fp64") {
+TEST_CASE(
+    "libdevice: directed roundings (add/sub/mul/div/rcp/sqrt/fma _rz _rd _ru) are IEEE's, fp32 and fp64") {
   std::random_device rd;
   uint32_t seed = rd();
   CAPTURE(seed);
@@ -184,8 +189,8 @@ namespace {
 
 // One kernel, `call` applied to the input; results compared by bits.
 template <class In, class Out>
-std::vector<Out> runUnary(const std::string &call, const std::vector<In> &x, const char *inType, const char *outType,
-                          Type tin, Type tout, const std::vector<In> *y = nullptr) {
+std::vector<Out> runUnary(const std::string &call, const std::vector<In> &x, const char *inType,
+                          const char *outType, Type tin, Type tout, const std::vector<In> *y = nullptr) {
   std::string src = std::string(kHeader) +
                     "from triton.language.extra import libdevice\n\n@triton.jit\n"
                     "def k(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):\n"
@@ -217,7 +222,8 @@ template <class T> void checkFmod(uint32_t seed) {
   std::vector<T> x, y, z;
   inputs(rng, 4096, x, y, z);
   for (size_t i = 0; i < x.size(); i += 3) // quotients of every size, small ones too
-    y[i] = T(std::ldexp(double(x[i]), -int(rng() % (sizeof(T) == 8 ? 2200 : 300))) * (1.0 + double(rng() % 8)));
+    y[i] =
+        T(std::ldexp(double(x[i]), -int(rng() % (sizeof(T) == 8 ? 2200 : 300))) * (1.0 + double(rng() % 8)));
   for (size_t i = 1; i < x.size(); i += 6) // exact halves for remainder's ties
     y[i] = T(2.0 * double(x[i]) / double(1 + 2 * (rng() % 9)));
   Type t = sizeof(T) == 8 ? Type::f64() : Type::f32();
@@ -254,7 +260,10 @@ TEST_CASE("libdevice: conversions with a rounding mode (double2float_rd, ll2floa
   inputs(rng, 2048, d, unused1, unused2);
   std::vector<int64_t> ll(2048);
   for (size_t i = 0; i < ll.size(); ++i)
-    ll[i] = i % 4 == 0 ? int64_t(rng()) : i % 4 == 1 ? int64_t(rng() >> (rng() % 64)) : i % 4 == 2 ? -int64_t(rng() >> 30) : int64_t(i) - 1000;
+    ll[i] = i % 4 == 0   ? int64_t(rng())
+            : i % 4 == 1 ? int64_t(rng() >> (rng() % 64))
+            : i % 4 == 2 ? -int64_t(rng() >> 30)
+                         : int64_t(i) - 1000;
   ll[0] = INT64_MAX, ll[1] = INT64_MIN, ll[2] = -1, ll[3] = 0;
   const int allModes[] = {FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD, FE_TONEAREST};
   const char *names[] = {"rz", "rd", "ru", "rn"};
@@ -262,7 +271,8 @@ TEST_CASE("libdevice: conversions with a rounding mode (double2float_rd, ll2floa
     std::string sfx = std::string("_") + names[m];
     CAPTURE(sfx);
     // fp64 to fp32.
-    std::vector<float> f = runUnary<double, float>("double2float" + sfx + "(x)", d, "fp64", "fp32", Type::f64(), Type::f32());
+    std::vector<float> f =
+        runUnary<double, float>("double2float" + sfx + "(x)", d, "fp64", "fp32", Type::f64(), Type::f32());
     for (size_t i = 0; i < d.size(); ++i) {
       volatile double v = d[i];
       std::fesetround(allModes[m]);
@@ -277,12 +287,18 @@ TEST_CASE("libdevice: conversions with a rounding mode (double2float_rd, ll2floa
     auto roundBy = [&](double v) {
       return m == 0 ? std::trunc(v) : m == 1 ? std::floor(v) : m == 2 ? std::ceil(v) : std::nearbyint(v);
     };
-    std::vector<int32_t> i32 = runUnary<double, int32_t>("double2int" + sfx + "(x)", d, "fp64", "i32", Type::f64(), Type::i32());
-    std::vector<int64_t> i64 = runUnary<double, int64_t>("double2ll" + sfx + "(x)", d, "fp64", "i64", Type::f64(), Type::i64());
-    std::vector<int64_t> u64 = runUnary<double, int64_t>("double2ull" + sfx + "(x)", d, "fp64", "i64", Type::f64(), Type::i64());
+    std::vector<int32_t> i32 =
+        runUnary<double, int32_t>("double2int" + sfx + "(x)", d, "fp64", "i32", Type::f64(), Type::i32());
+    std::vector<int64_t> i64 =
+        runUnary<double, int64_t>("double2ll" + sfx + "(x)", d, "fp64", "i64", Type::f64(), Type::i64());
+    std::vector<int64_t> u64 =
+        runUnary<double, int64_t>("double2ull" + sfx + "(x)", d, "fp64", "i64", Type::f64(), Type::i64());
     for (size_t i = 0; i < d.size(); ++i) {
       double r = roundBy(d[i]);
-      int32_t e32 = std::isnan(r) ? 0 : r >= 2147483648.0 ? INT32_MAX : r < -2147483648.0 ? INT32_MIN : int32_t(r);
+      int32_t e32 = std::isnan(r)       ? 0
+                    : r >= 2147483648.0 ? INT32_MAX
+                    : r < -2147483648.0 ? INT32_MIN
+                                        : int32_t(r);
       int64_t e64 = std::isnan(r) ? 0 : r >= 0x1p63 ? INT64_MAX : r < -0x1p63 ? INT64_MIN : int64_t(r);
       uint64_t eu = std::isnan(r) || r < 0 ? 0 : r >= 0x1p64 ? UINT64_MAX : uint64_t(r);
       CAPTURE(d[i]);
@@ -291,10 +307,14 @@ TEST_CASE("libdevice: conversions with a rounding mode (double2float_rd, ll2floa
       CHECK(uint64_t(u64[i]) == eu);
     }
     // int64 to fp32 and fp64, uint64 to fp32.
-    std::vector<float> lf = runUnary<int64_t, float>("ll2float" + sfx + "(x)", ll, "i64", "fp32", Type::i64(), Type::f32());
-    std::vector<double> ld = runUnary<int64_t, double>("ll2double" + sfx + "(x)", ll, "i64", "fp64", Type::i64(), Type::f64());
-    std::vector<float> uf = runUnary<int64_t, float>("ull2float" + sfx + "(x)", ll, "i64", "fp32", Type::i64(), Type::f32());
-    std::vector<float> i2f = runUnary<int64_t, float>("int2float" + sfx + "(x.to(tl.int32))", ll, "i64", "fp32", Type::i64(), Type::f32());
+    std::vector<float> lf =
+        runUnary<int64_t, float>("ll2float" + sfx + "(x)", ll, "i64", "fp32", Type::i64(), Type::f32());
+    std::vector<double> ld =
+        runUnary<int64_t, double>("ll2double" + sfx + "(x)", ll, "i64", "fp64", Type::i64(), Type::f64());
+    std::vector<float> uf =
+        runUnary<int64_t, float>("ull2float" + sfx + "(x)", ll, "i64", "fp32", Type::i64(), Type::f32());
+    std::vector<float> i2f = runUnary<int64_t, float>("int2float" + sfx + "(x.to(tl.int32))", ll, "i64",
+                                                      "fp32", Type::i64(), Type::f32());
     for (size_t i = 0; i < ll.size(); ++i) {
       volatile int64_t v = ll[i];
       volatile uint64_t u = uint64_t(ll[i]);
