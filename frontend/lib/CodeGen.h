@@ -76,10 +76,22 @@ Object stringMethod(CodeGen &cg, const std::string &self, const std::string &met
 // The Triton-language source of the language functions the frontend implements
 // in the language itself (random numbers...), and the names it defines.
 std::string preludeSource();
-const char *libdevicePreludeSource(); // appended to the prelude
+const char *libdevicePreludeSource();      // appended to the prelude
 const char *transcendentalPreludeSource(); // libdevice's tanh, pow, atan ... (PreludeTranscendental.cpp)
 const char *standardPreludeSource();       // flip, sort, gather ... (PreludeStandard.cpp), appended too
 const char *softFp8PreludeSource();        // float8e4b15/e4b8/e5b16 conversions (Fp8Software.cpp)
+const char *roundingPreludeSource();       // libdevice's add_rz ... double2float_rd ... (PreludeRounding.cpp)
+const char *specialPreludeSource();        // libdevice's erfc, lgamma, fmod ... (PreludeSpecial.cpp)
+
+// A libdevice name implemented by a prelude function, which is called with the
+// kernel's arguments followed by `constants` (compile-time integers: a rounding mode...).
+struct LibdevicePrelude {
+  std::string name, impl;
+  std::vector<int> constants;
+};
+void addLibdevicePrelude(BuiltinTable &t, const std::vector<LibdevicePrelude> &entries);
+void registerRoundingLibdevice(BuiltinTable &t); // PreludeRounding.cpp
+void registerSpecialLibdevice(BuiltinTable &t);  // PreludeSpecial.cpp
 
 class CodeGen {
 public:

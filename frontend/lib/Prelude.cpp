@@ -148,7 +148,7 @@ def randn4x(seed, offset, n_rounds: tl.constexpr = 10):
     return n1, n2, n3, n4
 )PRELUDE") +
          libdevicePreludeSource() + transcendentalPreludeSource() + standardPreludeSource() +
-         softFp8PreludeSource();
+         softFp8PreludeSource() + roundingPreludeSource() + specialPreludeSource();
 }
 
 void registerPreludeBuiltins(BuiltinTable &t) {

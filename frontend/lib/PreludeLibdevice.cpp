@@ -423,7 +423,19 @@ def _ld_brev(x):
 )PRELUDE";
 }
 
+void addLibdevicePrelude(BuiltinTable &t, const std::vector<LibdevicePrelude> &entries) {
+  for (const LibdevicePrelude &e : entries)
+    t["libdevice." + e.name] = [impl = e.impl, constants = e.constants](CodeGen &cg, const CallArgs &args) {
+      CallArgs call = args;
+      for (int c : constants)
+        call.positional.push_back(Arg{Object::integer(c), args.span, nullptr});
+      return cg.callPrelude(impl, call);
+    };
+}
+
 void registerLibdeviceBuiltins(BuiltinTable &t) {
+  registerRoundingLibdevice(t);
+  registerSpecialLibdevice(t);
   for (const LibdeviceEntry &e : kLibdevice) {
     std::string impl = e.impl;
     if (impl.rfind("tl.", 0) == 0)

@@ -1,4 +1,5 @@
-// libdevice's transcendentals composed in the Triton language (PreludeTranscendental.cpp),
+// libdevice's transcendentals composed in the Triton language (PreludeTranscendental.cpp,
+// and erfc, erfcx, normcdf, erfinv, erfcinv, normcdfinv from PreludeSpecial.cpp),
 // run in the interpreter on fresh random inputs over each function's domain and
 // compared with long double references: the largest error in units in the last
 // place (ulp) must stay within the bound listed here (docs/frontend.md gives the
@@ -41,6 +42,64 @@ long double sinpiReference(long double x) {
   return std::sin(kPi * r);
 }
 
+// exp(x^2) with x^2 as a rounded long double and its error (x^2 reaches 10^4 here).
+long double expSquare(long double x) {
+  long double h = x * x, l = std::fma(x, x, -h);
+  return std::exp(h) * (1 + l);
+}
+
+long double erfcxReference(long double x) {
+  return std::isinf(x) ? (x > 0 ? 0 : INFINITY) : expSquare(x) * std::erfc(x);
+}
+
+// erfc(-x / sqrt(2)) / 2 with the argument in two parts (1/sqrt(2) as a long double and
+// the rest, the product's rounding error): its rounding alone would cost 2 z^2 ulp in
+// the far tail.
+long double normcdfReference(long double x) {
+  if (std::isinf(x))
+    return x > 0 ? 1 : 0;
+  const long double c = 0.70710678118654752438L, cLo = 2.0947e-20L;
+  long double zh = -x * c, zl = std::fma(-x, c, -zh) - x * cLo;
+  return 0.5L * (std::erfc(zh) - zl * 1.1283791670955125738961589031215452L * std::exp(-zh * zh));
+}
+
+// The root of f(x) = target for an increasing f on [lo, hi]: bisection, then Newton
+// steps with the derivative df.
+long double invert(long double (*f)(long double), long double (*df)(long double), long double target,
+                   long double lo, long double hi) {
+  for (int i = 0; i < 200 && hi - lo > 0; ++i) {
+    long double mid = 0.5L * (lo + hi);
+    (f(mid) < target ? lo : hi) = mid;
+  }
+  long double x = 0.5L * (lo + hi);
+  for (int i = 0; i < 2; ++i)
+    x -= (f(x) - target) / df(x);
+  return x;
+}
+
+long double erfDeriv(long double x) { return 1.1283791670955125738961589031215452L * std::exp(-x * x); }
+long double negErfc(long double x) { return -std::erfc(x); }
+
+long double erfinvReference(long double y) {
+  if (std::fabs(y) >= 1)
+    return std::fabs(y) == 1 ? std::copysign((long double)INFINITY, y) : NAN;
+  if (std::fabs(y) < 1e-9L) // sqrt(pi)/2 (y + pi y^3 / 12 + ...)
+    return 0.886226925452758013649083741671L * y * (1 + 0.2617993877991494365L * y * y);
+  if (std::fabs(y) <= 0.5L)
+    return invert([](long double x) { return std::erf(x); }, erfDeriv, y, -1, 1);
+  // The tail through erfc: 1 - |y| is exact.
+  long double x = invert(negErfc, erfDeriv, -(1 - std::fabs(y)), 0, 30);
+  return std::copysign(x, y);
+}
+
+long double erfcinvReference(long double q) {
+  if (q <= 0 || q >= 2)
+    return q == 0 ? INFINITY : q == 2 ? -INFINITY : NAN;
+  if (q > 1) // erfc(x) near 2 has too few bits left: erfcinv(q) = -erfcinv(2 - q)
+    return -invert(negErfc, erfDeriv, -(2 - q), 0, 110);
+  return invert(negErfc, erfDeriv, -q, -30, 110);
+}
+
 const Fn kFns[] = {
     {"expm1", [](long double x, long double) { return std::expm1(x); }, -20, 20, 0, 0, 3, 3},
     {"log1p", [](long double x, long double) { return std::log1p(x); }, -0.999, 1e6, 0, 0, 3, 3},
@@ -67,6 +126,16 @@ const Fn kFns[] = {
     {"cbrt", [](long double x, long double) { return std::cbrt(x); }, -1e6, 1e6, 0, 0, 2, 2},
     {"hypot", [](long double x, long double y) { return std::hypot(x, y); }, -1e3, 1e3, -1e3, 1e3, 3, 3,
      false, true},
+    {"erfc", [](long double x, long double) { return std::erfc(x); }, -6, 27, 0, 0, 6, 6},
+    {"erfcx", [](long double x, long double) { return erfcxReference(x); }, -9, 60, 0, 0, 5, 5},
+    {"normcdf", [](long double x, long double) { return normcdfReference(x); }, -37, 8, 0, 0, 6, 6},
+    {"erfinv", [](long double x, long double) { return erfinvReference(x); }, -1, 1, 0, 0, 6, 6},
+    {"erfcinv", [](long double x, long double) { return erfcinvReference(x); }, 1e-300, 2, 0, 0, 4, 4, true},
+    {"normcdfinv",
+     [](long double x, long double) {
+       return x == 0.5L ? 0.0L : -1.4142135623730950488016887242096981L * erfcinvReference(2 * x);
+     },
+     1e-300, 1, 0, 0, 4, 4, true},
 };
 
 template <class T> double ulpError(T got, long double ref) {
@@ -131,6 +200,13 @@ template <class T> void measure(uint32_t seed) {
     if (std::string(f.name) == "expm1" || std::string(f.name) == "tanh" || std::string(f.name) == "log1p")
       for (size_t i = 0; i < n / 8; ++i) // small magnitudes, where the naive formulas cancel
         x[i] = T(std::ldexp(double(x[i]) / 20, -int(rng() % 30)));
+    if (std::string(f.name) == "erfinv")
+      for (size_t i = 0; i < n / 4; ++i) // the tails, next to +-1
+        x[i] =
+            T(std::copysign(1 - std::ldexp(double(rng() % 1000 + 1) / 1000, -int(rng() % 50)), double(x[i])));
+    if (std::string(f.name) == "erfcinv")
+      for (size_t i = 0; i < n / 4; ++i) // the upper tail, next to 2
+        x[i] = T(2 - double(x[i]) / 2);
     run(f, x, y, out);
     double worst = 0;
     T worstX = 0;
