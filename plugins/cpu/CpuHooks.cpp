@@ -59,10 +59,7 @@ void CpuHooks::boundsCheck(llvm::IRBuilder<> &b, const CheckSite &site, llvm::Va
   auto *stop = llvm::BasicBlock::Create(b.getContext(), "check.fail", f);
   b.CreateCondBr(b.CreateICmpNE(ok, b.getInt32(0)), pass, stop, llvm::MDBuilder(b.getContext()).createLikelyBranchWeights());
   b.SetInsertPoint(stop);
-  if (f->getReturnType()->isVoidTy())
-    b.CreateRetVoid();
-  else // a function the kernel calls: its caller's next access stops too (the launch has failed)
-    b.CreateRet(llvm::PoisonValue::get(f->getReturnType()));
+  b.CreateRetVoid(); // the program ends (thread IR holds only kernels: calls are inlined before the lowering)
   b.SetInsertPoint(pass);
 }
 
