@@ -17,6 +17,8 @@ std::string writeBinary(const Binary &binary) {
       os << " " << c;
     os << "\n";
   }
+  if (binary.checks != CheckMode::Off)
+    os << "checks " << checkModeName(binary.checks) << "\n";
   os << "object " << binary.object.size() << "\n";
   os.write(binary.object.data(), std::streamsize(binary.object.size()));
   return os.str();
@@ -53,6 +55,13 @@ std::optional<Binary> readBinary(std::string_view bytes, std::string &why) {
         return std::nullopt;
       }
       out.kernels.push_back(std::move(k));
+    } else if (word == "checks") {
+      std::string mode;
+      line >> mode;
+      if (!parseCheckMode(mode, out.checks)) {
+        why = "the CPU binary's checks line is malformed";
+        return std::nullopt;
+      }
     } else if (word == "object") {
       size_t size = 0;
       line >> size;

@@ -4,11 +4,14 @@
 //   // trident-cpu-binary 1
 //   cpu znver3 +adx,+aes,...,-avx512f
 //   kernel add_kernel 0 1 1 1 5          (name, shared bytes, TRIDENT_ARG_* per parameter)
+//   checks debug                         (only when checked: "debug" or "env", CpuChecks.h)
 //   object 2312
 //   <2312 bytes>
 //
 // Self-contained, as the ABI wants: loading needs nothing else. The object runs only
 // on a CPU with the features it was compiled for, so loading checks them.
+
+#include "CpuChecks.h"
 
 #include <cstdint>
 #include <optional>
@@ -27,6 +30,7 @@ struct BinaryKernel {
 struct Binary {
   std::string cpu, features;
   std::vector<BinaryKernel> kernels;
+  CheckMode checks = CheckMode::Off;
   std::string object;
 };
 

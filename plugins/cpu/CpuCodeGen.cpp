@@ -1,6 +1,7 @@
 // The CPU pipeline of CpuCodeGen.h.
 #include "CpuCodeGen.h"
 
+#include "CpuChecks.h"
 #include "CpuHooks.h"
 #include "ThreadLoops.h"
 #include "CpuTarget.h"
@@ -243,9 +244,12 @@ std::optional<CompiledModule> compile(const Module &blockIR, const CompileOption
   if (!threadIR)
     return std::nullopt;
   timer.lap("thread IR");
-  for (Op *f : threadIR->functions())
+  for (Op *f : threadIR->functions()) {
     if (!formThreadLoops(f, diags))
       return std::nullopt;
+    if (options.boundsChecks)
+      insertBoundsChecks(f);
+  }
   timer.lap("thread loops", "tir", [&] { return print(*threadIR); });
   CompiledModule out;
   for (Op *f : threadIR->functions()) {

@@ -4,7 +4,7 @@
 //
 //   block IR --simt::compileToThreadIR (CpuTarget's TargetDesc: warps of one thread)-->
 //   thread IR --ThreadLoops.h: the program's threads as loops between its barriers-->
-//   thread IR of one thread                                           "thread loops"
+//   thread IR of one thread (+ bounds checks in the debug mode: CpuChecks.h) "thread loops"
 //            --llvmgen::translateToLLVM (CpuHooks)--> "to LLVM IR"
 //   + one entry per kernel that unpacks the launch's arguments and loops over a range
 //     of programs, calling the kernel (inlined)                       "entry"
@@ -41,6 +41,7 @@ struct CompileOptions {
   unsigned optLevel = 3;
   // "binary" (an object), "thread-ir", "llvm" (optimized), "asm"
   std::string emit = "binary";
+  bool boundsChecks = false; // the debug mode's checks of global accesses (CpuChecks.h)
 };
 
 struct CompiledModule {

@@ -1,5 +1,8 @@
 #include "CpuHooks.h"
 
+#include "CpuChecks.h"
+
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
 namespace trident::cpu {
@@ -26,6 +29,10 @@ llvm::Value *CpuHooks::mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::Arr
 }
 
 bool CpuHooks::printf(llvm::IRBuilder<> &b, std::string_view format, llvm::ArrayRef<llvm::Value *> args) {
+  if (CheckSite site; parseCheckFormat(format, site) && args.size() == 1) {
+    boundsCheck(b, site, args[0]);
+    return true;
+  }
   llvm::Module &m = *b.GetInsertBlock()->getModule();
   auto *type = llvm::FunctionType::get(b.getInt32Ty(), {b.getPtrTy()}, /*isVarArg=*/true);
   llvm::FunctionCallee callee = m.getOrInsertFunction("printf", type);
@@ -33,6 +40,27 @@ bool CpuHooks::printf(llvm::IRBuilder<> &b, std::string_view format, llvm::Array
   operands.insert(operands.end(), args.begin(), args.end());
   b.CreateCall(callee, operands);
   return true;
+}
+
+// if (!trident_cpu_check(address, bytes, op, where, x, y, z)) return; the access follows.
+void CpuHooks::boundsCheck(llvm::IRBuilder<> &b, const CheckSite &site, llvm::Value *address) {
+  llvm::Function *f = b.GetInsertBlock()->getParent();
+  llvm::Module &m = *f->getParent();
+  auto *type = llvm::FunctionType::get(
+      b.getInt32Ty(), {b.getInt64Ty(), b.getInt32Ty(), b.getPtrTy(), b.getPtrTy(), b.getInt32Ty(), b.getInt32Ty(),
+                       b.getInt32Ty()},
+      false);
+  llvm::FunctionCallee callee = m.getOrInsertFunction(kCheckSymbol, type);
+  if (auto *declared = llvm::dyn_cast<llvm::Function>(callee.getCallee()))
+    declared->setDoesNotThrow();
+  llvm::Value *ok = b.CreateCall(callee, {address, b.getInt32(site.bytes), b.CreateGlobalStringPtr(site.op),
+                                          b.CreateGlobalStringPtr(site.where), extra(b, 0), extra(b, 1), extra(b, 2)});
+  auto *pass = llvm::BasicBlock::Create(b.getContext(), "check.ok", f);
+  auto *stop = llvm::BasicBlock::Create(b.getContext(), "check.fail", f);
+  b.CreateCondBr(b.CreateICmpNE(ok, b.getInt32(0)), pass, stop, llvm::MDBuilder(b.getContext()).createLikelyBranchWeights());
+  b.SetInsertPoint(stop);
+  b.CreateRetVoid(); // the program ends (thread IR holds only kernels: calls are inlined before the lowering)
+  b.SetInsertPoint(pass);
 }
 
 bool CpuHooks::assertFail(llvm::IRBuilder<> &b, std::string_view message, std::string_view file, unsigned line,

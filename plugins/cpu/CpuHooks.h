@@ -3,11 +3,14 @@
 // seven parameters after its own: the program id (x, y, z), the grid (x, y, z) and the
 // program's shared memory; the thread is the only one of its program, so barriers are
 // nothing and a shuffle reads the thread's own value. Assertions call back into the
-// plugin (kAssertFailSymbol) and end the program.
+// plugin (kAssertFailSymbol) and end the program; so do failed bounds checks in the
+// debug mode (CpuChecks.h), which reach the hooks as th.printf with a marked format.
 
 #include "trident/backends/llvm/Target.h"
 
 namespace trident::cpu {
+
+struct CheckSite;
 
 inline constexpr unsigned kExtraParameters = 7;
 // void (const char *message, const char *file, unsigned line, const char *function)
@@ -42,6 +45,8 @@ public:
 
 private:
   llvm::Value *extra(llvm::IRBuilder<> &b, unsigned i);
+  // A bounds check (CpuChecks.h) of `address`, from the th.printf that carries it.
+  void boundsCheck(llvm::IRBuilder<> &b, const CheckSite &site, llvm::Value *address);
   std::string triple_;
 };
 

@@ -1,5 +1,6 @@
 #include "CpuJit.h"
 
+#include "CpuChecks.h"
 #include "CpuHooks.h"
 #include "trident/support/FloatFormats.h"
 
@@ -69,6 +70,7 @@ std::unique_ptr<LoadedObject> LoadedObject::load(const std::string &object, std:
   auto flags = llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable;
   llvm::orc::SymbolMap symbols;
   symbols[j.mangleAndIntern(kAssertFailSymbol)] = {llvm::orc::ExecutorAddr::fromPtr(&cpuAssertFail), flags};
+  symbols[j.mangleAndIntern(kCheckSymbol)] = {llvm::orc::ExecutorAddr::fromPtr(&cpuCheckAccess), flags};
 #if defined(__x86_64__)
   symbols[j.mangleAndIntern("__truncsfbf2")] = {llvm::orc::ExecutorAddr::fromPtr(&cpuTruncSfBf2), flags};
   symbols[j.mangleAndIntern("__truncdfbf2")] = {llvm::orc::ExecutorAddr::fromPtr(&cpuTruncDfBf2), flags};

@@ -1,7 +1,7 @@
 #pragma once
 // Loading a CPU binary's object into the process: one LLVM ORC LLJIT per module,
 // which links the object against the C library (printf, math functions) and against
-// the few functions the plugin provides (assertions, bf16 conversions).
+// the few functions the plugin provides (assertions, bounds checks, bf16 conversions).
 
 #include "CpuBinary.h"
 #include "CpuCodeGen.h"

@@ -5,9 +5,11 @@
 // memory is host memory and work runs when it is enqueued.
 //
 // TRIDENT_CPU_DEVICES=N exposes N devices (default 1) sharing one thread pool;
-// TRIDENT_CPU_THREADS=N sets the pool's size (default: one per core).
+// TRIDENT_CPU_THREADS=N sets the pool's size (default: one per core); kernels compiled
+// with `debug` or under TRIDENT_CPU_CHECK=1 check their global accesses (CpuChecks.h).
 
 #include "CpuBinary.h"
+#include "CpuChecks.h"
 #include "CpuCodeGen.h"
 #include "CpuJit.h"
 #include "CpuTarget.h"
@@ -23,6 +25,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 
 struct trident_module_s;
 struct trident_kernel_s {
@@ -33,6 +36,7 @@ struct trident_kernel_s {
 struct trident_module_s {
   trident::sdk::HostDevice *device = nullptr;
   std::unique_ptr<trident::cpu::LoadedObject> object;
+  bool checked = false; // compiled with bounds checks (CpuChecks.h)
   std::map<std::string, std::unique_ptr<trident_kernel_s>> kernels;
 };
 
@@ -74,6 +78,9 @@ trident_status compileKernel(trident_context ctx, const char *target, const char
     compile.kernel = kernel;
     if (options && TRIDENT_HAS_FIELD(options, trident_compile_options, emit) && options->emit)
       compile.emit = options->emit;
+    bool debug = options && TRIDENT_HAS_FIELD(options, trident_compile_options, debug) && options->debug;
+    CheckMode checks = checkModeFor(debug);
+    compile.boundsChecks = checks != CheckMode::Off;
     if (compile.emit != "binary" && compile.emit != "thread-ir" && compile.emit != "llvm" && compile.emit != "asm")
       return fail(TRIDENT_ERROR_NOT_SUPPORTED,
                   "the CPU plugin emits 'binary', 'asm', 'llvm' or 'thread-ir', not '" + compile.emit + "'");
@@ -92,6 +99,7 @@ trident_status compileKernel(trident_context ctx, const char *target, const char
       Binary binary;
       binary.cpu = hostCpu().name;
       binary.features = hostCpu().features;
+      binary.checks = checks;
       for (const KernelInfo &k : compiled->kernels) {
         BinaryKernel bk{k.name, k.sharedBytes, {}};
         for (Type t : k.params)
@@ -142,8 +150,11 @@ trident_status moduleLoad(trident_device device, const void *data, size_t size, 
       return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "the binary was compiled for CPU '" + binary->cpu +
                                                       "' with other features than this host's '" + hostCpu().name +
                                                       "'; compile it again here");
+    if (std::string refusal = checkModeRefusal(binary->checks); !refusal.empty())
+      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, refusal);
     auto mod = std::make_unique<trident_module_s>();
     mod->device = sdk::fromHandle(device);
+    mod->checked = binary->checks != CheckMode::Off;
     std::lock_guard lock(jitMutex);
     mod->object = LoadedObject::load(binary->object, why);
     if (!mod->object)
@@ -216,8 +227,11 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
     std::atomic<bool> failed{false};
     std::mutex errorMutex;
     std::string error;
+    std::optional<LaunchChecks> checks;
+    if (kernel->module->checked)
+      checks.emplace(d, *params);
     pool.parallelFor(size_t(chunks), [&](size_t c) {
-      if (failed.load())
+      if (failed.load() || (checks && checks->failed()))
         return;
       int64_t begin = total * int64_t(c) / chunks, end = total * int64_t(c + 1) / chunks;
       void *memory = nullptr;
@@ -229,7 +243,10 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
           error = "out of host memory for " + std::to_string(shared) + " bytes of shared memory";
         return;
       }
-      kernel->entry(params->args, begin, end, params->grid, memory);
+      {
+        LaunchChecks::Scope scope(checks ? &*checks : nullptr);
+        kernel->entry(params->args, begin, end, params->grid, memory);
+      }
       std::string assertion = takeAssertFailure();
       if (!assertion.empty()) {
         std::lock_guard lock(errorMutex);
@@ -237,6 +254,9 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
           error = assertion;
       }
     });
+    if (checks && checks->failed()) // the violation stopped the programs: it comes first
+      return fail(TRIDENT_ERROR_LAUNCH, "kernel '" + kernel->info.name + "' failed on " + d.name + ": " +
+                                            checks->error());
     if (failed)
       return fail(TRIDENT_ERROR_LAUNCH, "kernel '" + kernel->info.name + "' failed on " + d.name + ": " + error);
     return TRIDENT_SUCCESS;

@@ -40,7 +40,7 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
         d.cuModuleUnload(mod->module);
         return check(r, ("cuModuleGetFunction(" + k.name + ")").c_str());
       }
-      mod->kernels[k.name] = std::move(kernel);
+      mod->kernels.add(k.name, std::move(kernel));
     }
     *out = mod.release();
     return TRIDENT_SUCCESS;
@@ -56,11 +56,7 @@ trident_status moduleUnload(trident_module module) {
 }
 
 trident_status moduleGetKernel(trident_module module, const char *name, trident_kernel *out) {
-  auto it = module->kernels.find(name);
-  if (it == module->kernels.end())
-    return fail(TRIDENT_ERROR_NOT_FOUND, std::string("the module has no kernel '") + name + "'");
-  *out = it->second.get();
-  return TRIDENT_SUCCESS;
+  return module->kernels.find(name, out);
 }
 
 namespace {
@@ -125,14 +121,8 @@ trident_status encodeTensorMap(const trident_kernel_s &kernel, size_t m, const t
 } // namespace
 
 trident_status launch(trident_stream stream, trident_kernel kernel, const trident_launch_params *params) {
-  if (!params || params->version != TRIDENT_LAUNCH_ABI_VERSION)
-    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "launch parameters of another launch ABI version");
-  if (params->grid[0] == 0 || params->grid[1] == 0 || params->grid[2] == 0)
-    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "every grid dimension must be at least 1");
-  if (params->num_args != kernel->numParams)
-    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel->name + "' takes " +
-                                                    std::to_string(kernel->numParams) + " arguments, got " +
-                                                    std::to_string(params->num_args));
+  if (trident_status s = sdk::checkGpuLaunch(kernel->name, kernel->numParams, params))
+    return s;
   if (trident_status s = makeCurrent(stream->device))
     return s;
   Driver &d = driver();
@@ -149,32 +139,22 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
       return s;
     kernel->dynamicSharedLimit.store(static_cast<int>(shared), std::memory_order_relaxed);
   }
-  // The driver reads each parameter's size from the kernel: point at the low bytes
-  // of each argument's 64 bits (little-endian).
-  constexpr uint32_t kInline = 64;
-  void *inlineArgs[kInline];
-  std::vector<void *> heapArgs;
-  void **args = inlineArgs;
-  if (params->num_args > kInline) {
-    heapArgs.resize(params->num_args);
-    args = heapArgs.data();
-  }
-  for (uint32_t i = 0; i < params->num_args; ++i)
-    args[i] = const_cast<uint64_t *>(&params->args[i].bits);
+  sdk::ArgumentPointers own(*params);
+  void **args = own.data();
   // Tensor maps, after the kernel's own parameters, made from its arguments.
   size_t numMaps = kernel->tensorMaps.size() / kTensorMapWords;
   TensorMapStorage maps[kMaxTensorMaps];
-  void *withMaps[kInline + kMaxTensorMaps];
+  std::vector<void *> withMaps;
   if (numMaps) {
-    if (params->num_args > kInline || numMaps > kMaxTensorMaps)
-      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel->name + "' has too many parameters");
+    if (numMaps > kMaxTensorMaps)
+      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel->name + "' has too many tensor maps");
     for (size_t m = 0; m < numMaps; ++m)
       if (trident_status s = encodeTensorMap(*kernel, m, params, maps[m]))
         return s;
-    std::copy(args, args + params->num_args, withMaps);
+    withMaps.assign(args, args + params->num_args);
     for (size_t m = 0; m < numMaps; ++m)
-      withMaps[params->num_args + m] = maps[m].bytes;
-    args = withMaps;
+      withMaps.push_back(maps[m].bytes);
+    args = withMaps.data();
   }
   CUresult r = d.cuLaunchKernel(kernel->function, params->grid[0], params->grid[1], params->grid[2],
                                 kernel->numThreads, 1, 1, static_cast<unsigned>(shared), stream->stream, args,

@@ -7,6 +7,7 @@
 
 #include "CudaPlugin.h"
 #include "trident/Version.h"
+#include "trident/sdk/DeviceProps.h"
 
 #include "trident/support/ByteSize.h"
 
@@ -18,14 +19,11 @@ namespace trident::cuda {
 
 namespace {
 
-thread_local std::string lastErrorText;
 // The context this thread made current, valid while no device was closed since
 // (closing may destroy a context whose address a new one then reuses).
 thread_local CUcontext currentContext = nullptr;
 thread_local uint64_t currentEpoch = 0;
 std::atomic<uint64_t> closeEpoch{1};
-
-const char *lastError() { return lastErrorText.c_str(); }
 
 trident_device_s *deviceOf(trident_context ctx, uint32_t ordinal) {
   return ordinal < ctx->devices.size() ? ctx->devices[ordinal].get() : nullptr;
@@ -110,7 +108,7 @@ trident_status deviceProps(trident_context ctx, uint32_t ordinal, trident_device
   size_t bytes = 0;
   d.cuDeviceTotalMem(&bytes, dev->device);
   p.global_memory = bytes;
-  std::memcpy(props, &p, std::min<size_t>(props->struct_size, sizeof p));
+  sdk::writeDeviceProps(p, props);
   return TRIDENT_SUCCESS;
 }
 
@@ -177,19 +175,8 @@ trident_status memAlloc(trident_device dev, size_t bytes, trident_devptr *out) {
   return TRIDENT_SUCCESS;
 }
 
-// Memory from mem_import is the importer's: freeing it only forgets the import.
-bool forgetImport(trident_device dev, trident_devptr p) {
-  std::lock_guard lock(dev->ctx->mutex);
-  auto it = dev->imported.find(p);
-  if (it == dev->imported.end())
-    return false;
-  if (--it->second == 0)
-    dev->imported.erase(it);
-  return true;
-}
-
 trident_status memFree(trident_device dev, trident_devptr p) {
-  if (forgetImport(dev, p))
+  if (dev->imported.forget(p))
     return TRIDENT_SUCCESS;
   if (trident_status s = makeCurrent(dev))
     return s;
@@ -285,8 +272,7 @@ trident_status memcpyPeer(trident_stream s, trident_devptr dst, trident_device s
 
 trident_status memImport(trident_device dev, uint64_t native, size_t, trident_devptr *out) {
   return guarded([&]() -> trident_status {
-    std::lock_guard lock(dev->ctx->mutex);
-    ++dev->imported[native];
+    dev->imported.add(native);
     *out = native; // a CUdeviceptr is the address kernels use
     return TRIDENT_SUCCESS;
   });
@@ -371,7 +357,7 @@ trident_status eventElapsed(trident_event start, trident_event end, float *ms) {
 trident_plugin_api makeApi() {
   trident_plugin_api a{};
   a.struct_size = sizeof a;
-  a.last_error = lastError;
+  a.last_error = sdk::lastError;
   a.init = init;
   a.shutdown = shutdown;
   a.device_count = deviceCount;
@@ -409,11 +395,6 @@ trident_plugin_api makeApi() {
 }
 
 } // namespace
-
-trident_status fail(trident_status status, std::string message) {
-  lastErrorText = std::move(message);
-  return status;
-}
 
 trident_status check(CUresult r, const char *what) {
   if (r == CUDA_SUCCESS)

@@ -4,6 +4,9 @@
 
 #include "CudaDriver.h"
 
+#include "trident/sdk/GpuModules.h"
+#include "trident/sdk/Status.h"
+
 #include <trident/plugin.h>
 
 #include <atomic>
@@ -21,10 +24,7 @@ struct trident_device_s {
   trident::cuda::CUdevice device = 0;
   trident::cuda::CUcontext context = nullptr; // the primary context while opened
   int opens = 0;                              // guarded by the context's mutex
-  // Addresses made usable by mem_import, each with how many imports hold it: mem_free
-  // of one only forgets it (the memory belongs to whoever allocated it). Guarded by
-  // the context's mutex.
-  std::map<uint64_t, uint32_t> imported;
+  trident::sdk::ImportTable imported; // what mem_import made usable
   int computeMajor = 0, computeMinor = 0;
   int maxSharedOptin = 0;
   // Peer access from this device's context to others', by their ordinal: true when
@@ -63,27 +63,17 @@ struct trident_kernel_s {
 struct trident_module_s {
   trident_device_s *device = nullptr;
   trident::cuda::CUmodule module = nullptr;
-  std::map<std::string, std::unique_ptr<trident_kernel_s>> kernels;
+  trident::sdk::KernelTable<trident_kernel_s> kernels;
 };
 
 namespace trident::cuda {
 
-// Records `message` as this thread's last error and returns `status`.
-trident_status fail(trident_status status, std::string message);
+using sdk::fail;    // records the message as this thread's last error
+using sdk::guarded; // turns exceptions (e.g. out of host memory) into statuses
 // SUCCESS, or DEVICE with the driver's message prefixed by `what`.
 trident_status check(CUresult r, const char *what);
 // Makes the device's context current on this thread (cached per thread).
 trident_status makeCurrent(trident_device_s *device);
-// Runs `f`, turning exceptions (e.g. out of host memory) into statuses.
-template <class F> trident_status guarded(F &&f) {
-  try {
-    return f();
-  } catch (const std::bad_alloc &) {
-    return fail(TRIDENT_ERROR_OUT_OF_MEMORY, "out of host memory");
-  } catch (const std::exception &e) {
-    return fail(TRIDENT_ERROR_INTERNAL, e.what());
-  }
-}
 
 // The compile/module/launch entry points (CudaModules.cpp).
 trident_status supportsTarget(trident_context ctx, const char *target);

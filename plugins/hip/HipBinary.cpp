@@ -1,7 +1,5 @@
 #include "HipBinary.h"
 
-#include <sstream>
-
 namespace trident::hip {
 
 namespace {
@@ -9,43 +7,17 @@ constexpr std::string_view kHeader = "trident-hip-binary 1\n";
 } // namespace
 
 std::string encodeBinary(const std::vector<BinaryKernel> &kernels, const std::string &hsaco) {
-  std::string out(kHeader);
-  for (const BinaryKernel &k : kernels)
-    out += "kernel " + k.name + " threads " + std::to_string(k.threads) + " shared " + std::to_string(k.shared) +
-           " params " + std::to_string(k.params) + "\n";
-  out += "hsaco " + std::to_string(hsaco.size()) + "\n";
-  out += hsaco;
-  return out;
+  return sdk::encodeGpuBinary(kHeader, {kernels, "hsaco", hsaco}, /*sized=*/true);
 }
 
-// Splits a binary into its kernels and its code object.
 bool decodeBinary(std::string_view binary, std::vector<BinaryKernel> &kernels, std::string &hsaco) {
-  if (!binary.starts_with(kHeader))
+  static constexpr std::string_view kinds[] = {"hsaco"};
+  sdk::GpuBinary decoded;
+  if (!sdk::decodeGpuBinary(binary, kHeader, kinds, /*sized=*/true, decoded))
     return false;
-  binary.remove_prefix(kHeader.size());
-  while (!binary.empty()) {
-    size_t eol = binary.find('\n');
-    if (eol == std::string_view::npos)
-      return false;
-    std::istringstream fields{std::string(binary.substr(0, eol))};
-    binary.remove_prefix(eol + 1);
-    std::string word;
-    fields >> word;
-    if (word == "hsaco") {
-      size_t bytes = 0;
-      if (!(fields >> bytes) || bytes != binary.size())
-        return false;
-      hsaco.assign(binary);
-      return true;
-    }
-    std::string threadsWord, sharedWord, paramsWord;
-    BinaryKernel k;
-    if (word != "kernel" ||
-        !(fields >> k.name >> threadsWord >> k.threads >> sharedWord >> k.shared >> paramsWord >> k.params))
-      return false;
-    kernels.push_back(k);
-  }
-  return false;
+  kernels = std::move(decoded.kernels);
+  hsaco = std::move(decoded.code);
+  return true;
 }
 
 } // namespace trident::hip

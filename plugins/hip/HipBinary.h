@@ -7,6 +7,8 @@
 //   hsaco 5120
 //   \x7fELF...
 
+#include "trident/sdk/GpuModules.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,10 +16,7 @@
 
 namespace trident::hip {
 
-struct BinaryKernel {
-  std::string name;
-  uint32_t threads = 0, shared = 0, params = 0;
-};
+using BinaryKernel = sdk::GpuKernelInfo;
 
 std::string encodeBinary(const std::vector<BinaryKernel> &kernels, const std::string &hsaco);
 // Splits a binary into its kernels and its code object; false when it is not one of

@@ -32,7 +32,7 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
         d.hipModuleUnload(mod->module);
         return check(r, ("hipModuleGetFunction(" + k.name + ")").c_str());
       }
-      mod->kernels[k.name] = std::move(kernel);
+      mod->kernels.add(k.name, std::move(kernel));
     }
     *out = mod.release();
     return TRIDENT_SUCCESS;
@@ -48,22 +48,12 @@ trident_status moduleUnload(trident_module module) {
 }
 
 trident_status moduleGetKernel(trident_module module, const char *name, trident_kernel *out) {
-  auto it = module->kernels.find(name);
-  if (it == module->kernels.end())
-    return fail(TRIDENT_ERROR_NOT_FOUND, std::string("the module has no kernel '") + name + "'");
-  *out = it->second.get();
-  return TRIDENT_SUCCESS;
+  return module->kernels.find(name, out);
 }
 
 trident_status launch(trident_stream stream, trident_kernel kernel, const trident_launch_params *params) {
-  if (!params || params->version != TRIDENT_LAUNCH_ABI_VERSION)
-    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "launch parameters of another launch ABI version");
-  if (params->grid[0] == 0 || params->grid[1] == 0 || params->grid[2] == 0)
-    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "every grid dimension must be at least 1");
-  if (params->num_args != kernel->numParams)
-    return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel->name + "' takes " +
-                                                    std::to_string(kernel->numParams) + " arguments, got " +
-                                                    std::to_string(params->num_args));
+  if (trident_status s = sdk::checkGpuLaunch(kernel->name, kernel->numParams, params))
+    return s;
   uint64_t lds = uint64_t(kernel->sharedBytes) + params->dynamic_shared_memory;
   uint64_t limit = stream->device->facts.sharedMemPerBlock;
   if (limit > 0 && lds > limit)
@@ -72,11 +62,7 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
                                                     std::to_string(limit));
   if (trident_status s = makeCurrent(stream->device))
     return s;
-  // The runtime reads each argument's size from the code object's metadata: point at
-  // the low bytes of each argument's 64 bits (little-endian).
-  std::vector<void *> args(params->num_args);
-  for (uint32_t i = 0; i < params->num_args; ++i)
-    args[i] = const_cast<uint64_t *>(&params->args[i].bits);
+  sdk::ArgumentPointers args(*params); // the runtime reads each one's size from the code object
   // The kernel's own LDS is static (in its descriptor); only the launch's extra is dynamic.
   hipError_t r = driver().hipModuleLaunchKernel(
       kernel->function, params->grid[0], params->grid[1], params->grid[2], kernel->numThreads, 1, 1,

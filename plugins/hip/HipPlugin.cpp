@@ -5,6 +5,7 @@
 
 #include "HipPlugin.h"
 #include "trident/Version.h"
+#include "trident/sdk/DeviceProps.h"
 
 #include "trident/support/ByteSize.h"
 
@@ -15,10 +16,7 @@ namespace trident::hip {
 
 namespace {
 
-thread_local std::string lastErrorText;
 thread_local int currentDevice = -1;
-
-const char *lastError() { return lastErrorText.c_str(); }
 
 trident_device_s *deviceOf(trident_context ctx, uint32_t ordinal) {
   return ordinal < ctx->devices.size() ? ctx->devices[ordinal].get() : nullptr;
@@ -109,7 +107,7 @@ trident_status deviceProps(trident_context ctx, uint32_t ordinal, trident_device
     p.max_grid[i] = static_cast<uint32_t>(f.maxGridSize[i]);
   p.shared_memory_per_program = f.sharedMemPerBlock;
   p.global_memory = f.totalGlobalMem;
-  std::memcpy(props, &p, std::min<size_t>(props->struct_size, sizeof p));
+  sdk::writeDeviceProps(p, props);
   return TRIDENT_SUCCESS;
 }
 
@@ -163,19 +161,8 @@ trident_status memAlloc(trident_device dev, size_t bytes, trident_devptr *out) {
   return TRIDENT_SUCCESS;
 }
 
-// Memory from mem_import is the importer's: freeing it only forgets the import.
-bool forgetImport(trident_device dev, trident_devptr p) {
-  std::lock_guard lock(dev->ctx->mutex);
-  auto it = dev->imported.find(p);
-  if (it == dev->imported.end())
-    return false;
-  if (--it->second == 0)
-    dev->imported.erase(it);
-  return true;
-}
-
 trident_status memFree(trident_device dev, trident_devptr p) {
-  if (forgetImport(dev, p))
+  if (dev->imported.forget(p))
     return TRIDENT_SUCCESS;
   if (trident_status s = makeCurrent(dev))
     return s;
@@ -233,8 +220,7 @@ trident_status memcpyPeer(trident_stream s, trident_devptr dst, trident_device s
 
 trident_status memImport(trident_device dev, uint64_t native, size_t, trident_devptr *out) {
   return guarded([&]() -> trident_status {
-    std::lock_guard lock(dev->ctx->mutex);
-    ++dev->imported[native];
+    dev->imported.add(native);
     *out = native; // a hipDeviceptr_t is the address kernels use
     return TRIDENT_SUCCESS;
   });
@@ -317,7 +303,7 @@ trident_status eventElapsed(trident_event start, trident_event end, float *ms) {
 trident_plugin_api makeApi() {
   trident_plugin_api a{};
   a.struct_size = sizeof a;
-  a.last_error = lastError;
+  a.last_error = sdk::lastError;
   a.init = init;
   a.shutdown = shutdown;
   a.device_count = deviceCount;
@@ -354,11 +340,6 @@ trident_plugin_api makeApi() {
 }
 
 } // namespace
-
-trident_status fail(trident_status status, std::string message) {
-  lastErrorText = std::move(message);
-  return status;
-}
 
 trident_status check(hipError_t r, const char *what) {
   if (r == hipSuccess)

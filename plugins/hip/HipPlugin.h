@@ -4,6 +4,9 @@
 
 #include "HipDriver.h"
 
+#include "trident/sdk/GpuModules.h"
+#include "trident/sdk/Status.h"
+
 #include <trident/plugin.h>
 
 #include <map>
@@ -21,10 +24,7 @@ struct trident_device_s {
   trident::hip::DeviceFacts facts;
   std::string arch; // "gfx942", from gcnArchName without its feature suffixes
   int opens = 0;    // guarded by the context's mutex
-  // Addresses made usable by mem_import, each with how many imports hold it: mem_free
-  // of one only forgets it (the memory belongs to whoever allocated it). Guarded by
-  // the context's mutex.
-  std::map<uint64_t, uint32_t> imported;
+  trident::sdk::ImportTable imported; // what mem_import made usable
 };
 
 struct trident_context_s {
@@ -55,27 +55,17 @@ struct trident_kernel_s {
 struct trident_module_s {
   trident_device_s *device = nullptr;
   trident::hip::hipModule_t module = nullptr;
-  std::map<std::string, std::unique_ptr<trident_kernel_s>> kernels;
+  trident::sdk::KernelTable<trident_kernel_s> kernels;
 };
 
 namespace trident::hip {
 
-// Records `message` as this thread's last error and returns `status`.
-trident_status fail(trident_status status, std::string message);
+using sdk::fail;    // records the message as this thread's last error
+using sdk::guarded; // turns exceptions (e.g. out of host memory) into statuses
 // SUCCESS, or DEVICE with the runtime's message prefixed by `what`.
 trident_status check(hipError_t r, const char *what);
 // Makes the device current on this thread (hipSetDevice, cached per thread).
 trident_status makeCurrent(trident_device_s *device);
-// Runs `f`, turning exceptions (e.g. out of host memory) into statuses.
-template <class F> trident_status guarded(F &&f) {
-  try {
-    return f();
-  } catch (const std::bad_alloc &) {
-    return fail(TRIDENT_ERROR_OUT_OF_MEMORY, "out of host memory");
-  } catch (const std::exception &e) {
-    return fail(TRIDENT_ERROR_INTERNAL, e.what());
-  }
-}
 
 // The compile/module/launch entry points (HipModules.cpp).
 trident_status supportsTarget(trident_context ctx, const char *target);

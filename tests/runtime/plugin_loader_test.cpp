@@ -121,6 +121,56 @@ TEST_CASE("stub plugins: an older, shorter function table loads and its missing 
   CHECK(contains(e, "compiles nothing"));
 }
 
+TEST_CASE("plugins built on the SDK: a wrong major, shorter tables and a failing init are reported; others run") {
+  Runtime rt(test::testOptions("", {TRIDENT_TEST_SDK_STUB_DIR}));
+  struct Case {
+    std::string name, reason;
+  };
+  const Case refused[] = {
+      {"sdk-bad-major", "built for plugin ABI " + std::to_string(TRIDENT_PLUGIN_ABI_MAJOR + 1) + "." +
+                            std::to_string(TRIDENT_PLUGIN_ABI_MINOR) + ", but this runtime uses plugin ABI " +
+                            std::to_string(TRIDENT_PLUGIN_ABI_MAJOR) + "." +
+                            std::to_string(TRIDENT_PLUGIN_ABI_MINOR) + " (a different major version)"},
+      {"sdk-short-table", "its function table lacks the required entry 'device_count'"},
+      {"sdk-init-fails", "initialization failed: sdk-init-fails: the pretend driver libsdkdriver.so.1 is not installed"},
+  };
+  for (const Case &c : refused) {
+    CAPTURE(c.name);
+    const PluginReport *r = report(rt, c.name);
+    REQUIRE(r);
+    CHECK_FALSE(r->loaded);
+    CHECK(r->deviceCount == 0);
+    CHECK(contains(r->reason, c.reason));
+    CHECK(contains(errorOf([&] { rt.device(c.name + ":0"); }), "was skipped"));
+  }
+
+  for (std::string name : {"sdk-ok", "sdk-old-table"}) {
+    CAPTURE(name);
+    const PluginReport *r = report(rt, name);
+    REQUIRE(r);
+    CHECK(r->loaded);
+    CHECK(r->deviceCount == 1);
+    Device d = rt.device(name + ":0");
+    CHECK(d.info().name == "SDK stub (" + name + ")");
+    CHECK(d.info().target == "sdk-stub");
+    Buffer b(d, 8, DType::F32);
+    std::vector<float> v = {1, 2, 3, 4, 5, 6, 7, 8};
+    b.copyFromHost(std::span<const float>(v));
+    CHECK(b.toHost<float>() == v);
+    Buffer h(rt.device("host:0"), 8, DType::F32); // another plugin's device: through host memory
+    h.copyFrom(b);
+    CHECK(h.toHost<float>() == v);
+    Kernel k = Kernel::fromBlockIR(test::addKernelIR(), "add");
+    std::string e = errorOf([&] { k.launch(d, Grid(1), {b, b, b, 8}); });
+    CHECK(contains(e, name + " plugin: compiling kernel 'add' for sdk-stub: not supported"));
+    CHECK(contains(e, "does not provide compile"));
+  }
+  // The ABI 1.0 table: what the SDK filled past it is never read.
+  Device old = rt.device("sdk-old-table:0");
+  CHECK(contains(errorOf([&] { Stream::import(old, nullptr); }), "ABI 1.0, does not provide stream_import"));
+  CHECK(contains(errorOf([&] { Buffer::import(old, 0x1000, 4, DType::F32); }), "does not provide mem_import"));
+}
+
 TEST_CASE("TRIDENT_PLUGINS-style filtering loads only the named plugins") {
   RuntimeOptions o = test::testOptions("", {TRIDENT_TEST_STUB_DIR});
   o.pluginNames = std::vector<std::string>{"host"};

@@ -313,12 +313,6 @@ trident_status baseDeviceProps(trident_context ctx, uint32_t ordinal, trident_de
   return TRIDENT_SUCCESS;
 }
 
-void writeDeviceProps(const trident_device_props &p, trident_device_props *out) {
-  size_t n = std::min<size_t>(out->struct_size, sizeof p);
-  std::memcpy(out, &p, n);
-  out->struct_size = uint32_t(n);
-}
-
 void fillHostDeviceApi(trident_plugin_api &a) {
   a.struct_size = sizeof(a);
   a.last_error = lastError;

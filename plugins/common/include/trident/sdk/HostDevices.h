@@ -12,6 +12,7 @@
 //   sdk::fillHostDeviceApi(api);   // devices, memory, streams, events
 //   api.init = init; api.device_props = props; api.compile = ...; api.launch = ...;
 
+#include "trident/sdk/DeviceProps.h"
 #include "trident/sdk/ThreadPool.h"
 #include "trident/plugin.h"
 
@@ -65,8 +66,6 @@ trident_status initHostDevices(const HostDeviceConfig &config, trident_context *
 // ordinal, the grid limits, the cores and the memory size. The plugin then sets its
 // name, target and program limits; sdk::writeDeviceProps copies the result out.
 trident_status baseDeviceProps(trident_context ctx, uint32_t ordinal, trident_device_props &p);
-// Copies `p` into the caller's struct, no more than its struct_size.
-void writeDeviceProps(const trident_device_props &p, trident_device_props *out);
 // Sets every entry but init, device_props, the compiler, modules and launch.
 void fillHostDeviceApi(trident_plugin_api &api);
 
