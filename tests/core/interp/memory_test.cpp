@@ -10,7 +10,7 @@ using namespace interp_test;
 
 namespace {
 
-const bool kCovered = cover({"tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas"});
+const bool kCovered = cover({"tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.descriptor_load"});
 
 std::string hex(const void *p, ptrdiff_t offset = 0) {
   char buf[32];
@@ -80,6 +80,59 @@ TEST_CASE("masked loads give 'other', masked stores write nothing") {
   r2.runOk("k",
            {KernelArg::pointer(in64.data(), Type::i64()), KernelArg::pointer(out64.data(), Type::i64())});
   CHECK(out64 == std::vector<int64_t>{-5, 0, -7, 8}); // element 0 rewritten by the scalar store
+}
+
+TEST_CASE("tt.descriptor_load reads a box, the padding outside the tensor, through the strides") {
+  // A 3 x 5 tensor in rows of 8 elements; the 4 x 4 box at (1, 2) reaches past the last
+  // row and column; out is the box row-major.
+  const char *kernel = R"(builtin.module ({
+  tt.func {sym_name = "k"} ({
+  ^(%in: ptr<f32>, %out: ptr<f32>, %m0: i32, %m1: i32):
+    %rows = arith.constant {value = 3} : i64
+    %cols = arith.constant {value = 5} : i64
+    %stride = arith.constant {value = 8} : i64
+    %one = arith.constant {value = 1} : i64
+    %t = tt.descriptor_load %in, %rows, %cols, %stride, %one, %m0, %m1 {padding = "PAD"} : block<4x4xf32>
+    %r = tt.make_range {end = 16, start = 0} : block<16xi32>
+    %flat = tt.reshape %t {allow_reorder = false} : block<16xf32>
+    %pout = tt.splat %out : block<16xptr<f32>>
+    %pout2 = tt.addptr %pout, %r : block<16xptr<f32>>
+    tt.store %pout2, %flat
+    tt.return
+  })
+}))";
+  std::vector<float> in(24);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = float(i);
+  for (const char *pad : {"zero", "nan"}) {
+    INFO(pad);
+    std::string text = kernel;
+    text.replace(text.find("PAD"), 3, pad);
+    Runner r;
+    r.load(text);
+    std::vector<float> out(16, 42.f);
+    r.buffer(in, "in");
+    r.buffer(out, "out");
+    r.runOk("k", {KernelArg::pointer(in.data()), KernelArg::pointer(out.data()), KernelArg::i32(1),
+                  KernelArg::i32(2)});
+    CHECK(r.executed("tt.descriptor_load"));
+    float p = std::string(pad) == "nan" ? NAN : 0.f;
+    std::vector<float> want = {10, 11, 12, p, 18, 19, 20, p, p, p, p, p, p, p, p, p};
+    for (size_t i = 0; i < 16; ++i) {
+      INFO(i);
+      if (std::isnan(want[i]))
+        CHECK(std::isnan(out[i]));
+      else
+        CHECK(out[i] == want[i]);
+    }
+    // Negative offsets: rows and columns before the tensor read the padding too.
+    r.runOk("k", {KernelArg::pointer(in.data()), KernelArg::pointer(out.data()), KernelArg::i32(-1),
+                  KernelArg::i32(-2)});
+    CHECK(out[6] == 0.f);   // element (0, 0) of the tensor, at box (1, 2)
+    CHECK(out[10] == 8.f);  // (1, 0) at (2, 2)
+    CHECK(out[15] == 17.f); // (2, 1) at (3, 3)
+    CHECK((std::string(pad) == "nan" ? std::isnan(out[0]) : out[0] == 0.f));
+  }
 }
 
 TEST_CASE("load then store copies every bit pattern of every element type") {
