@@ -223,15 +223,22 @@ Buffer randomHalfMatrix(const Device &dev, size_t n, uint32_t seed, std::vector<
 }
 
 DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int warps, int repeats,
-                 const std::string &dir) {
+                 const std::string &dir, const std::string &benchDir) {
   size_t count = size_t(Z) * H * N * D;
   std::vector<double> q, kv, v;
   Buffer bq = randomMatrix(dev, In::F16, count, 4, q), bk = randomMatrix(dev, In::F16, count, 5, kv),
          bv = randomMatrix(dev, In::F16, count, 6, v);
   Buffer out(dev, count, DType::F16), m(dev, size_t(Z) * H * N, DType::F32);
   out.fillBytes(0xff);
-  Kernel k = Kernel::fromFile(dir + "/attention.py", "_attn_fwd");
+  // benchDir set: benchmarks/attention_descriptor.py, the same loop through host tensor
+  // descriptors over the (Z * H * N) x D view of each tensor.
+  bool descriptors = !benchDir.empty();
+  Kernel k = descriptors ? Kernel::fromFile(benchDir + "/attention_descriptor.py", "_attn_fwd_desc")
+                         : Kernel::fromFile(dir + "/attention.py", "_attn_fwd");
   const int BLOCK_M = 128, BLOCK_N = 64, sz = H * N * D, sh = N * D, sm = D, sk = 1;
+  const int64_t rows = int64_t(Z) * H * N;
+  TensorDescriptor dq(bq, {rows, D}, {D, 1}, {BLOCK_M, D}), dk(bk, {rows, D}, {D, 1}, {BLOCK_N, D}),
+      dv(bv, {rows, D}, {D, 1}, {BLOCK_N, D}), dout(out, {rows, D}, {D, 1}, {BLOCK_M, D});
   const float smScale = 0.5f;
   LaunchOptions opts; // the tutorial's launch: 4 warps (also 8 at HEAD_DIM 128), 3 stages
   opts.numWarps = warps;
@@ -239,12 +246,16 @@ DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int
   opts.constexprs = {{"N_CTX", N}, {"HEAD_DIM", D}, {"BLOCK_M", BLOCK_M}, {"BLOCK_N", BLOCK_N},
                      {"STAGE", causal ? 3 : 1}};
   auto launch = [&] {
-    k.launch(dev, Grid(cdiv(N, BLOCK_M), Z * H),
-             {bq, bk, bv, smScale, m, out, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, Z, H},
-             opts);
+    if (descriptors)
+      k.launch(dev, Grid(cdiv(N, BLOCK_M), Z * H), {smScale, m, Z, H, dq, dk, dv, dout}, opts);
+    else
+      k.launch(dev, Grid(cdiv(N, BLOCK_M), Z * H),
+               {bq, bk, bv, smScale, m, out, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, sz, sh, sm, sk, Z, H},
+               opts);
   };
   DotRow r;
-  r.kernel = std::string("attention") + (causal ? " causal" : "") + (warps != 4 ? " w" + std::to_string(warps) : "");
+  r.kernel = std::string("attention") + (descriptors ? " descriptor" : "") + (causal ? " causal" : "") +
+             (warps != 4 ? " w" + std::to_string(warps) : "");
   r.size = std::to_string(Z) + "x" + std::to_string(H) + "x" + std::to_string(N) + "x" + std::to_string(D);
   r.coldMs = coldLaunchMs(dev, launch);
   std::vector<uint16_t> got = out.toHost<uint16_t>();
@@ -350,15 +361,21 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
   auto dims = [](int Z, int H, int N, int D) {
     return std::to_string(Z) + "x" + std::to_string(H) + "x" + std::to_string(N) + "x" + std::to_string(D);
   };
-  auto attn = [&](int Z, int H, int N, int D, bool causal, int warps) {
-    std::string name = std::string("attention") + (causal ? " causal" : "") +
+  auto attn = [&](int Z, int H, int N, int D, bool causal, int warps, bool descriptors = false) {
+    std::string name = std::string("attention") + (descriptors ? " descriptor" : "") + (causal ? " causal" : "") +
                        (warps != 4 ? " w" + std::to_string(warps) : "");
-    row(name, dims(Z, H, N, D), [&] { return attention(dev, Z, H, N, D, causal, warps, repeats, dir); });
+    row(name, dims(Z, H, N, D), [&] {
+      return attention(dev, Z, H, N, D, causal, warps, repeats, dir, descriptors ? benchDir : std::string());
+    });
   };
   for (int N : small ? std::vector<int>{256} : std::vector<int>{4096, 16384})
     for (auto [D, warps] : {std::pair{64, 4}, std::pair{128, 4}, std::pair{128, 8}})
       for (bool causal : {false, true})
         attn(small ? 1 : N == 4096 ? 4 : 1, small ? 2 : 32, N, D, causal, warps);
+  // The same loop through host tensor descriptors (TMA on sm_90), at the tutorial's size.
+  for (int D : {64, 128})
+    for (bool causal : {false, true})
+      attn(small ? 1 : 4, small ? 2 : 32, small ? 256 : 4096, D, causal, 4, true);
   for (int D : {64, 128})
     for (bool causal : {false, true}) {
       int Z = small ? 1 : 4, H = small ? 2 : 32, N = small ? 256 : 4096;

@@ -25,9 +25,10 @@ struct DotRow {
 Buffer randomHalfMatrix(const Device &dev, size_t n, uint32_t seed, std::vector<double> &values);
 
 // samples/attention.py's forward (Triton's launch: BLOCK_M 128, BLOCK_N 64, 3 stages) on
-// `warps` warps, checked against float64 on sampled rows, then timed.
+// `warps` warps, checked against float64 on sampled rows, then timed; with `benchDir`,
+// benchmarks/attention_descriptor.py's (host tensor descriptors) instead.
 DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int warps, int repeats,
-                 const std::string &samplesDir);
+                 const std::string &samplesDir, const std::string &benchDir = {});
 
 // samples/attention_bwd.py after the forward (BenchAttentionBwd.cpp).
 DotRow attentionBackward(const Device &dev, int Z, int H, int N, int D, bool causal, int repeats,

@@ -243,11 +243,15 @@ def attention_rows(report):
     """samples/attention.py's forward at Z=4, H=32, N=4096 and Z=1, H=32, N=16384 beside
     torch's SDPA (checked against it first), and samples/attention_bwd.py's backward."""
     att = load_sample("attention")
+    attd = load_module("attention_descriptor")
     for Z, H, N in ((4, 32, 4096), (1, 32, 16384)):
         for D in (64, 128):
             size = f"{Z}x{H}x{N}x{D}"
             names = {causal: [f"attention{' causal' if causal else ''}{w}" for w in ("", " w8")[:1 + (D == 128)]]
                      for causal in (False, True)}
+            if N == 4096:  # benchmarks/attention_descriptor.py, at the tutorial's size
+                for causal in (False, True):
+                    names[causal].append("attention descriptor" + (" causal" if causal else ""))
             if not any(selected(n, size) for c in names for n in names[c]):
                 continue
             q, k, v = (torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16) for _ in range(3))
@@ -272,6 +276,15 @@ def attention_rows(report):
                         report("attention" + w + tag, size, bench(call), flops=flops, bench=("attention" + tag + w, size))
 
                     attempt(f"attention{tag}{w} {size} (Triton)", row)
+                if N == 4096 and selected("attention descriptor" + tag, size):
+
+                    def row_descriptor():
+                        call = lambda: attd.attention_descriptor(q, k, v, causal, 0.5)
+                        assert torch.allclose(call(), want, atol=1e-2, rtol=0), "triton attention descriptor mismatch"
+                        report("attention descriptor" + tag, size, bench(call), flops=flops,
+                               bench=("attention descriptor" + tag, size))
+
+                    attempt(f"attention descriptor{tag} {size} (Triton)", row_descriptor)
             del q, k, v
 
     # The backward (samples/attention_bwd.py), after the forward, checked against torch's

@@ -203,10 +203,12 @@ bool lowerFor(Lowering &l, Op *op) {
     // dots (H200: the descriptor matmul 8192^3 524 against 495 TFLOP/s, the tutorial's
     // 668 against 670). Other loops keep commit groups: their barrier stays, and there
     // the barrier waits cost attention 3% (390 against 403 TFLOP/s at D = 64).
-    if (l.target.asyncBarriers && !plan->asyncDots.empty())
-      barriers = ringBarriers(l, stages,
-                              plan->tensorMaps ? int64_t(plan->loads.size())
-                                               : int64_t(l.layouts.numWarps) * l.target.warpSize);
+    if (l.target.asyncBarriers && (!plan->asyncDots.empty() || plan->tensorMaps)) {
+      int64_t tensorLoads = std::count_if(plan->loads.begin(), plan->loads.end(),
+                                          [](const PipelinedLoad &p) { return p.tma.has_value(); });
+      bool copies = tensorLoads < int64_t(plan->loads.size());
+      barriers = ringBarriers(l, stages, tensorLoads + (copies ? int64_t(l.layouts.numWarps) * l.target.warpSize : 0));
+    }
     for (int s = 0; s < plan->ahead; ++s) {
       Value *iv = s ? l.b.binary(OpCode::AddI, lb, l.b.binary(OpCode::MulI, l.b.constInt(s, ivType), step)) : lb;
       ahead = issueStage(l, op, *plan, buffers, iv, ahead, l.constI32(s), l.b.cmpi("slt", iv, ub), barriers);
@@ -273,7 +275,9 @@ bool lowerFor(Lowering &l, Op *op) {
       asyncWait(l, plan->ahead - 1);
     if (std::any_of(plan->loads.begin(), plan->loads.end(), [](const PipelinedLoad &p) { return p.asyncProxy; }))
       l.b.create(OpCode::ThFenceAsyncShared, std::span<Value *const>{}, std::span<const Type>{});
-    if (!barriers)
+    // Without asynchronous dots the copies below follow at once: every thread must be done
+    // with the stage they overwrite (the previous iteration's).
+    if (!barriers || plan->asyncDots.empty())
       l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
     Value *S = l.constI32(stages);
     Value *later = l.b.binary(OpCode::AddI, iv, l.b.binary(OpCode::MulI, l.b.constInt(plan->ahead, ivType), step));

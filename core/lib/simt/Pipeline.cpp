@@ -252,19 +252,10 @@ std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
         continue;
       plan.asyncDots.push_back(op);
     }
-  // Tensor copies complete on the rings' mbarriers only, each counting arrivals of one
-  // kind: a loop takes them when all its loads can and its dots are asynchronous (the
-  // schedule with barriers); otherwise its descriptor loads are lowered one by one.
-  size_t viaMaps = size_t(std::count_if(plan.loads.begin(), plan.loads.end(),
-                                        [](const PipelinedLoad &p) { return p.tma.has_value(); }));
-  if (viaMaps && (viaMaps < plan.loads.size() || plan.asyncDots.empty() || !l.target.asyncBarriers)) {
-    std::erase_if(plan.loads, [](const PipelinedLoad &p) { return p.tma.has_value(); });
-    std::erase_if(plan.asyncDots, [](const Op *) { return true; });
-    if (plan.loads.empty())
-      return std::nullopt;
-    viaMaps = 0;
-  }
-  plan.tensorMaps = viaMaps > 0;
+  // Tensor copies complete on the rings' mbarriers: a loop with any takes the schedule
+  // with barriers (which tensor maps imply: TargetDesc::tensorMaps needs asyncBarriers).
+  plan.tensorMaps = std::any_of(plan.loads.begin(), plan.loads.end(),
+                                [](const PipelinedLoad &p) { return p.tma.has_value(); });
   return plan;
 }
 
@@ -347,11 +338,10 @@ std::vector<Lowered> issueStage(Lowering &l, const Op *loopOp, const PipelinePla
       l.b.create(OpCode::ThAsyncCopy, operands, std::span<const Type>{}, {{"bytes", Attribute::integer(bytes)}});
     }
   }
-  if (plan.tensorMaps)
-    ; // each load's th.tma_arrive is its stage's arrival
-  else if (barriers)
+  bool copies = std::any_of(plan.loads.begin(), plan.loads.end(), [](const PipelinedLoad &p) { return !p.tma; });
+  if (barriers && copies) // (a tensor load's th.tma_arrive is its own arrival)
     l.b.create(OpCode::ThAsyncArrive, std::vector<Value *>{barriers, stage}, std::span<const Type>{});
-  else
+  else if (!barriers)
     l.b.create(OpCode::ThAsyncCommit, std::span<Value *const>{}, std::span<const Type>{});
   return nextState(l, body, plan);
 }

@@ -40,9 +40,11 @@
 //   th.mbarrier_wait on the S - 1 stages past the end (their arrivals, copies predicated off)
 
 // On targets with tensor maps (sm_90), tt.descriptor_load tiles read by th.wgmma alone go
-// through the tensor-copy engine in loops that have mbarriers, when every load of the loop
-// does: thread 0 issues a stage's copies (th.tma_arrive, then th.tma_load per 128-byte
-// column of the tile), and each stage's barrier expects one arrival per load.
+// through the tensor-copy engine, and their loop takes the mbarrier schedule (with a
+// th.barrier before the copies where its dots are not asynchronous): thread 0 issues a
+// stage's copies (th.tma_arrive, then th.tma_load per 128-byte column of the tile), and
+// each stage's barrier expects one arrival per such load, plus one per thread for the
+// loop's cp.async copies when it has any.
 
 // On targets without asynchronous copies whose dots run on cooperative matrices
 // (Vulkan), the loads go one iteration ahead into registers instead (inRegisters):
@@ -78,8 +80,9 @@ struct PipelinedLoad {
 
 struct PipelinePlan {
   bool inRegisters = false; // loads one iteration ahead into registers, not copies into rings
-  // Every load goes through tensor maps: each stage's barrier expects one arrival per
-  // load (thread 0's th.tma_arrive), not one from every thread.
+  // Some loads go through tensor maps: the loop takes the mbarrier schedule, and each
+  // stage's barrier expects one arrival per such load (thread 0's th.tma_arrive) besides
+  // one from every thread for the cp.async copies (when any).
   bool tensorMaps = false;
   int stages = 0;
   int ahead = 0; // iterations the copies run ahead: S - 1
