@@ -3,6 +3,7 @@
 #include "BenchSupport.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <random>
 
@@ -243,6 +244,8 @@ DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int
   LaunchOptions opts; // the tutorial's launch: 4 warps (also 8 at HEAD_DIM 128), 3 stages
   opts.numWarps = warps;
   opts.numStages = 3;
+  if (const char *stages = std::getenv("TRIDENT_BENCH_ATTENTION_STAGES")) // for sweeps (trident-bench-dot)
+    opts.numStages = std::atoi(stages);
   opts.constexprs = {{"N_CTX", N}, {"HEAD_DIM", D}, {"BLOCK_M", BLOCK_M}, {"BLOCK_N", BLOCK_N},
                      {"STAGE", causal ? 3 : 1}};
   auto launch = [&] {

@@ -6,6 +6,7 @@
 //
 //   trident-bench-dot --device vulkan:0 matmul 4096 BM BN BK GROUP WARPS [STAGES]
 //   trident-bench-dot --device vulkan:0 attention Z H N D WARPS [causal]
+//   (the attention's num_stages: TRIDENT_BENCH_ATTENTION_STAGES, default 3)
 #include "BenchDots.h"
 #include "BenchSupport.h"
 

@@ -150,3 +150,34 @@ TEST_CASE("every sample kernel compiles to PTX for sm_80, sm_86, sm_89 and sm_90
     }
   }
 }
+
+TEST_CASE("sm_90: one ring stage fewer where it lets a second program share a multiprocessor") {
+  // attention.py at HEAD_DIM 128: Q (32 KB) and rings of K and V tiles (16 KB a stage
+  // each). 3 stages take 131072 bytes, one program a multiprocessor; 2 take 98304, two
+  // (4 warps: 255 registers a thread still leave room for both). On 8 warps the registers
+  // allow one program either way, so the 3 stages stay.
+  std::string source = readFile(fs::path(TRIDENT_SAMPLES_DIR) / "attention.py");
+  Diagnostics diags;
+  auto sig = parseSignature("*fp16:16, *fp16:16, *fp16:16, fp32, *fp32:16, *fp16:16, i32:16, i32:16, i32:16, 1, "
+                            "i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, i32, "
+                            "i32, 4096, 128, 128, 64, 1",
+                            diags);
+  REQUIRE(sig);
+  CompileRequest request;
+  request.kernel = "_attn_fwd";
+  request.args = *sig;
+  std::optional<Module> m = compileKernel(source, "attention.py", request, diags);
+  INFO(diags.str());
+  REQUIRE(m);
+  for (auto [warps, shared] : {std::pair{4u, 98304ull}, std::pair{8u, 131072ull}}) {
+    INFO("warps " << warps);
+    nvptx::PTXOptions options;
+    options.kernel = "_attn_fwd";
+    options.numWarps = warps;
+    options.numStages = 3;
+    std::optional<nvptx::PTXModule> ptx = nvptx::compileModuleToPTX(*m, *nvptx::targetDesc("sm_90"), options, diags);
+    INFO(diags.str());
+    REQUIRE(ptx);
+    CHECK(ptx->kernels[0].sharedBytes == shared);
+  }
+}

@@ -134,6 +134,10 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   t.maxThreadsPerProgram = 1024;
   t.sharedMemoryBytes = 48 * 1024;
   t.maxSharedMemoryBytes = maxSharedBytes(*arch);
+  // The driver keeps 1 KB of each multiprocessor's shared memory per resident block.
+  t.sharedReservedPerProgram = 1024;
+  t.sharedMemoryPerProcessor = t.maxSharedMemoryBytes + t.sharedReservedPerProgram;
+  t.registersPerProcessor = 65536;
   t.maxVectorBytes = 16;
   if (*arch == "sm_90") {
     // Hopper's warpgroup atoms first (PTX for sm_90a), the widest first; those on tf32

@@ -76,6 +76,11 @@ struct TargetDesc {
   uint64_t sharedMemoryBytes = 48 * 1024;    // per program without opt-in
   uint64_t maxSharedMemoryBytes = 48 * 1024; // per program with opt-in (>= the above)
   unsigned maxVectorBytes = 16;              // widest single global/shared access per thread
+  // Per multiprocessor (0: unknown): shared memory for all resident programs (each also
+  // takes sharedReservedPerProgram), and 32-bit registers. compileToThreadIR uses them to
+  // choose one ring stage fewer where that lets two programs share a multiprocessor.
+  uint64_t sharedMemoryPerProcessor = 0, sharedReservedPerProgram = 0;
+  unsigned registersPerProcessor = 0;
   std::vector<MatrixAtom> matrixAtoms;       // the target's matrix-unit instructions
   bool emitsMatrixAtoms = false; // the backend translates th.mma: tt.dot runs on the first atom that fits
                                  // (DotLayout.h); AMD's atoms are described but not emitted yet
