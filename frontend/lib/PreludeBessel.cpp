@@ -108,6 +108,15 @@ def _lb_j0_abs(a):
     cs = tl.cos(b)
     big = (p * (cs + sn) - q * (sn - cs)) * f
     r = tl.where(a < 4.0, lo, tl.where(a < 8.0, mid, big))
+    # Below 1: the Taylor series in q = x^2 / 4 (so that j0(0) is 1 exactly).
+    if a.dtype == tl.float64:
+        tc: tl.constexpr = (7.594058428126623e-14, -7.594058428126624e-12, 6.151187326782565e-10,
+             -3.936759889140842e-08, 1.9290123456790124e-06, -6.944444444444444e-05, 0.001736111111111111,
+             -0.027777777777777776, 0.25, -1.0, 1.0)
+    else:
+        tc: tl.constexpr = (1.9290123418613803e-06, -6.944444612599909e-05, 0.0017361111240461469,
+             -0.02777777798473835, 0.25, -1.0, 1.0)
+    r = tl.where(a < 1.0, _lg_poly(0.25 * s * s, tc), r)
     return tl.where(a == float("inf"), 0.0, r)
 
 
@@ -151,6 +160,15 @@ def _lb_j1_abs(a):
     cs = tl.cos(b)
     big = (p * (sn - cs) + q * (sn + cs)) * f
     r = tl.where(a < 5.0, lo, tl.where(a < 8.0, mid, big))
+    # Below 1: x / 2 times the Taylor series in q = x^2 / 4.
+    if a.dtype == tl.float64:
+        tc: tl.constexpr = (6.903689480115112e-15, -7.594058428126623e-13, 6.834652585313961e-11,
+             -4.920949861426052e-09, 2.755731922398589e-07, -1.1574074074074073e-05, 0.00034722222222222224,
+             -0.006944444444444444, 0.08333333333333333, -0.5, 1.0)
+    else:
+        tc: tl.constexpr = (2.755731998149713e-07, -1.1574074051168282e-05, 0.00034722223062999547,
+             -0.0069444444961845875, 0.0833333358168602, -0.5, 1.0)
+    r = tl.where(a < 1.0, 0.5 * s * _lg_poly(0.25 * s * s, tc), r)
     return tl.where(a == float("inf"), 0.0, r)
 
 
@@ -168,7 +186,23 @@ def _lb_y0_pos(v):
              0.04719668999314308, -0.1773020178079605, 0.2615673542022705, 0.1790343075990677,
              -0.27447429299354553, -0.03314611315727234)
     s = tl.minimum(v, 8.0)
-    lo = 0.6366197723675814 * tl.log(s) * _lb_j0_abs(s) + _lds_cheb(s * s * 0.03125 - 1.0, c)
+    j0 = _lb_j0_abs(s)
+    lo = 0.6366197723675814 * tl.log(s) * j0 + _lds_cheb(s * s * 0.03125 - 1.0, c)
+    # Below 2: (2/pi) (log(x / 2) + gamma) j0(x) + q S(q), q = x^2 / 4, S the series
+    # (2/pi) sum (-1)^(k+1) H_k q^(k-1) / (k!)^2 (H_k the harmonic numbers).
+    if v.dtype == tl.float64:
+        sc: tl.constexpr = (-2.7236763631220556e-22, 5.22113444867605e-20, -8.610283592323939e-18,
+             1.206585191648228e-15, -1.4160178296410823e-13, 1.3676725521624816e-11, -1.0643040175208692e-09,
+             6.49826831407223e-08, -3.0087161309810462e-06, 0.0001009454963129151, -0.0023025888757508004,
+             0.03242045137057127, -0.238732414637843, 0.6366197723675814)
+        g: tl.constexpr = -0.11593151565841245
+    else:
+        sc: tl.constexpr = (-1.0643039782820551e-09, 6.498268589893996e-08, -3.0087160212133313e-06,
+             0.00010094549361383542, -0.0023025888949632645, 0.03242045268416405, -0.23873241245746613,
+             0.6366197466850281)
+        g: tl.constexpr = -0.11593151837587357
+    q = 0.25 * s * s
+    lo = tl.where(v < 2.0, 0.6366197723675814 * (tl.log(s) + g) * j0 + q * _lg_poly(q, sc), lo)
     b = tl.maximum(v, 8.0)
     p, q, f = _lb_hankel(b, 0)
     sn = tl.sin(b)
@@ -216,7 +250,8 @@ def _ld_j0(x):
 @triton.jit
 def _ld_j1(x):
     v = _ldt_in(x)
-    return _ldt_out(tl.where(v != v, v, _ld_copysign(_lb_j1_abs(tl.abs(v)), v)), x)
+    r = _lb_j1_abs(tl.abs(v))
+    return _ldt_out(tl.where(v != v, v, tl.where(_ld_signbit(v) != 0, r * -1.0, r)), x)
 
 
 @triton.jit
@@ -227,6 +262,16 @@ def _ld_y0(x):
 @triton.jit
 def _ld_y1(x):
     return _ldt_out(_lb_y1_pos(_ldt_in(x)), x)
+
+
+@triton.jit
+def _lb_step(tk, x, c, p):
+    # The three-term recurrence (2k / x) c - p, 2k / x as a rounded quotient and its
+    # exact residual.
+    num = tl.zeros_like(x) + tk
+    qh = tl.div_rn(num, x)
+    ql = tl.div_rn(tl.fma(-qh, x, num), x)
+    return tl.fma(qh, c, ql * c - p)
 
 
 @triton.jit
@@ -274,7 +319,7 @@ def _ld_jn(n, x):
     p = j0
     c = j1
     for k in range(1, tl.max(tl.where(fwd, m, 0))):
-        nxt = tl.fma(tl.div_rn(tl.zeros_like(b) + 2.0 * k, b), c, -p)
+        nxt = _lb_step(2.0 * k, b, c, p)
         use = k < m
         p = tl.where(use, c, p)
         c = tl.where(use, nxt, c)
@@ -289,7 +334,7 @@ def _ld_jn(n, x):
     total = b * 0.0
     rec = b * 0.0
     while k > 0:
-        prev = tl.fma(tl.div_rn(tl.zeros_like(b) + 2.0 * k, b), cur, -hi)
+        prev = _lb_step(2.0 * k, b, cur, hi)
         rec = tl.where(m == k - 1, prev, rec)
         total = tl.where(((k - 1) % 2 == 0) & (k > 1), total + 2.0 * prev, total)
         hi = cur
@@ -317,12 +362,13 @@ def _ld_yn(n, x):
     c = _lb_y1_pos(v)
     b = tl.where(v > 0, v, 1.0)
     for k in range(1, tl.max(m)):
-        nxt = tl.fma(tl.div_rn(tl.zeros_like(b) + 2.0 * k, b), c, -p)
+        nxt = _lb_step(2.0 * k, b, c, p)
         nxt = tl.where(tl.abs(c) == float("inf"), c, nxt)
         use = k < m
         p = tl.where(use, c, p)
         c = tl.where(use, nxt, c)
     r = tl.where(m == 0, y0, c)
+    r = tl.where(v == float("inf"), 0.0, r)
     return _ldt_out(tl.where(m < 0, float("nan"), r), x)
 
 
@@ -386,8 +432,18 @@ def _lb_i_abs(a, order: tl.constexpr):
             pc: tl.constexpr = (-1.6887977127844067e-11, -3.5019701027927397e-10, -9.621296648276711e-09,
              -3.784473392443033e-07, -2.49218301178189e-05, -0.004771532025188208,
              0.3941952884197235)
+    # The series in q = x^2 / 4 at the rounded q, plus its derivative times q's rounding
+    # error (the series grows like e^x: q's rounding alone would cost x / 4 ulp).
     s = tl.minimum(a, 16.0)
-    lo = _lg_poly(0.25 * s * s, tc)
+    sq = s * s
+    q = 0.25 * sq
+    ql = 0.25 * tl.fma(s, s, -sq)
+    lo = q * 0.0 + tc[0]
+    dlo = q * 0.0
+    for k in tl.static_range(1, len(tc)):
+        dlo = dlo * q + lo
+        lo = lo * q + tc[k]
+    lo = lo + dlo * ql
     if order == 1:
         lo = 0.5 * s * lo
     b = tl.maximum(a, 16.0)

@@ -85,7 +85,9 @@ def _lg_log_dw(x):
     t = s2 * s * _lg_poly(s2, series)
     ef = e.to(x.dtype)
     hi, err = _lg_two_sum(ef * ln2_hi, 2.0 * s)
-    return hi, err + (ef * ln2_lo + (2.0 * sl + t))
+    lo = err + (ef * ln2_lo + (2.0 * sl + t))
+    h = hi + lo
+    return h, (hi - h) + lo
 
 
 @triton.jit
@@ -114,8 +116,9 @@ def _lg_stirling(x):
     t = c_hi + s
     te = (c_hi - t) + s
     h = h1 + t
-    e2 = (h1 - h) + t
-    return h, e2 + (e1 + (pl + (te + c_lo)))
+    lo = ((h1 - h) + t) + (e1 + (pl + (te + c_lo)))
+    r = h + lo
+    return tl.where(h == float("inf"), h, r), tl.where(h == float("inf"), 0.0, (h - r) + lo)
 
 
 @triton.jit
@@ -128,7 +131,7 @@ def _lg_small(x):
     u = z * (z - 1.0) * _lg_q(z)
     ph = x * 0.0 + 1.0
     pl = x * 0.0
-    for j in tl.static_range(1, 10):
+    for j in tl.static_range(1, 11):
         use = tl.where(k >= 1, j < k, j <= -k)
         f = tl.where(k >= 1, z + j, x + j)
         nh = ph * f
@@ -169,13 +172,16 @@ def _ldg_lgamma(v):
     k, z, u, ph, pl = _lg_small(tl.where(a < 10.0, v, 0.5))
     # |x| < 1/2: lgamma(1 + x) - log|x|.
     near0 = -tl.log(a) - _ldt_log1p(tl.where(a < 0.5, u, 0.0))
-    # [1/2, 3/2): -log1p(u) at z = x - 1; [3/2, 3): log1p of gamma(2 + z) - 1 =
-    # z (1 - (z - 1) Q(z)) / (1 + u) at z = x - 2 (z up to 1).
+    # [1/2, 2): -log1p(u) at z = x - 1 (u has the exact factors z and z - 1); [2, 3):
+    # log1p of gamma(2 + z) - 1 = z (1 - (z - 1) Q(z)) / (1 + u) at z = x - 2.
     z2 = v - 2.0
-    u2 = z2 * (z2 - 1.0) * _lg_q(tl.where((v >= 1.5) & (v < 3.0), z2, 0.0))
-    w = tl.div_rn(z2 * (1.0 - (z2 - 1.0) * _lg_q(tl.where((v >= 1.5) & (v < 3.0), z2, 0.0))), 1.0 + u2)
-    near2 = _ldt_log1p(tl.where((v >= 1.5) & (v < 3.0), w, 0.0))
-    near1 = -_ldt_log1p(tl.where((v >= 0.5) & (v < 1.5), u, 0.0))
+    in2 = (v >= 2.0) & (v < 3.0)
+    q2 = _lg_q(tl.where(in2, z2, 0.0))
+    w = tl.div_rn(z2 * (1.0 - (z2 - 1.0) * q2), 1.0 + z2 * (z2 - 1.0) * q2)
+    near2 = _ldt_log1p(tl.where(in2, w, 0.0))
+    z1 = v - 1.0
+    in1 = (v >= 0.5) & (v < 2.0)
+    near1 = -_ldt_log1p(tl.where(in1, z1 * (z1 - 1.0) * _lg_q(tl.where(in1, z1, 0.0)), 0.0))
     # [3, 10): log(ph) + pl / ph - log1p(u).
     mid_pos = tl.log(ph) + (tl.div_rn(pl, ph) - _ldt_log1p(u))
     # (-10, -1/2]: -log|x (1 + u) (ph + pl)|.
@@ -185,7 +191,7 @@ def _ldg_lgamma(v):
     # x <= -10: log(pi / |x sin(pi x)|) - lgamma(-x).
     big_neg = -tl.log(tl.abs(v * _ld_sinpi(v)) * 0.3183098861837907) - big_pos
     big_pos = tl.where(h == float("inf"), h, big_pos)
-    r = tl.where(v < 0.5, mid_neg, tl.where(v < 1.5, near1, tl.where(v < 3.0, near2, mid_pos)))
+    r = tl.where(v < 0.5, mid_neg, tl.where(v < 2.0, near1, tl.where(v < 3.0, near2, mid_pos)))
     r = tl.where(a < 0.5, near0, r)
     r = tl.where(a >= 10.0, tl.where(v > 0, big_pos, big_neg), r)
     r = tl.where((v <= 0) & (tl.floor(v) == v), float("inf"), r)
