@@ -84,6 +84,7 @@ const char *roundingPreludeSource();       // libdevice's add_rz ... double2floa
 const char *specialPreludeSource();        // libdevice's erfc, fmod ... (PreludeSpecial.cpp)
 const char *gammaPreludeSource();          // libdevice's lgamma, tgamma (PreludeGamma.cpp)
 const char *besselPreludeSource();         // libdevice's j0 ... yn, cyl_bessel_i0/i1 (PreludeBessel.cpp)
+const char *integerPreludeSource();        // libdevice's mul24, sad, byte_perm, rsqrt_rn, norm3d ... (PreludeInteger.cpp)
 
 // A libdevice name implemented by a prelude function, which is called with the
 // kernel's arguments followed by `constants` (compile-time integers: a rounding mode...).
@@ -96,6 +97,7 @@ void registerRoundingLibdevice(BuiltinTable &t); // PreludeRounding.cpp
 void registerSpecialLibdevice(BuiltinTable &t);  // PreludeSpecial.cpp
 void registerGammaLibdevice(BuiltinTable &t);    // PreludeGamma.cpp
 void registerBesselLibdevice(BuiltinTable &t);   // PreludeBessel.cpp
+void registerIntegerLibdevice(BuiltinTable &t);  // PreludeInteger.cpp
 
 class CodeGen {
 public:

@@ -149,7 +149,7 @@ def randn4x(seed, offset, n_rounds: tl.constexpr = 10):
 )PRELUDE") +
          libdevicePreludeSource() + transcendentalPreludeSource() + standardPreludeSource() +
          softFp8PreludeSource() + roundingPreludeSource() + specialPreludeSource() + gammaPreludeSource() +
-         besselPreludeSource();
+         besselPreludeSource() + integerPreludeSource();
 }
 
 void registerPreludeBuiltins(BuiltinTable &t) {

@@ -438,6 +438,7 @@ void registerLibdeviceBuiltins(BuiltinTable &t) {
   registerSpecialLibdevice(t);
   registerGammaLibdevice(t);
   registerBesselLibdevice(t);
+  registerIntegerLibdevice(t);
   for (const LibdeviceEntry &e : kLibdevice) {
     std::string impl = e.impl;
     if (impl.rfind("tl.", 0) == 0)
