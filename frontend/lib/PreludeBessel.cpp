@@ -15,7 +15,7 @@
 //                 from 16 e^x / sqrt(x) times a Chebyshev series in 16 / x, e^x taken
 //                 as two halves so that the results up to the largest float stay finite
 // Orders below zero give NaN, as CUDA documents. fp16/bf16 inputs compute in fp32.
-// The measured errors are in docs/frontend.md.
+// The measured errors are in docs/frontend.md; the fits come from frontend/fit/fit_gamma_bessel.py.
 
 #include "CodeGen.h"
 

@@ -12,7 +12,8 @@
 //                     (m - 1) / (m + 1) for the mantissa m, the exponent times log 2 in two
 //                     parts), so that exp of it keeps tgamma's digits up to 171.6
 //   x <= -10          the reflection gamma(x) gamma(-x) = -pi / (x sin(pi x))
-// fp16/bf16 inputs compute in fp32. The measured errors are in docs/frontend.md.
+// fp16/bf16 inputs compute in fp32. The measured errors are in docs/frontend.md; the fits
+// come from frontend/fit/fit_gamma_bessel.py.
 
 #include "CodeGen.h"
 
