@@ -81,7 +81,10 @@ const char *transcendentalPreludeSource(); // libdevice's tanh, pow, atan ... (P
 const char *standardPreludeSource();       // flip, sort, gather ... (PreludeStandard.cpp), appended too
 const char *softFp8PreludeSource();        // float8e4b15/e4b8/e5b16 conversions (Fp8Software.cpp)
 const char *roundingPreludeSource();       // libdevice's add_rz ... double2float_rd ... (PreludeRounding.cpp)
-const char *specialPreludeSource();        // libdevice's erfc, lgamma, fmod ... (PreludeSpecial.cpp)
+const char *specialPreludeSource();        // libdevice's erfc, fmod ... (PreludeSpecial.cpp)
+const char *gammaPreludeSource();          // libdevice's lgamma, tgamma (PreludeGamma.cpp)
+const char *besselPreludeSource();         // libdevice's j0 ... yn, cyl_bessel_i0/i1 (PreludeBessel.cpp)
+const char *integerPreludeSource();        // libdevice's mul24, sad, byte_perm, rsqrt_rn, norm3d ... (PreludeInteger.cpp)
 
 // A libdevice name implemented by a prelude function, which is called with the
 // kernel's arguments followed by `constants` (compile-time integers: a rounding mode...).
@@ -92,6 +95,9 @@ struct LibdevicePrelude {
 void addLibdevicePrelude(BuiltinTable &t, const std::vector<LibdevicePrelude> &entries);
 void registerRoundingLibdevice(BuiltinTable &t); // PreludeRounding.cpp
 void registerSpecialLibdevice(BuiltinTable &t);  // PreludeSpecial.cpp
+void registerGammaLibdevice(BuiltinTable &t);    // PreludeGamma.cpp
+void registerBesselLibdevice(BuiltinTable &t);   // PreludeBessel.cpp
+void registerIntegerLibdevice(BuiltinTable &t);  // PreludeInteger.cpp
 
 class CodeGen {
 public:

@@ -148,7 +148,8 @@ def randn4x(seed, offset, n_rounds: tl.constexpr = 10):
     return n1, n2, n3, n4
 )PRELUDE") +
          libdevicePreludeSource() + transcendentalPreludeSource() + standardPreludeSource() +
-         softFp8PreludeSource() + roundingPreludeSource() + specialPreludeSource();
+         softFp8PreludeSource() + roundingPreludeSource() + specialPreludeSource() + gammaPreludeSource() +
+         besselPreludeSource() + integerPreludeSource();
 }
 
 void registerPreludeBuiltins(BuiltinTable &t) {

@@ -436,6 +436,9 @@ void addLibdevicePrelude(BuiltinTable &t, const std::vector<LibdevicePrelude> &e
 void registerLibdeviceBuiltins(BuiltinTable &t) {
   registerRoundingLibdevice(t);
   registerSpecialLibdevice(t);
+  registerGammaLibdevice(t);
+  registerBesselLibdevice(t);
+  registerIntegerLibdevice(t);
   for (const LibdeviceEntry &e : kLibdevice) {
     std::string impl = e.impl;
     if (impl.rfind("tl.", 0) == 0)

@@ -777,12 +777,10 @@ const BadSource kBadSources[] = {
      "\n"
      "@triton.jit\n"
      "def k(x_ptr):\n"
-     "    v = libdevice.lgamma(tl.load(x_ptr))\n"
+     "    v = libdevice.not_a_function(tl.load(x_ptr))\n"
      "",
      "*fp32",
-     "8:9: libdevice function 'lgamma' is not supported by Trident yet (it needs a math function the block "
-     "IR "
-     "lacks)"},
+     "8:9: libdevice function 'not_a_function' is not supported by Trident (or does not exist in libdevice)"},
     {"rand_float_seed",
      "import triton\n"
      "import triton.language as tl\n"

@@ -237,28 +237,28 @@ TEST_CASE("libdevice: block-IR math functions map to their ops; missing ones are
   std::string src =
       std::string(kHeader) +
       "from triton.language.extra import libdevice\n"
-      "from triton.language.extra.cuda.libdevice import lgamma\n"
+      "from triton.language.extra.cuda.libdevice import rcp64h\n"
       "@triton.jit\ndef k(x_ptr):\n    x = tl.load(x_ptr)\n"
       "    y = libdevice.exp(x) + libdevice.rsqrt(x) + libdevice.erf(x)\n"
       "    tl.store(x_ptr, libdevice.fma(y, x, libdevice.sqrt_rn(x)))\n"
-      "@triton.jit\ndef t(x_ptr):\n    tl.store(x_ptr, lgamma(tl.load(x_ptr)))\n"
+      "@triton.jit\ndef t(x_ptr):\n    tl.store(x_ptr, rcp64h(tl.load(x_ptr)))\n"
       "@triton.jit\ndef r(x_ptr):\n    tl.store(x_ptr, libdevice.rint(tl.load(x_ptr).to(tl.int32)))\n";
   std::string text = ir(src, "k", "*fp32");
   for (const char *op : {"math.exp", "math.rsqrt", "math.erf", "tt.precise_sqrt", "math.fma"})
     CHECK_MESSAGE(text.find(op) != std::string::npos, op);
-  CHECK(firstError(src, "t", "*fp32") == "13:21: libdevice function 'lgamma' is not supported by Trident yet "
-                                         "(it needs a math function the block IR "
-                                         "lacks)");
+  CHECK(firstError(src, "t", "*fp32") == "13:21: libdevice function 'rcp64h' is not supported by Trident: its "
+                                         "result is NVIDIA's hardware approximation (PTX rcp.approx.ftz.f64), "
+                                         "which the other targets cannot reproduce");
   CHECK(firstError(src, "r", "*fp32") ==
         "16:21: libdevice.rint: static_assert failed: this libdevice function takes floating-point values");
   // try/except picks the fallback for a name Trident does not provide.
   std::string fallback = std::string(kHeader) +
-                         "try:\n    from triton.language.extra.libdevice import lgamma\n"
-                         "except ImportError:\n    lgamma = None\n"
+                         "try:\n    from triton.language.extra.libdevice import rcp64h\n"
+                         "except ImportError:\n    rcp64h = None\n"
                          "try:\n    from triton.language.extra.libdevice import rint\n"
                          "except ImportError:\n    rint = None\n"
                          "@triton.jit\ndef k(x_ptr):\n"
-                         "    tl.static_assert(lgamma is None)\n"
+                         "    tl.static_assert(rcp64h is None)\n"
                          "    tl.store(x_ptr, rint(tl.load(x_ptr)))\n";
   CHECK(firstError(fallback, "k", "*fp32") == "no error");
 }
