@@ -649,3 +649,18 @@ TEST_CASE("AMD: dots run on MFMA (gfx90a, gfx942: wave64) and WMMA (gfx1100: wav
   CHECK(runCase(half).mma == 0);
 }
 #endif
+
+TEST_CASE("sm_90 tensor copies: the simulator fails copies missing from a phase and reads before its wait") {
+  DotCase c{"fp16", 128, 256, 192, 64, 128, 64, 4, false, false, false, 3, false, "sm_90"};
+  c.descriptors = true;
+  // Every tensor copy gone: each stage's phase expects a tile's bytes that never come.
+  Mutation missing{[](std::string t) { return editLines(t, {"th.tma_load"}, [](std::string) { return std::string(); }); },
+                   "bytes of tensor copies and gets 0"};
+  runCase(c, &missing);
+  // No wait in the loop: th.wgmma reads a stage whose copies have not landed.
+  Mutation unwaited{[](std::string t) {
+                      return editLines(t, {"th.mbarrier_wait"}, [](std::string) { return std::string(); });
+                    },
+                    "while an asynchronous copy to it is pending"};
+  runCase(c, &unwaited);
+}

@@ -527,45 +527,29 @@ private:
 
   // Reads the global bytes now (where the predicate is true; zeros elsewhere);
   // they land in shared memory when a th.async_wait completes the copy's group.
-  // th.tma_load: the box at the coordinates, zeros outside the tensor, placed in shared
-  // memory as the tensor-copy engine swizzles it (16-byte chunk bits 4.. of each address
-  // XOR its bits 7.., as many as the swizzle's rows of 128 bytes hold chunks).
+  // th.tma_load: the box tensorBox makes (ThreadSimShared.cpp), by each thread of %pred.
   void runTensorCopy(Op *op) {
     uint64_t m = get(op->operand(2))[0];
     if ((m + 1) * 19 > tensorMaps_.size())
       fail(op, "operand #2 is not one of the kernel's tensor maps");
-    const int64_t *w = tensorMaps_.data() + m * 19;
-    int64_t rank = w[0], eb = w[1], swizzle = w[2];
-    auto value = [&](int64_t ref) { return ref < 0 ? uint64_t(-1 - ref) : args_.at(size_t(ref)); };
-    uint64_t base = value(w[3]);
-    if (rank != 2 || op->numOperands() != 8)
+    if (tensorMaps_[m * 19] != 2 || op->numOperands() != 8)
       fail(op, "the simulator copies rank-2 tensor maps only");
-    int64_t rows = w[14], cols = w[15];
+    auto value = [&](int64_t ref) { return ref < 0 ? uint64_t(-1 - ref) : args_.at(size_t(ref)); };
+    auto read = [&](uint64_t address, uint64_t bytes, void *out) {
+      checkGlobal(op, address, bytes);
+      std::memcpy(out, reinterpret_cast<const void *>(address), size_t(bytes));
+    };
     const Words &pred = get(op->operand(5));
-    Words dst = sharedOffsets(op, uint64_t(eb));
+    Words dst = sharedOffsets(op, uint64_t(tensorMaps_[m * 19 + 1]));
     for (unsigned t = 0; t < threads_; ++t) {
       if (!(pred[t] & 1))
         continue;
-      uint64_t barrier = get(op->operand(3))[t] + signedOf(get(op->operand(4))[t], 32) * 8;
       if (dst[t] % 128)
         fail(op, "a tensor copy's destination must be 128-byte aligned, got shared byte " + std::to_string(dst[t]));
-      int64_t c0 = signedOf(get(op->operand(6))[t], 32), c1 = signedOf(get(op->operand(7))[t], 32);
-      std::vector<uint8_t> data(size_t(rows * cols * eb), 0);
+      std::vector<uint8_t> data = tensorBox(tensorMaps_.data() + m * 19, value, signedOf(get(op->operand(6))[t], 32),
+                                            signedOf(get(op->operand(7))[t], 32), dst[t], read);
       checkInAllocation(op, dst[t], data.size());
-      for (int64_t r = 0; r < rows; ++r)
-        for (int64_t c = 0; c < cols; ++c) {
-          uint64_t at = uint64_t((r * cols + c) * eb);
-          if (swizzle) {
-            uint64_t a = dst[t] + at;
-            at = (a ^ (((a >> 7) & uint64_t(swizzle / 16 - 1)) << 4)) - dst[t];
-          }
-          int64_t g0 = c0 + r, g1 = c1 + c;
-          if (g0 < 0 || g1 < 0 || uint64_t(g0) >= value(w[4]) || uint64_t(g1) >= value(w[5]))
-            continue;
-          uint64_t address = base + uint64_t(g0 * int64_t(value(w[9])) + g1 * int64_t(value(w[10]))) * uint64_t(eb);
-          checkGlobal(op, address, uint64_t(eb));
-          std::memcpy(data.data() + at, reinterpret_cast<const void *>(address), size_t(eb));
-        }
+      uint64_t barrier = get(op->operand(3))[t] + signedOf(get(op->operand(4))[t], 32) * 8;
       shared_.tensorCopy(op, t, barrier, dst[t], std::move(data));
     }
   }

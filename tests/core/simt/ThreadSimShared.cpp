@@ -208,6 +208,28 @@ void SharedMemory::asyncArrive(const Op *op, unsigned thread, uint64_t offset) {
   c.open.clear();
 }
 
+std::vector<uint8_t> tensorBox(const int64_t *w, const std::function<uint64_t(int64_t)> &value, int64_t c0,
+                               int64_t c1, uint64_t dst,
+                               const std::function<void(uint64_t, uint64_t, void *)> &read) {
+  int64_t eb = w[1], swizzle = w[2], rows = w[14], cols = w[15];
+  uint64_t base = value(w[3]);
+  std::vector<uint8_t> data(size_t(rows * cols * eb), 0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      uint64_t at = uint64_t((r * cols + c) * eb);
+      if (swizzle) {
+        uint64_t a = dst + at;
+        at = (a ^ (((a >> 7) & uint64_t(swizzle / 16 - 1)) << 4)) - dst;
+      }
+      int64_t g0 = c0 + r, g1 = c1 + c;
+      if (g0 < 0 || g1 < 0 || uint64_t(g0) >= value(w[4]) || uint64_t(g1) >= value(w[5]))
+        continue;
+      read(base + uint64_t(g0 * int64_t(value(w[9])) + g1 * int64_t(value(w[10]))) * uint64_t(eb), uint64_t(eb),
+           data.data() + at);
+    }
+  return data;
+}
+
 void SharedMemory::tensorArrive(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes) {
   Barrier &b = barrierAt(op, thread, offset);
   auto phase = std::find_if(b.phases.begin(), b.phases.end(), [&](const Phase &p) { return p.arrivals < b.count; });
