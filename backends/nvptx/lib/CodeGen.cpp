@@ -17,6 +17,8 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 extern "C" {
@@ -86,6 +88,20 @@ std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContex
   std::unique_ptr<llvm::Module> m = llvmgen::translateToLLVM(threadIR, ctx, hooks, diags);
   if (!m)
     return nullptr;
+  // Programs a multiprocessor should hold (compileToThreadIR's min_programs): ptxas keeps
+  // each thread's registers within what that many take (.minnctapersm).
+  const char *minPrograms = std::getenv("TRIDENT_CUDA_MIN_PROGRAMS");
+  if (!(minPrograms && !std::strcmp(minPrograms, "off")))
+    for (Op *f : threadIR.functions())
+      if (f->attr("min_programs").isInt())
+        if (llvm::Function *fn = m->getFunction(std::string(func::name(f)))) {
+          auto i32 = [&](int64_t v) {
+            return llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), uint64_t(v)));
+          };
+          m->getOrInsertNamedMetadata("nvvm.annotations")
+              ->addOperand(llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(fn), llvm::MDString::get(ctx, "minctasm"),
+                                                   i32(f->intAttr("min_programs"))}));
+        }
   auto text = [&m] { return llvmgen::llvmText(*m); };
   timer.lap("to LLVM IR", "ll", text);
   m->setDataLayout(tm.createDataLayout());

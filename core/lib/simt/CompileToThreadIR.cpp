@@ -68,6 +68,25 @@ std::optional<Module> withFewerStages(const Module &laidOut, const Module &lower
   return m;
 }
 
+// How many programs a multiprocessor should hold, on kernels whose shared memory would let
+// it hold several (min_programs, which NVPTX gives ptxas as .minnctapersm): as many as the
+// shared memory allows, but never so many that a thread would get under 168 registers
+// (fewer made ptxas spill a 128 x 64 matmul tile on 4 warps). Attention at HEAD_DIM 64 on
+// 4 warps: 65536 bytes allow 3 programs, its 178 registers 2 (168 with 36 bytes spilled).
+void markMinPrograms(Module &m, const TargetDesc &t) {
+  if (!t.sharedMemoryPerProcessor || !t.registersPerProcessor)
+    return;
+  for (Op *f : m.functions()) {
+    int64_t threads = f->intAttr("num_threads"), shared = f->intAttr("shared_bytes");
+    if (shared == 0)
+      continue; // nothing to share: registers alone decide, as ptxas sees fit
+    int64_t byShared = int64_t(t.sharedMemoryPerProcessor) / (shared + int64_t(t.sharedReservedPerProgram));
+    int64_t programs = std::min(byShared, int64_t(t.registersPerProcessor) / (threads * 168));
+    if (programs >= 2)
+      f->setAttr("min_programs", Attribute::integer(std::min<int64_t>(programs, 8)));
+  }
+}
+
 } // namespace
 
 std::optional<Module> compileToThreadIR(const Module &blockIR, const TargetDesc &target,
@@ -102,6 +121,7 @@ std::optional<Module> compileToThreadIR(const Module &blockIR, const TargetDesc 
   }
   if (std::optional<Module> fewer = withFewerStages(laidOut, m, target, options))
     m = std::move(*fewer);
+  markMinPrograms(m, target);
   if (!lookupSimtPass("insert-barriers")->run(m, context, diags))
     return std::nullopt;
   stages.lap("insert-barriers", "tir", text(m));
