@@ -46,9 +46,6 @@ template <class T> T fromBits(uint64_t b) {
 
 template <class T> bool same(T a, T b) { return (std::isnan(a) && std::isnan(b)) || bitsOf(a) == bitsOf(b); }
 
-const int kModes[] = {FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
-const char *kModeNames[] = {"rz", "rd", "ru"};
-
 // op(x, y, z) under `mode`; the volatile accesses keep the compiler from moving the
 // arithmetic across the mode changes.
 template <class T> T reference(const std::string &op, T x, T y, T z, int mode) {
@@ -127,12 +124,15 @@ void inputs(std::mt19937_64 &rng, size_t n, std::vector<T> &x, std::vector<T> &y
   }
 }
 
-template <class T> void checkOp(const std::string &op, int m, uint32_t seed) {
-  const size_t n = 4096;
-  std::mt19937_64 rng(seed);
-  std::vector<T> x, y, z;
-  inputs(rng, n, x, y, z);
-  std::string name = op + "_" + kModeNames[m];
+// op_<mode> (mode rz, rd, ru or rn: an index into kAllModes) on x, y, z (a multiple of
+// 512 long) in the interpreter, compared by bits with the host under fesetround.
+const int kAllModes[] = {FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD, FE_TONEAREST};
+const char *kAllModeNames[] = {"rz", "rd", "ru", "rn"};
+
+template <class T>
+void checkOpOn(const std::string &op, int m, std::vector<T> x, std::vector<T> y, std::vector<T> z) {
+  const size_t n = x.size();
+  std::string name = op + "_" + kAllModeNames[m];
   std::string call = op == "rcp" || op == "sqrt" ? "(x)" : op == "fma" ? "(x, y, z)" : "(x, y)";
   std::string src = std::string(kHeader) +
                     "from triton.language.extra import libdevice\n\n@triton.jit\n"
@@ -157,7 +157,7 @@ template <class T> void checkOp(const std::string &op, int m, uint32_t seed) {
   REQUIRE(interp.run(*c.module, "k", args, {uint32_t(n / 512), 1, 1}, diags));
   int wrong = 0;
   for (size_t i = 0; i < n; ++i) {
-    T ref = reference(op, x[i], y[i], z[i], kModes[m]);
+    T ref = reference(op, x[i], y[i], z[i], kAllModes[m]);
     if (!same(out[i], ref) && wrong++ < 3) {
       CAPTURE(name);
       CAPTURE(x[i]);
@@ -169,6 +169,13 @@ template <class T> void checkOp(const std::string &op, int m, uint32_t seed) {
     }
   }
   CHECK_MESSAGE(wrong == 0, name << (f64 ? " fp64" : " fp32") << ": " << wrong << " of " << n << " differ");
+}
+
+template <class T> void checkOp(const std::string &op, int m, uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> x, y, z;
+  inputs(rng, 4096, x, y, z);
+  checkOpOn(op, m, x, y, z);
 }
 
 } // namespace
@@ -183,6 +190,45 @@ TEST_CASE(
       checkOp<float>(op, m, seed + m);
       checkOp<double>(op, m, seed + m);
     }
+}
+
+namespace {
+
+// fma's four modes on products that x * y + z cancels in part: the special kernel's
+// inputs (tests/frontend/data/libdevice_special.py: x = (i - 100) / 100, y = 0.75 - x,
+// z = 0.1, where x * y + z passes through 0), then z = -x * y scaled by 1 +- 2^-k for
+// every k up to the precision (k bits of the sum cancel), with random operands.
+template <class T> void checkFmaCancelling(uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> x, y, z;
+  for (int i = 0; i < 200; ++i) {
+    x.push_back(T(i - 100) / T(100));
+    y.push_back(T(0.75) - x.back());
+    z.push_back(T(0.1));
+  }
+  const int digits = std::numeric_limits<T>::digits;
+  while (x.size() < 2048) {
+    double m = std::uniform_real_distribution<double>(1, 2)(rng);
+    T a = T(std::ldexp(m, int(rng() % 41) - 20) * ((rng() & 1) ? -1 : 1));
+    T b = T(std::uniform_real_distribution<double>(-4, 4)(rng));
+    int k = 1 + int(rng() % uint64_t(digits + 4));
+    double s = (rng() & 1) ? 1 + std::ldexp(1.0, -k) : 1 - std::ldexp(1.0, -k);
+    x.push_back(a);
+    y.push_back(b);
+    z.push_back(T(-(double(a) * double(b)) * s));
+  }
+  for (int m = 0; m < 4; ++m)
+    checkOpOn("fma", m, x, y, z);
+}
+
+} // namespace
+
+TEST_CASE("libdevice: fma_rz/rd/ru/rn on partly cancelling x * y + z, fp32 and fp64") {
+  std::random_device rd;
+  uint32_t seed = rd();
+  CAPTURE(seed);
+  checkFmaCancelling<float>(seed);
+  checkFmaCancelling<double>(seed + 1);
 }
 
 namespace {

@@ -21,13 +21,18 @@ if [ "$rc" -ne 0 ]; then
   fi
   exit 1
 fi
-buffers() { printf '%s\n' "$1" | grep -E '^[^ ]+: [a-z0-9]+\[[0-9]+\] = \['; }
+# A NaN's sign is unspecified: "-nan" reads as "nan", and any two NaNs are the same.
+buffers() { printf '%s\n' "$1" | grep -E '^[^ ]+: [a-z0-9]+\[[0-9]+\] = \[' | sed 's/-nan/nan/g'; }
 numbers() { buffers "$1" | sed 's/^[^=]*= \[//; s/\]$//' | tr ',' '\n' | sed 's/^ *//'; }
 if [ -n "$rel" ]; then
   worst=$(numbers "$host" > "${TMPDIR:-/tmp}/same_on_vulkan.$$" && numbers "$vulkan" |
     paste "${TMPDIR:-/tmp}/same_on_vulkan.$$" - | awk -v tol="$rel" '
-      { d = $1 - $2; if (d < 0) d = -d; m = $1 < 0 ? -$1 : $1; if (m < 1e-30) m = 1e-30;
-        if ($1 != $2 && ($1 == "nan" || $2 == "nan" || d / m > tol)) bad++; n++ }
+      { n++; na = $1 ~ /^[-+]?nan$/; nb = $2 ~ /^[-+]?nan$/
+        if (na || nb) { if (!(na && nb)) bad++; next }
+        if ($1 "" == $2 "") next
+        if ($1 ~ /inf/ || $2 ~ /inf/) { bad++; next }
+        d = $1 - $2; if (d < 0) d = -d; m = $1 < 0 ? -$1 : $1; if (m < 1e-30) m = 1e-30
+        if (d / m > tol) bad++ }
       END { printf "%d of %d", bad + 0, n }')
   rm -f "${TMPDIR:-/tmp}/same_on_vulkan.$$"
   case "$worst" in
