@@ -15,6 +15,18 @@ TEST_CASE("an allocation larger than the host's memory is an out-of-memory error
   test::checkOutOfMemory(rt.device("host:0"));
 }
 
+TEST_CASE("an allocation larger than the host's memory on cpu:0 is an out-of-memory error too") {
+  Runtime rt(test::testOptions());
+  bool present = false;
+  for (const Device &d : rt.devices())
+    present = present || d.name() == "cpu:0";
+  if (!present) {
+    MESSAGE("no cpu:0 in this build (no LLVM): its out-of-memory path is not tested");
+    return;
+  }
+  test::checkOutOfMemory(rt.device("cpu:0"));
+}
+
 TEST_CASE("buffers copy to and from the host, fill, and check sizes") {
   Runtime rt(test::testOptions());
   Device dev = rt.device("host:0");
