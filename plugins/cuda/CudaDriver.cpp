@@ -89,6 +89,12 @@ bool Driver::load(std::string &reason) {
   resolve(cuFuncSetAttribute, "cuFuncSetAttribute");
   resolve(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
   resolve(cuLaunchKernel, "cuLaunchKernel");
+  // Optional: only the recovery from a kernel fault uses it (CudaPlugin.cpp, deviceOpen).
+  {
+    std::string required = missing;
+    resolve(cuDevicePrimaryCtxReset, "cuDevicePrimaryCtxReset");
+    missing = required;
+  }
   if (!missing.empty()) {
     failure_ = "the CUDA driver lacks entry points at API version " + std::to_string(kPinnedApiVersion) +
                ": " + missing;

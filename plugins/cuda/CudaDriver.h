@@ -71,6 +71,7 @@ struct Driver {
   CUresult (*cuDeviceTotalMem)(size_t *, CUdevice) = nullptr;
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice) = nullptr;
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice) = nullptr;
+  CUresult (*cuDevicePrimaryCtxReset)(CUdevice) = nullptr; // optional (null if the driver lacks it)
   CUresult (*cuCtxSetCurrent)(CUcontext) = nullptr;
   CUresult (*cuCtxSynchronize)() = nullptr;
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;

@@ -119,8 +119,13 @@ trident_status deviceOpen(trident_context ctx, uint32_t ordinal, trident_device 
   std::lock_guard lock(ctx->mutex);
   if (dev->opens == 0) {
     CUcontext c = nullptr;
-    if (trident_status s =
-            check(driver().cuDevicePrimaryCtxRetain(&c, dev->device), "cuDevicePrimaryCtxRetain"))
+    CUresult r = driver().cuDevicePrimaryCtxRetain(&c, dev->device);
+    // A primary context a kernel fault left behind (no one of ours holds it now): reset
+    // it, which destroys it, and start a fresh one.
+    if (kernelFault(r) && driver().cuDevicePrimaryCtxReset &&
+        driver().cuDevicePrimaryCtxReset(dev->device) == CUDA_SUCCESS)
+      r = driver().cuDevicePrimaryCtxRetain(&c, dev->device);
+    if (trident_status s = check(r, "cuDevicePrimaryCtxRetain"))
       return s;
     dev->context = c;
   }
@@ -396,9 +401,19 @@ trident_plugin_api makeApi() {
 
 } // namespace
 
+// The driver's "sticky" errors: a kernel faulted while running (an illegal address or
+// instruction, a failed device assert, a timeout), and the context is lost for good.
+bool kernelFault(CUresult r) {
+  return r == 700 || r == 702 || r == 710 || (r >= 714 && r <= 719);
+}
+
 trident_status check(CUresult r, const char *what) {
   if (r == CUDA_SUCCESS)
     return TRIDENT_SUCCESS;
+  if (kernelFault(r))
+    return fail(TRIDENT_ERROR_LAUNCH, std::string(what) + " failed: " + driver().describe(r) +
+                                          " (a kernel failed while running; the device's context is lost, so every "
+                                          "later use of it fails until all of its users have closed it)");
   return fail(TRIDENT_ERROR_DEVICE, std::string(what) + " failed: " + driver().describe(r));
 }
 

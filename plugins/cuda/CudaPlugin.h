@@ -70,7 +70,9 @@ namespace trident::cuda {
 
 using sdk::fail;    // records the message as this thread's last error
 using sdk::guarded; // turns exceptions (e.g. out of host memory) into statuses
-// SUCCESS, or DEVICE with the driver's message prefixed by `what`.
+// A driver error a kernel fault left (sticky: the context is lost).
+bool kernelFault(CUresult r);
+// Success, or the failure of `what`: Launch for a kernel fault, Device otherwise.
 trident_status check(CUresult r, const char *what);
 // Makes the device's context current on this thread (cached per thread).
 trident_status makeCurrent(trident_device_s *device);
