@@ -1,6 +1,6 @@
 // Memory: tl.load, tl.store (masks, other, cache and eviction hints, volatile),
-// the atomics, and block pointers (tl.make_block_ptr, tl.advance), which lower
-// to plain pointer arithmetic and boundary masks.
+// the atomics, and block pointers (tl.make_block_ptr, tl.advance): loads through them
+// are tt.descriptor_load boxes, stores plain pointer arithmetic and boundary masks.
 
 #include "CodeGen.h"
 
@@ -82,6 +82,27 @@ Tensor maskArg(CodeGen &cg, const Arg &a, const Tensor &ptr, const char *op) {
   return cg.broadcastTo(mask, ptr.shape(), a.span);
 }
 
+// A load through a block pointer is one tt.descriptor_load: its dimensions in
+// boundary_check are `checked` (read as padding outside the shape), the others read
+// wherever they point. The SIMT lowering expands it as blockPointerAccess would, or, on
+// sm_90, hands it to the tensor-copy engine (docs/simt.md, "Tensor copies").
+Tensor blockPointerLoad(CodeGen &cg, const BlockPointer &bp, std::span<const int64_t> check, bool padNan,
+                        AttributeList attrs) {
+  std::vector<Value *> operands{bp.base.value};
+  for (const std::vector<Tensor> *part : {&bp.shape, &bp.strides, &bp.offsets})
+    for (const Tensor &t : *part)
+      operands.push_back(t.value);
+  int64_t checked = 0;
+  for (int64_t d : check)
+    checked |= int64_t(1) << d;
+  attrs.set("padding", Attribute::string(padNan ? "nan" : "zero"));
+  attrs.set("checked", Attribute::integer(checked));
+  DType elem = bp.base.dtype.pointee();
+  Type result = Type::block(bp.blockShape, elem.type);
+  Op *load = cg.builder().create(OpCode::DescriptorLoad, operands, std::span<const Type>(&result, 1), attrs);
+  return Tensor{load->result(), elem};
+}
+
 Object load(CodeGen &cg, const CallArgs &args) {
   auto a = args.bind(cg, {"pointer", "mask=", "other=", "boundary_check=", "padding_option=",
                           "cache_modifier=", "eviction_policy=", "volatile="});
@@ -99,13 +120,15 @@ Object load(CodeGen &cg, const CallArgs &args) {
     std::string padding = a[4] ? cg.stringArg(*a[4], "padding_option") : "";
     if (!padding.empty() && padding != "zero" && padding != "nan")
       cg.error(a[4]->span, "padding_option must be 'zero' or 'nan', got '" + padding + "'");
+    DType elem = bp->base.dtype.pointee();
+    if (padding == "nan" && !check.empty() && !elem.isFloat())
+      cg.error(a[4]->span, "padding_option='nan' needs a floating-point block, got " + elem.name());
+    if (!elem.isBool() && bp->blockShape.size() <= 5)
+      return Object::ofTensor(blockPointerLoad(cg, *bp, check, padding == "nan", attrs));
     auto access = cg.blockPointerAccess(*bp, check, args.span);
     ptr = access.first;
     mask = access.second;
-    DType elem = ptr.dtype.pointee();
     if (mask && !padding.empty()) {
-      if (padding == "nan" && !elem.isFloat())
-        cg.error(a[4]->span, "padding_option='nan' needs a floating-point block, got " + elem.name());
       Object value = padding == "nan" ? Object::floating(NAN) : Object::integer(0);
       other = cg.constant(value, elem, ptr.shape(), args.span);
     }

@@ -19,7 +19,7 @@ std::string encode(const amdgpu::HSACOModule &m, const std::string &kernel) {
   std::vector<BinaryKernel> kernels;
   for (const amdgpu::KernelInfo &k : m.kernels)
     if (k.name == kernel)
-      kernels.push_back({k.name, k.numThreads, static_cast<uint32_t>(k.sharedBytes), k.numParams});
+      kernels.push_back({k.name, k.numThreads, static_cast<uint32_t>(k.sharedBytes), k.numParams, {}});
   return encodeBinary(kernels, m.hsaco);
 }
 

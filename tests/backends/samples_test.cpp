@@ -120,9 +120,14 @@ TEST_CASE("every sample kernel compiles to PTX for sm_80, sm_86, sm_89 and sm_90
       std::vector<const char *> expected = {"mma.sync.aligned.m16n8k16", "ldmatrix.sync.aligned", "cp.async.cg"};
       if (std::string_view(arch) == "sm_90")
         expected = {"wgmma.mma_async.sync.aligned.m64n", "fence.proxy.async", "cp.async.cg"};
-      // Tensor-descriptor loads come by the tensor-copy engine there, completing on mbarriers.
+      // Tensor-descriptor loads come by the tensor-copy engine there, completing on mbarriers;
+      // so do attention's block-pointer loads of K and V (maps of rank 4: the batch and head
+      // terms of their base are dimensions of their own).
       if (std::string_view(arch) == "sm_90" && std::string(s.file).find("_descriptor.py") != std::string::npos)
         expected = {"wgmma.mma_async.sync.aligned.m64n", "cp.async.bulk.tensor.2d", "mbarrier.arrive.expect_tx",
+                    "mbarrier.try_wait.parity"};
+      if (std::string_view(arch) == "sm_90" && std::string(s.file) == "attention.py")
+        expected = {"wgmma.mma_async.sync.aligned.m64n", "cp.async.bulk.tensor.4d", "mbarrier.arrive.expect_tx",
                     "mbarrier.try_wait.parity"};
       // The backward's too, whose loads feed two dots each (one of them through tt.trans):
       // both read the same pipelined stage.
@@ -169,7 +174,8 @@ TEST_CASE("sm_90: one ring stage fewer where it lets a second program share a mu
   std::optional<Module> m = compileKernel(source, "attention.py", request, diags);
   INFO(diags.str());
   REQUIRE(m);
-  for (auto [warps, shared] : {std::pair{4u, 98304ull}, std::pair{8u, 131072ull}}) {
+  // (K and V come by tensor copies: their stages' mbarriers take 1 KB more.)
+  for (auto [warps, shared] : {std::pair{4u, 98304ull + 1024}, std::pair{8u, 131072ull + 1024}}) {
     INFO("warps " << warps);
     nvptx::PTXOptions options;
     options.kernel = "_attn_fwd";

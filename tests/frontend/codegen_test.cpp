@@ -293,16 +293,19 @@ TEST_CASE("tl.dot types and defaults") {
   CHECK(has(ir(ieee, "k", "*fp32, *fp32"), "input_precision = \"ieee\""));
 }
 
-TEST_CASE("block pointers lower to pointer arithmetic with boundary masks") {
+TEST_CASE("block pointers: loads are descriptor boxes checked where asked, stores pointer arithmetic with masks") {
   std::string t = ir(
       k("    p = tl.make_block_ptr(x_ptr, (n, n), (n, 1), (0, 0), (16, 16), (1, 0))\n"
         "    p = tl.advance(p, (16, 0))\n    v = tl.load(p, boundary_check=(0, 1), padding_option='zero')\n"
-        "    tl.store(p, v + 1.0, boundary_check=(1,))\n"),
+        "    w = tl.load(p, boundary_check=(1,), cache_modifier='.cg')\n"
+        "    tl.store(p, v + w, boundary_check=(1,))\n"),
       "k", "*fp32, i32");
-  CHECK(count(t, "tt.load") == 1);
+  CHECK(count(t, "tt.load") == 0);
+  CHECK(count(t, "tt.descriptor_load") == 2);
+  CHECK(has(t, "{checked = 3, padding = \"zero\"}"));
+  CHECK(has(t, "{cache = \"cg\", checked = 2, padding = \"zero\"}"));
   CHECK(has(t, "arith.cmpi"));
   CHECK(has(t, "predicate = \"sge\""));
-  CHECK(has(t, "arith.constant {value = 0.0} : block<16x16xf32>"));
   CHECK(count(t, "tt.store") == 1);
 }
 

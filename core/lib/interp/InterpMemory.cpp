@@ -150,8 +150,10 @@ bool execLoad(Exec &ex, const Op *op) {
 }
 
 // tt.descriptor_load: the box of the result's shape at the offsets, each element read
-// where every coordinate lies inside the tensor's shape and `padding` (zero or NaN)
-// elsewhere; addresses are base + sum(coordinate * stride) elements.
+// where every checked coordinate lies inside the tensor's shape and `padding` (zero or
+// NaN) elsewhere; addresses are base + sum(coordinate * stride) elements. An unchecked
+// dimension (a block pointer's, without boundary_check) reads where it points, so that
+// leaving the allocation there is reported as a plain load's would be.
 bool execDescriptorLoad(Exec &ex, const Op *op) {
   const RtValue &base = ex.get(op->operand(0));
   if (!checkPointers(ex, op, base))
@@ -170,13 +172,15 @@ bool execDescriptorLoad(Exec &ex, const Op *op) {
   size_t n = size_t(op->result()->type().numElements());
   RtValue ptr{base.elem, {box.begin(), box.end()}, std::vector<uint64_t>(n)};
   RtValue mask{Type::i1(), ptr.shape, std::vector<uint64_t>(n)};
+  const Attribute &checkedAttr = op->attr("checked");
+  int64_t checked = checkedAttr.isInt() ? checkedAttr.getInt() : (int64_t(1) << rank) - 1;
   for (size_t i = 0; i < n; ++i) {
     int64_t offset = 0, rest = int64_t(i);
     bool inside = true;
     for (size_t k = rank; k-- > 0;) {
       int64_t c = offsets[k] + rest % box[k];
       rest /= box[k];
-      inside = inside && c >= 0 && c < shape[k];
+      inside = inside && (!(checked >> k & 1) || (c >= 0 && c < shape[k]));
       offset += c * strides[k];
     }
     mask.data[i] = inside;

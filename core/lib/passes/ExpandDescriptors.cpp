@@ -25,6 +25,8 @@ void expand(Op *op) {
   Type result = op->result()->type();
   std::span<const int64_t> box = result.shape();
   Value *offset = nullptr, *mask = nullptr;
+  const Attribute &checkedAttr = op->attr("checked");
+  int64_t checked = checkedAttr.isInt() ? checkedAttr.getInt() : (int64_t(1) << rank) - 1;
   for (size_t d = 0; d < rank; ++d) {
     std::vector<int64_t> line{box[d]};
     Type i64s = Type::block(line, Type::i64());
@@ -34,6 +36,8 @@ void expand(Op *op) {
     Value *term = b.binary(OpCode::MulI, index, b.splat(op->operand(unsigned(1 + rank + d)), line));
     term = spread(b, term, d, rank, box);
     offset = offset ? b.binary(OpCode::AddI, offset, term) : term;
+    if (!(checked >> d & 1))
+      continue;
     Value *inside = b.binary(OpCode::AndI, b.cmpi("sge", index, b.constInt(0, i64s)),
                              b.cmpi("slt", index, b.splat(op->operand(unsigned(1 + d)), line)));
     inside = spread(b, inside, d, rank, box);
@@ -42,8 +46,14 @@ void expand(Op *op) {
   Value *ptr = b.addPtr(b.splat(op->operand(0), box), offset);
   Type element = result.element();
   bool nan = op->stringAttr("padding") == "nan";
-  Value *pad = element.isFloat() ? b.constFloat(nan ? __builtin_nan("") : 0.0, result) : b.constInt(0, result);
-  Value *loaded = b.load(ptr, mask, pad);
+  Value *pad = nullptr;
+  if (mask)
+    pad = element.isFloat() ? b.constFloat(nan ? __builtin_nan("") : 0.0, result) : b.constInt(0, result);
+  AttributeList attrs;
+  for (const char *name : {"cache", "eviction", "volatile"})
+    if (op->attr(name).present())
+      attrs.set(name, op->attr(name));
+  Value *loaded = b.load(ptr, mask, pad, attrs);
   op->result()->replaceAllUsesWith(loaded);
   op->erase();
 }

@@ -310,8 +310,10 @@ std::vector<Lowered> issueStage(Lowering &l, const Op *loopOp, const PipelinePla
     const PipelinedLoad &p = plan.loads[k];
     Op *load = p.load;
     if (p.tma) {
-      size_t rank = size_t(p.tma->rank);
+      size_t rank = p.tma->tile.size();
       std::vector<Value *> offsets;
+      for (const Value *c : tensorMapOuterCoordinates(load))
+        offsets.push_back(c ? l.scalar(const_cast<Value *>(c)) : l.constI32(1));
       for (size_t d = 0; d < rank; ++d)
         offsets.push_back(l.scalar(load->operand(unsigned(1 + 2 * rank + d))));
       Value *stageBase = l.b.binary(OpCode::MulI, stage, l.constI32(p.tileElements));

@@ -24,6 +24,13 @@ std::vector<Op *> kernels(const Module &m, const LoweringOptions &options) {
 bool isThreadFunction(const Op *f) { return f->attr("num_threads").present(); }
 
 bool expandDescriptorsPass(Module &m, const SimtPassContext &c, Diagnostics &diags) {
+  std::vector<Op *> loads;
+  m.op()->walk([&](Op *op) {
+    if (op->is(OpCode::DescriptorLoad))
+      loads.push_back(op);
+  });
+  for (Op *load : loads)
+    transposeForTensorMap(load, c.target, c.lowering.numWarps);
   return expandDescriptorLoads(m, diags, [&](const Op *op) { return tensorMapCandidate(op, c.target, c.lowering.numWarps); });
 }
 

@@ -1,6 +1,7 @@
 #include "Tma.h"
 
 #include "LowerContext.h"
+#include "trident/ir/Builder.h"
 
 #include <algorithm>
 
@@ -27,7 +28,80 @@ std::optional<int64_t> reference(const Value *v) {
   return std::nullopt;
 }
 
+// `v`, an i32 (or the i64 extension of one) coordinate of the tensor-copy engine.
+const Value *coordinate(const Value *v) {
+  const Op *def = v->definingOp();
+  if (v->type() == Type::i32())
+    return v;
+  if (def && def->is(OpCode::ExtSI) && def->operand(0)->type() == Type::i32())
+    return def->operand(0);
+  return nullptr;
+}
+
+// `offset` (a scalar element offset) as a sum of coordinate * stride terms, each stride
+// a reference and each coordinate an i32 value (null: 1).
+bool offsetTerms(const Value *offset, std::vector<BaseTerm> &terms) {
+  const Op *def = offset->definingOp();
+  if (std::optional<int64_t> ref = reference(offset)) {
+    terms.push_back({nullptr, *ref});
+    return true;
+  }
+  if (def && def->is(OpCode::AddI))
+    return offsetTerms(def->operand(0), terms) && offsetTerms(def->operand(1), terms);
+  if (def && def->is(OpCode::MulI))
+    for (unsigned k = 0; k < 2; ++k) {
+      std::optional<int64_t> ref = reference(def->operand(1 - k));
+      if (const Value *c = coordinate(def->operand(k)); ref && c) {
+        terms.push_back({c, *ref});
+        return true;
+      }
+    }
+  return false;
+}
+
+const Op *functionOf(const Op *op) {
+  while (op && !op->is(OpCode::Func))
+    op = op->parentOp();
+  return op;
+}
+
+// Whether reference `ref` (a stride in elements, or a base pointer when `elementBytes`
+// is 1) is known to make a multiple of 16 bytes: a constant, or an argument whose
+// specialization says it divides by enough (arg_divisibility).
+bool aligned16(const Op *func, int64_t ref, int64_t elementBytes) {
+  if (ref < 0)
+    return (-1 - ref) * elementBytes % 16 == 0;
+  const Attribute &divs = func ? func->attr("arg_divisibility") : Attribute();
+  int64_t d = divs.isInts() && size_t(ref) < divs.getInts().size() ? divs.getInts()[size_t(ref)] : 1;
+  return d * elementBytes % 16 == 0;
+}
+
+bool definedOutside(const Value *v, const Op *loop) {
+  const Op *def = v->definingOp();
+  const Op *owner = def ? def : v->ownerBlock()->parentOp();
+  return owner && !owner->isInside(loop);
+}
+
 } // namespace
+
+std::optional<int64_t> tensorMapBase(const Value *base, std::vector<BaseTerm> &terms) {
+  const Op *def = base->definingOp();
+  if (def && def->is(OpCode::AddPtr) && !def->operand(1)->type().isBlock()) {
+    std::optional<int64_t> arg = tensorMapBase(def->operand(0), terms);
+    return arg && offsetTerms(def->operand(1), terms) ? arg : std::nullopt;
+  }
+  std::optional<int64_t> ref = reference(base);
+  return ref && *ref >= 0 ? ref : std::nullopt;
+}
+
+std::vector<const Value *> tensorMapOuterCoordinates(const Op *load) {
+  std::vector<BaseTerm> terms;
+  tensorMapBase(load->operand(0), terms);
+  std::vector<const Value *> out;
+  for (const BaseTerm &t : terms)
+    out.push_back(t.coordinate);
+  return out;
+}
 
 int64_t TensorMapSpec::copyElements() const {
   int64_t n = 1;
@@ -75,8 +149,43 @@ bool tensorMapCandidate(const Op *load, const TargetDesc &target, unsigned numWa
   return true;
 }
 
+bool transposeForTensorMap(Op *load, const TargetDesc &target, unsigned numWarps) {
+  if (!target.tensorMaps || numWarps % 4 != 0 || !load->is(OpCode::DescriptorLoad) || load->numOperands() != 7 ||
+      reference(load->operand(3)) != -1 - 1 || reference(load->operand(4)) == -1 - 1 ||
+      !load->parentOp() || !load->parentOp()->is(OpCode::For) || load->result()->uses().empty())
+    return false;
+  std::vector<Use> uses = load->result()->uses();
+  for (const Use &u : uses)
+    if (!u.user->is(OpCode::Dot) || u.operandIndex > 1)
+      return false;
+  Builder b;
+  b.setInsertionPoint(load);
+  b.setLoc(load->loc());
+  std::vector<Value *> operands;
+  for (unsigned k : {0u, 2u, 1u, 4u, 3u, 6u, 5u})
+    operands.push_back(load->operand(k));
+  AttributeList attrs = load->attrs();
+  if (const Attribute &checked = load->attr("checked"); checked.isInt())
+    attrs.set("checked", Attribute::integer((checked.getInt() & 1) << 1 | (checked.getInt() >> 1 & 1)));
+  std::span<const int64_t> shape = load->result()->type().shape();
+  std::vector<int64_t> swapped{shape[1], shape[0]};
+  Type result = Type::block(swapped, load->result()->type().element());
+  Op *t = b.create(OpCode::DescriptorLoad, operands, std::span<const Type>(&result, 1), attrs);
+  if (!tensorMapSpec(t, target)) {
+    t->erase();
+    return false;
+  }
+  const int64_t order[] = {1, 0};
+  for (const Use &u : uses) {
+    b.setInsertionPoint(u.user);
+    u.user->setOperand(u.operandIndex, b.trans(t->result(), order));
+  }
+  load->erase();
+  return true;
+}
+
 SharedLayout tensorMapLayout(const TensorMapSpec &spec) {
-  return SharedLayout::swizzled(spec.tile, unsigned(spec.rank - 1), unsigned(spec.elementBytes));
+  return SharedLayout::swizzled(spec.tile, unsigned(spec.tile.size() - 1), unsigned(spec.elementBytes));
 }
 
 std::optional<TensorMapSpec> tensorMapSpec(const Op *load, const TargetDesc &target) {
@@ -89,10 +198,23 @@ std::optional<TensorMapSpec> tensorMapSpec(const Op *load, const TargetDesc &tar
   s.tile.assign(result.shape().begin(), result.shape().end());
   if (s.rank != 2 || (s.elementBytes != 1 && s.elementBytes != 2 && s.elementBytes != 4))
     return std::nullopt;
-  std::optional<int64_t> base = reference(load->operand(0));
-  if (!base || *base < 0)
+  // A block pointer's base may be an argument plus coordinate * stride terms (attention's
+  // Q + off_z * stride_qz + off_h * stride_qh): each term is one more dimension of the
+  // map, outermost, of one element per box, its coordinate fixed for the loop.
+  std::vector<BaseTerm> terms;
+  std::optional<int64_t> base = tensorMapBase(load->operand(0), terms);
+  if (!base || s.rank + int64_t(terms.size()) > 5)
     return std::nullopt;
+  const Op *loop = load->parentOp();
+  for (const BaseTerm &t : terms)
+    if (t.coordinate && loop && !definedOutside(t.coordinate, loop))
+      return std::nullopt;
   s.base = *base;
+  for (const BaseTerm &t : terms) {
+    s.sizes.push_back(-1 - kOuterExtent);
+    s.strides.push_back(t.stride);
+    s.box.push_back(1);
+  }
   for (int64_t k = 0; k < s.rank; ++k) {
     std::optional<int64_t> size = reference(load->operand(unsigned(1 + k)));
     std::optional<int64_t> stride = reference(load->operand(unsigned(1 + s.rank + k)));
@@ -103,18 +225,31 @@ std::optional<TensorMapSpec> tensorMapSpec(const Op *load, const TargetDesc &tar
   }
   if (s.strides.back() != -1 - 1)
     return std::nullopt; // the innermost dimension must be contiguous
+  // A tensor descriptor promises 16-byte alignment of its base and strides (Triton's
+  // TensorDescriptor checks it); a block pointer (`checked` present) promises nothing,
+  // so the kernel's specialization must prove it.
+  if (load->attr("checked").present()) {
+    const Op *func = functionOf(load);
+    if (!aligned16(func, s.base, 1))
+      return std::nullopt;
+    for (size_t k = 0; k + 1 < s.strides.size(); ++k)
+      if (!aligned16(func, s.strides[k], s.elementBytes))
+        return std::nullopt;
+  }
+  s.rank += int64_t(terms.size());
   // Rows of 128 bytes or more are copied 128 bytes at a time (the widest swizzle);
   // 32- and 64-byte rows in one copy with their own swizzle; 16-byte rows unswizzled.
   int64_t rowBytes = s.tile.back() * s.elementBytes;
   if (!isPowerOfTwo(s.tile[0]) || !isPowerOfTwo(rowBytes) || rowBytes < 16 || s.tile[0] > 256)
     return std::nullopt;
   s.swizzle = rowBytes >= 128 ? 128 : rowBytes >= 32 ? rowBytes : 0;
-  s.box = {s.tile[0], std::min<int64_t>(rowBytes, 128) / s.elementBytes};
+  s.box.push_back(s.tile[0]);
+  s.box.push_back(std::min<int64_t>(rowBytes, 128) / s.elementBytes);
   // The copies' placement, computed as the hardware does it (16-byte chunk c of row r of
   // copy j at j * rows * rowBytes' + r * rowBytes' + (c ^ phase(r)) * 16), must be the
   // shared layout the lowering reads: checked element by element.
   SharedLayout shared = tensorMapLayout(s);
-  int64_t inner = s.box[1], rows = s.tile[0], chunkElems = 16 / s.elementBytes;
+  int64_t inner = s.box.back(), rows = s.tile[0], chunkElems = 16 / s.elementBytes;
   int64_t swizzleRows = s.swizzle / 16; // the pattern repeats every 8 (128), 4 (64), 2 (32) x 128 bytes
   int64_t perPhase = s.swizzle ? 128 / s.swizzle : 1;
   for (int64_t r = 0; r < rows; ++r)

@@ -9,6 +9,13 @@
 // parameter per map, after its own, a 128-byte grid constant; the thread-IR function
 // lists the maps in its `tensor_maps` attribute, kTensorMapWords integers each:
 //
+// A block pointer's load may have a base that is a pointer argument plus terms
+// coordinate * stride (attention's Q + off_z * stride_qz + off_h * stride_qh): each term
+// is one more, outer dimension of the map, of extent kOuterExtent, whose coordinate the
+// copies pass (fixed for the loop; out of the tensor, below 0, it would read zeros). Such
+// loads promise no alignment, so their map needs the kernel's specialization to prove
+// 16-byte alignment of the base and of every stride but the innermost (arg_divisibility).
+//
 //   [0] rank r            [1] element bytes        [2] swizzle bytes (0, 32, 64, 128)
 //   [3] the base pointer's argument index
 //   [4 .. 8]   sizes, outermost first      each: an argument index >= 0 (an integer
@@ -29,6 +36,15 @@
 namespace trident::simt {
 
 constexpr int64_t kTensorMapWords = 19;
+constexpr int64_t kOuterExtent = int64_t(1) << 31;
+
+struct BaseTerm {
+  const Value *coordinate; // an i32 value; null: 1
+  int64_t stride;          // a reference (an argument index, or -1 - constant)
+};
+
+// The pointer argument `base` is (directly, or plus terms appended to `terms`).
+std::optional<int64_t> tensorMapBase(const Value *base, std::vector<BaseTerm> &terms);
 
 struct TensorMapSpec {
   int64_t rank = 0, elementBytes = 0, swizzle = 0;
@@ -56,6 +72,16 @@ std::optional<TensorMapSpec> tensorMapSpec(const Op *descriptorLoad, const Targe
 // the loop pipeline's copies need; expand-descriptors expands every other one.
 // With `numWarps` known (non-zero), it must make whole warpgroups: th.wgmma reads the tiles.
 bool tensorMapCandidate(const Op *descriptorLoad, const TargetDesc &target, unsigned numWarps);
+
+// The coordinates of the outer dimensions a load's base adds to its map, outermost
+// first (null: 1); the tile's own offsets follow them.
+std::vector<const Value *> tensorMapOuterCoordinates(const Op *descriptorLoad);
+
+// A rank-2 load in an scf.for whose first dimension is the contiguous one (a block
+// pointer in order (0, 1), such as attention's K^T) read by dots alone becomes a load of
+// the transposed box, with a tensor map, and a tt.trans before each dot; returns whether
+// it did.
+bool transposeForTensorMap(Op *descriptorLoad, const TargetDesc &target, unsigned numWarps);
 
 // The arrangement a tile read through `spec` has in shared memory.
 SharedLayout tensorMapLayout(const TensorMapSpec &spec);

@@ -98,15 +98,21 @@ void verifyLoad(OpChecker &c) {
 
 // tt.descriptor_load %base, %shape..., %strides..., %offsets...: a scalar pointer, then
 // r i64 sizes, r i64 strides (in elements) and r i32 offsets; the result is a block of
-// rank r of the pointee type.
+// rank r of the pointee type. `checked` (optional, a mask of dimensions; all when absent)
+// says which dimensions are bounds-checked; a load's cache attributes may follow.
 void verifyDescriptorLoad(OpChecker &c) {
   c.stringAttr("padding", true, {"zero", "nan"});
+  checkCacheAttrs(c, true);
+  c.boolAttr("volatile");
   unsigned n = c.op()->numOperands();
   if ((n - 1) % 3 != 0 || n < 4 || n > 16) {
     c.error("expects a base and 1 to 5 sizes, strides and offsets, got " + std::to_string(n) + " operands");
     return;
   }
   unsigned rank = (n - 1) / 3;
+  if (std::optional<int64_t> checked = c.intAttr("checked", false); checked && (*checked < 0 || *checked >> rank))
+    c.error("'checked' must be a mask of the " + std::to_string(rank) + " dimensions, got " +
+            std::to_string(*checked));
   Type base = c.operand(0);
   if (base.isBlock() || !base.isPtr()) {
     c.error("base must be a scalar pointer, got " + base.str());

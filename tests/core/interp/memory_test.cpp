@@ -135,6 +135,44 @@ TEST_CASE("tt.descriptor_load reads a box, the padding outside the tensor, throu
   }
 }
 
+TEST_CASE("tt.descriptor_load checks only its `checked` dimensions (block pointers without boundary_check)") {
+  // A 3 x 5 tensor in rows of 8 elements, the 2 x 4 box at (1, m1) with only the column
+  // checked: columns past 5 read zeros, rows are read wherever they point, and a row past
+  // the buffer is an out-of-bounds load, not padding.
+  const char *kernel = R"(builtin.module ({
+  tt.func {sym_name = "k"} ({
+  ^(%in: ptr<f32>, %out: ptr<f32>, %m0: i32, %m1: i32):
+    %rows = arith.constant {value = 2} : i64
+    %cols = arith.constant {value = 5} : i64
+    %stride = arith.constant {value = 8} : i64
+    %one = arith.constant {value = 1} : i64
+    %t = tt.descriptor_load %in, %rows, %cols, %stride, %one, %m0, %m1 {checked = 2, padding = "zero"} : block<2x4xf32> loc("box.py":3:8)
+    %r = tt.make_range {end = 8, start = 0} : block<8xi32>
+    %flat = tt.reshape %t {allow_reorder = false} : block<8xf32>
+    %pout = tt.splat %out : block<8xptr<f32>>
+    %pout2 = tt.addptr %pout, %r : block<8xptr<f32>>
+    tt.store %pout2, %flat
+    tt.return
+  })
+}))";
+  std::vector<float> in(24);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = float(i);
+  Runner r;
+  r.load(kernel);
+  std::vector<float> out(8, 42.f);
+  r.buffer(in, "in");
+  r.buffer(out, "out");
+  // Rows 1 and 2 (row 2 lies past the declared 2 rows but inside the buffer: unchecked).
+  r.runOk("k", {KernelArg::pointer(in.data()), KernelArg::pointer(out.data()), KernelArg::i32(1),
+                KernelArg::i32(2)});
+  CHECK(out == std::vector<float>{10, 11, 12, 0, 18, 19, 20, 0});
+  // Rows 2 and 3: row 3 starts at element 24, past the buffer.
+  CHECK(!r.run("k", {KernelArg::pointer(in.data()), KernelArg::pointer(out.data()), KernelArg::i32(2),
+                     KernelArg::i32(0)}));
+  CHECK(r.error().find("out-of-bounds load") != std::string::npos);
+}
+
 TEST_CASE("load then store copies every bit pattern of every element type") {
   for (Type t : {Type::i8(), Type::i16(), Type::i32(), Type::i64(), Type::f16(), Type::bf16(), Type::f32(),
                  Type::f64(), Type::f8e4m3(), Type::f8e5m2()}) {

@@ -532,8 +532,8 @@ private:
     uint64_t m = get(op->operand(2))[0];
     if ((m + 1) * 19 > tensorMaps_.size())
       fail(op, "operand #2 is not one of the kernel's tensor maps");
-    if (tensorMaps_[m * 19] != 2 || op->numOperands() != 8)
-      fail(op, "the simulator copies rank-2 tensor maps only");
+    if (int64_t(op->numOperands()) != 6 + tensorMaps_[m * 19])
+      fail(op, "a tensor copy needs one coordinate per dimension of its map");
     auto value = [&](int64_t ref) { return ref < 0 ? uint64_t(-1 - ref) : args_.at(size_t(ref)); };
     auto read = [&](uint64_t address, uint64_t bytes, void *out) {
       checkGlobal(op, address, bytes);
@@ -546,8 +546,10 @@ private:
         continue;
       if (dst[t] % 128)
         fail(op, "a tensor copy's destination must be 128-byte aligned, got shared byte " + std::to_string(dst[t]));
-      std::vector<uint8_t> data = tensorBox(tensorMaps_.data() + m * 19, value, signedOf(get(op->operand(6))[t], 32),
-                                            signedOf(get(op->operand(7))[t], 32), dst[t], read);
+      std::vector<int64_t> at;
+      for (unsigned k = 6; k < op->numOperands(); ++k)
+        at.push_back(signedOf(get(op->operand(k))[t], 32));
+      std::vector<uint8_t> data = tensorBox(tensorMaps_.data() + m * 19, value, at, dst[t], read);
       checkInAllocation(op, dst[t], data.size());
       uint64_t barrier = get(op->operand(3))[t] + signedOf(get(op->operand(4))[t], 32) * 8;
       shared_.tensorCopy(op, t, barrier, dst[t], std::move(data));

@@ -83,13 +83,14 @@ void checkInAllocation(const Op *access, uint64_t offset, uint64_t bytes, unsign
 // A program's shared memory: its bytes, which thread wrote and read each byte since
 // the last barrier (so that accesses of different threads without a barrier between
 // them are reported as races), and the asynchronous copies in flight to it.
-// The bytes a th.tma_load writes from shared byte `dst` (128-byte aligned): the rank-2
-// box of the tensor map `words` (simt/Tma.h; `value` resolves its references to the
-// kernel's arguments) at (c0, c1), zeros outside the tensor, placed as the tensor-copy
-// engine swizzles it (each address's 16-byte chunk bits XOR its bits from 128 up, as many
-// as the swizzle's rows of 128 bytes hold chunks); `read` reads global memory.
-std::vector<uint8_t> tensorBox(const int64_t *words, const std::function<uint64_t(int64_t)> &value, int64_t c0,
-                               int64_t c1, uint64_t dst,
+// The bytes a th.tma_load writes from shared byte `dst` (128-byte aligned): the box of
+// the tensor map `words` (simt/Tma.h; `value` resolves its references to the kernel's
+// arguments) at coordinates `at` (outermost first), zeros outside the tensor, in row-major
+// order, placed as the tensor-copy engine swizzles it (each address's 16-byte chunk bits
+// XOR its bits from 128 up, as many as the swizzle's rows of 128 bytes hold chunks);
+// `read` reads global memory.
+std::vector<uint8_t> tensorBox(const int64_t *words, const std::function<uint64_t(int64_t)> &value,
+                               std::span<const int64_t> at, uint64_t dst,
                                const std::function<void(uint64_t, uint64_t, void *)> &read);
 
 class SharedMemory {

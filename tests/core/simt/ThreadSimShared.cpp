@@ -72,7 +72,8 @@ void SharedMemory::write(const Op *op, unsigned thread, uint64_t offset, uint64_
 // when a wait completes it (waitCopies writes them).
 void SharedMemory::checkAndRecord(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes,
                                   Access access) {
-  if (offset > bytes_.size() || bytes > bytes_.size() - offset || offset % bytes)
+  // Accesses align to their size; tensor copies (boxes of kilobytes) to 128 bytes.
+  if (offset > bytes_.size() || bytes > bytes_.size() - offset || offset % std::min<uint64_t>(bytes, 128))
     fail(op, "shared access of " + std::to_string(bytes) + " bytes at " + std::to_string(offset) +
                  " is outside the program's " + std::to_string(bytes_.size()) + " bytes or misaligned");
   int t = static_cast<int>(thread);
@@ -208,25 +209,31 @@ void SharedMemory::asyncArrive(const Op *op, unsigned thread, uint64_t offset) {
   c.open.clear();
 }
 
-std::vector<uint8_t> tensorBox(const int64_t *w, const std::function<uint64_t(int64_t)> &value, int64_t c0,
-                               int64_t c1, uint64_t dst,
+std::vector<uint8_t> tensorBox(const int64_t *w, const std::function<uint64_t(int64_t)> &value,
+                               std::span<const int64_t> at, uint64_t dst,
                                const std::function<void(uint64_t, uint64_t, void *)> &read) {
-  int64_t eb = w[1], swizzle = w[2], rows = w[14], cols = w[15];
+  int64_t rank = w[0], eb = w[1], swizzle = w[2], n = 1;
+  for (int64_t k = 0; k < rank; ++k)
+    n *= w[14 + k];
   uint64_t base = value(w[3]);
-  std::vector<uint8_t> data(size_t(rows * cols * eb), 0);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c) {
-      uint64_t at = uint64_t((r * cols + c) * eb);
-      if (swizzle) {
-        uint64_t a = dst + at;
-        at = (a ^ (((a >> 7) & uint64_t(swizzle / 16 - 1)) << 4)) - dst;
-      }
-      int64_t g0 = c0 + r, g1 = c1 + c;
-      if (g0 < 0 || g1 < 0 || uint64_t(g0) >= value(w[4]) || uint64_t(g1) >= value(w[5]))
-        continue;
-      read(base + uint64_t(g0 * int64_t(value(w[9])) + g1 * int64_t(value(w[10]))) * uint64_t(eb), uint64_t(eb),
-           data.data() + at);
+  std::vector<uint8_t> data(size_t(n * eb), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t to = uint64_t(i * eb);
+    if (swizzle) {
+      uint64_t a = dst + to;
+      to = (a ^ (((a >> 7) & uint64_t(swizzle / 16 - 1)) << 4)) - dst;
     }
+    int64_t offset = 0, rest = i;
+    bool inside = true;
+    for (int64_t k = rank; k-- > 0;) {
+      int64_t g = at[size_t(k)] + rest % w[14 + k];
+      rest /= w[14 + k];
+      inside = inside && g >= 0 && uint64_t(g) < value(w[4 + k]);
+      offset += g * int64_t(value(w[9 + k]));
+    }
+    if (inside)
+      read(base + uint64_t(offset) * uint64_t(eb), uint64_t(eb), data.data() + to);
+  }
   return data;
 }
 

@@ -16,6 +16,10 @@ const Case kValid[] = {
     {"tt.bitcast", "    %r = tt.bitcast %h : i16", ""},
     {"tt.load", "    %r = tt.load %pb : block<4xf32>", ""},
     {"tt.descriptor_load", "    %r = tt.descriptor_load %p, %l, %l, %l, %l, %n, %n {padding = \"zero\"} : block<4x8xf32>", ""},
+    {"tt.descriptor_load",
+     "    %r = tt.descriptor_load %p, %l, %l, %l, %l, %n, %n {cache = \"cg\", checked = 1, padding = \"zero\"} : "
+     "block<4x8xf32>",
+     ""},
     {"tt.load", "    %r = tt.load %p : f32", ""},
     {"tt.load",
      "    %r = tt.load %pb, %m, %x {cache = \"cg\", eviction = \"evict_last\", volatile = true} : "
@@ -63,6 +67,9 @@ const Case kInvalid[] = {
      "'tt.bitcast' op result shape must match the operand shape, got block<4xf32> and i32"},
     {"tt.descriptor_load", "    %r = tt.descriptor_load %p, %l, %l, %l, %n, %n, %n {padding = \"zero\"} : block<4x8xf32>",
      "'tt.descriptor_load' op operand 4 must be i64, got i32"},
+    {"tt.descriptor_load",
+     "    %r = tt.descriptor_load %p, %l, %l, %l, %l, %n, %n {checked = 4, padding = \"zero\"} : block<4x8xf32>",
+     "'tt.descriptor_load' op 'checked' must be a mask of the 2 dimensions, got 4"},
     {"tt.load", "    %r = tt.load %pb : block<4xf16>",
      "'tt.load' op result type must be block<4xf32>, got block<4xf16>"},
     {"tt.load", "    %r = tt.load %pb, %i : block<4xf32>",
