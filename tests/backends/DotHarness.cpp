@@ -254,6 +254,7 @@ Outcome runCase(const DotCase &c, const Mutation *mutation) {
 #endif
   } else {
     target = nvptx::targetDesc(c.arch);
+    target->blockPointerTensorMaps = c.blockPointers && target->tensorMaps; // TRIDENT_CUDA_TMA=all
     nvptx::PTXOptions options;
     options.kernel = "dot_kernel";
     options.numWarps = c.warps;

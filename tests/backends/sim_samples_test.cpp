@@ -41,7 +41,10 @@ std::optional<Module> lowerFor(const Module &m, const Case &c, const std::string
     return spirv::lowerToThreadIR(m, *device, options, diags);
   }
 #endif
-  desc = *nvptx::targetDesc(target);
+  // "sm_90 tma=all": block pointers' loads through tensor maps too (TRIDENT_CUDA_TMA=all).
+  bool allMaps = target.ends_with(" tma=all");
+  desc = *nvptx::targetDesc(allMaps ? target.substr(0, target.size() - 8) : target);
+  desc.blockPointerTensorMaps = allMaps;
   nvptx::PTXOptions options;
   options.kernel = c.kernel;
   return nvptx::lowerToThreadIR(m, desc, options, diags);
@@ -73,6 +76,11 @@ void runSamples(const std::string &target, bool onlyDots = false, const std::vec
         atoms += op->is(OpCode::ThMma) || op->is(OpCode::ThWgmma) || op->is(OpCode::ThCoopMma);
       });
       CHECK(atoms > 0);
+      if (desc.blockPointerTensorMaps && std::string(c.file) == "attention.py") {
+        int copies = 0;
+        threadIR->op()->walk([&](Op *op) { copies += op->is(OpCode::ThTmaLoad); });
+        CHECK(copies > 0);
+      }
     }
     simt::test::ThreadSim simulator(desc.warpSize, desc.matrixAtoms);
     simulator.checkReleases(); // the layer-norm backward's lock: released after a barrier
@@ -108,6 +116,9 @@ void runSamples(const std::string &target, bool onlyDots = false, const std::vec
 } // namespace
 
 TEST_CASE("sample kernels in the thread-IR simulator agree with the interpreter") { runSamples("sm_90"); }
+TEST_CASE("matmul and attention with block-pointer tensor maps (sm_90, TRIDENT_CUDA_TMA=all) agree with the interpreter") {
+  runSamples("sm_90 tma=all", true);
+}
 
 #ifdef TRIDENT_HAVE_AMDGPU
 // gfx942's MFMA only: under ASan both AMD targets took over 6 minutes; WMMA (gfx1100)

@@ -170,9 +170,11 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   const char *mbarriers = std::getenv("TRIDENT_CUDA_MBARRIERS");
   t.asyncBarriers = *arch == "sm_90" && !(mbarriers && !std::strcmp(mbarriers, "off"));
   // Descriptor loads of dot loops through the tensor-copy engine (simt/Tma.h), which
-  // completes on those mbarriers; TRIDENT_CUDA_TMA=off keeps them on cp.async.
+  // completes on those mbarriers; TRIDENT_CUDA_TMA=off keeps them on cp.async, =all takes
+  // block pointers' loads there too (simulated and assembled, not yet run on a GPU).
   const char *tma = std::getenv("TRIDENT_CUDA_TMA");
   t.tensorMaps = t.asyncBarriers && !(tma && !std::strcmp(tma, "off"));
+  t.blockPointerTensorMaps = t.tensorMaps && tma && !std::strcmp(tma, "all");
   return t;
 }
 

@@ -189,7 +189,8 @@ SharedLayout tensorMapLayout(const TensorMapSpec &spec) {
 }
 
 std::optional<TensorMapSpec> tensorMapSpec(const Op *load, const TargetDesc &target) {
-  if (!target.tensorMaps || !load->is(OpCode::DescriptorLoad) || load->stringAttr("padding") != "zero")
+  if (!target.tensorMaps || !load->is(OpCode::DescriptorLoad) || load->stringAttr("padding") != "zero" ||
+      (load->attr("checked").present() && !target.blockPointerTensorMaps))
     return std::nullopt;
   TensorMapSpec s;
   s.rank = int64_t(load->numOperands() - 1) / 3;

@@ -92,6 +92,9 @@ struct TargetDesc {
   // th.tma_load/th.tma_arrive: tt.descriptor_load tiles of dot loops copied by the tensor
   // copy engine through tensor maps the plugin encodes at launch (Tma.h)
   bool tensorMaps = false;
+  // ... also for block pointers' loads (their base's terms as outer dimensions, Tma.h): not
+  // yet measured on a GPU, so only with TRIDENT_CUDA_TMA=all
+  bool blockPointerTensorMaps = false;
   std::vector<CoopMatrixShape> coopMatrices; // th.coop_*: tt.dot on cooperative matrices (Vulkan)
   CoopPrefetch coopPrefetch = CoopPrefetch::Auto;
   // Each k step loads a B tile just before the multiply-adds that read it (A's tiles of the
