@@ -14,7 +14,7 @@ rm -rf "$out" && mkdir -p "$out/deps"
 # Tests that need no GPU stay behind (they run in CI): the call's tree must stay under 64 MiB.
 host_only=(sim_samples_tests e2e_random_tests trident-translate trident-fuzz-replay dot_mma_tests
            backend_spirv_tests backend_amdgpu_tests frontend_tests frontend_corpus_replay
-           backend_samples_tests random_kernels_tests backend_nvptx_tests backend_op_coverage_tests
+           backend_samples_tests backend_nvptx_tests backend_op_coverage_tests
            'core_*_tests')
 skip=(); for n in "${host_only[@]}"; do skip+=(! -name "$n"); done
 (cd "$root" && find build-rel \( -type f -perm -u+x -o -name '*.so*' -o -name '*.tbundle' \) \

@@ -75,7 +75,7 @@ TAIL=30 run cuda_bench 90 env TRIDENT_TIME_STAGES=1 $B/tests/backends/cuda_bench
 run launch_cuda 20 $B/bin/trident-bench-launch --device cuda:0
 
 # 3. Random kernels, several devices, sanitizers.
-run cuda_random_test 60 env TRIDENT_RANDOM_SEEDS=$((quick ? 50 : 200)) $B/tests/backends/cuda_random_test
+run cuda_random_test 60 $B/tests/e2e/trident-randtest --first 1 --seeds $((quick ? 50 : 200)) --device cuda:0 --quiet
 run randtest_cuda 50 $B/tests/e2e/trident-randtest --seeds $((quick ? 30 : 100)) --device cuda:0 --quiet
 run randtest_vulkan 50 $B/tests/e2e/trident-randtest --seeds $((quick ? 30 : 100)) --device vulkan:0 --quiet
 run multi_device_tests 40 $B/tests/runtime/runtime_multi_device_tests --needs cuda,vulkan -tc='cuda+vulkan*'
