@@ -1,7 +1,6 @@
 #include "trident/DType.h"
 
-#include <bit>
-#include <cstring>
+#include "trident/support/FloatFormats.h"
 
 namespace trident {
 
@@ -70,53 +69,14 @@ bool isUnsigned(DType t) {
   return t == DType::U8 || t == DType::U16 || t == DType::U32 || t == DType::U64;
 }
 
-uint16_t floatToHalf(float v) {
-  uint32_t x = std::bit_cast<uint32_t>(v);
-  uint32_t sign = (x >> 16) & 0x8000u;
-  uint32_t absBits = x & 0x7fffffffu;
-  if (absBits >= 0x7f800000u) // inf or nan
-    return static_cast<uint16_t>(sign | 0x7c00u | (absBits > 0x7f800000u ? 0x200u : 0u));
-  if (absBits >= 0x477ff000u) // rounds to a value beyond the largest half: inf
-    return static_cast<uint16_t>(sign | 0x7c00u);
-  if (absBits < 0x38800000u) { // a half subnormal or zero: scale and round in float arithmetic
-    float scaled = std::bit_cast<float>(absBits) * 16777216.0f; // 2^24: units of the smallest subnormal
-    uint32_t units = static_cast<uint32_t>(scaled);
-    float rest = scaled - static_cast<float>(units);
-    if (rest > 0.5f || (rest == 0.5f && (units & 1u)))
-      ++units;
-    return static_cast<uint16_t>(sign | units);
-  }
-  // Normal: rebias the exponent and round the mantissa to 10 bits, nearest even.
-  uint32_t mant = absBits & 0x7fffffu;
-  uint32_t exp = (absBits >> 23) - 127 + 15;
-  uint32_t half = (exp << 10) | (mant >> 13);
-  uint32_t dropped = mant & 0x1fffu;
-  if (dropped > 0x1000u || (dropped == 0x1000u && (half & 1u)))
-    ++half; // may carry into the exponent, which is the correct rounding
-  return static_cast<uint16_t>(sign | half);
-}
+// The host-data conversions are the compiler's own exact ones (trident/support/FloatFormats.h):
+// one converter for the interpreter, the constant folder and the runtime's arguments.
+uint16_t floatToHalf(float v) { return floatToF16(v); }
 
-float halfToFloat(uint16_t h) {
-  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  uint32_t exp = (h >> 10) & 0x1fu;
-  uint32_t mant = h & 0x3ffu;
-  if (exp == 0) { // zero or subnormal: mant * 2^-24
-    float v = static_cast<float>(mant) / 16777216.0f;
-    return sign ? -v : v;
-  }
-  if (exp == 31)
-    return std::bit_cast<float>(sign | 0x7f800000u | (mant << 13));
-  return std::bit_cast<float>(sign | ((exp - 15 + 127) << 23) | (mant << 13));
-}
+float halfToFloat(uint16_t h) { return f16ToFloat(h); }
 
-uint16_t floatToBFloat16(float v) {
-  uint32_t x = std::bit_cast<uint32_t>(v);
-  if ((x & 0x7fffffffu) > 0x7f800000u)
-    return static_cast<uint16_t>((x >> 16) | 0x40u); // quiet nan
-  uint32_t rounding = 0x7fffu + ((x >> 16) & 1u);
-  return static_cast<uint16_t>((x + rounding) >> 16);
-}
+uint16_t floatToBFloat16(float v) { return floatToBF16(v); }
 
-float bfloat16ToFloat(uint16_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
+float bfloat16ToFloat(uint16_t bits) { return bf16ToFloat(bits); }
 
 } // namespace trident
