@@ -56,6 +56,8 @@ trident_status compile(trident_context ctx, const char *target, const char *ir, 
     hsacoOptions.kernel = kernel;
     if (options && TRIDENT_HAS_FIELD(options, trident_compile_options, num_warps))
       hsacoOptions.numWarps = options->num_warps;
+    if (options && TRIDENT_HAS_FIELD(options, trident_compile_options, num_stages) && options->num_stages > 0)
+      hsacoOptions.numStages = options->num_stages;
     std::string emit = emitKind(options);
     std::string bytes;
     trident_kernel_metadata metadata{sizeof(trident_kernel_metadata), 0, 0, 0};

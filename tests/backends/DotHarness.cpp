@@ -247,9 +247,10 @@ Outcome runCase(const DotCase &c, const Mutation *mutation) {
   if (std::string_view(c.arch).starts_with("gfx")) {
 #ifdef TRIDENT_HAVE_AMDGPU
     target = amdgpu::targetDesc(c.arch);
-    amdgpu::HSACOOptions options; // no num_stages: AMD targets do not pipeline
+    amdgpu::HSACOOptions options; // num_stages >= 2: loads an iteration ahead into registers
     options.kernel = "dot_kernel";
     options.numWarps = c.warps;
+    options.numStages = c.stages;
     threadIR = amdgpu::lowerToThreadIR(*m, *target, options, diags);
 #endif
   } else {
@@ -277,6 +278,12 @@ Outcome runCase(const DotCase &c, const Mutation *mutation) {
       outcome.wgmmaBMajor = op->stringAttr("b_major");
     }
     outcome.asyncCopies += op->is(OpCode::ThAsyncCopy);
+    if (op->is(OpCode::ThLoad)) {
+      const Op *p = op->parentOp();
+      while (p && !p->is(OpCode::For) && !p->is(OpCode::Func))
+        p = p->parentOp();
+      outcome.loadsOutsideLoops += p && p->is(OpCode::Func);
+    }
     if (op->is(OpCode::ThTmaLoad)) {
       ++outcome.tensorCopies;
       outcome.tensorCopyRank = std::max(outcome.tensorCopyRank, int(op->numOperands()) - 6);

@@ -36,6 +36,7 @@ struct Mutation {
 struct Outcome {
   int mma = 0, ldmatrix = 0, ldmatrixTrans = 0, asyncCopies = 0, wgmma = 0, tensorCopies = 0;
   int tensorCopyRank = 0; // the most coordinates a th.tma_load takes
+  int loadsOutsideLoops = 0; // th.load not in an scf.for (the kernel's loads are all in its K loop)
   std::string atom; // of the last th.mma or th.wgmma
   std::string wgmmaASharedMajor, wgmmaBMajor; // of the last th.wgmma: "k", "mn" (A: or "registers")
   uint64_t bankConflicts = 0;

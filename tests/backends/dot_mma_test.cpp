@@ -234,7 +234,8 @@ TEST_CASE("sm_90: the simulator sees a wgmma schedule that reads or overwrites o
 }
 
 #ifdef TRIDENT_HAVE_AMDGPU
-TEST_CASE("AMD: dots run on MFMA (gfx90a, gfx942: wave64) and WMMA (gfx1100: wave32), simulated from the ISA") {
+TEST_CASE("AMD: dots run on MFMA (gfx90a, gfx942: wave64) and WMMA (gfx1100: wave32), simulated from the ISA, "
+          "operands loaded an iteration ahead") {
   struct Amd {
     DotCase c;
     const char *atom;
@@ -274,10 +275,17 @@ TEST_CASE("AMD: dots run on MFMA (gfx90a, gfx942: wave64) and WMMA (gfx1100: wav
     CHECK(o.atom == a.atom);
     CHECK(o.mma == a.mma);
     CHECK(o.ldmatrix == 0);
-    CHECK(o.asyncCopies == 0); // no cp.async on AMD: num_stages acts as 1
+    CHECK(o.asyncCopies == 0); // no cp.async on AMD: num_stages loads into registers instead
+    CHECK(o.loadsOutsideLoops > 0); // the first iteration's A and B, before the loop
     CHECK(o.sharedBytes <= 64 * 1024);
     CHECK(o.bankConflicts == 0);
   }
+  // num_stages = 1: every load stays in the loop; the same results.
+  DotCase single = amd("gfx942", "bf16", 100, 72, 80, 64, 32, 32, 4);
+  single.stages = 1;
+  Outcome s = runCase(single);
+  CHECK(s.loadsOutsideLoops == 0);
+  CHECK(s.mma == 4);
   // f16 accumulators (out_dtype=tl.float16): no AMD atom takes them; multiply-adds.
   DotCase half = amd("gfx942", "fp16", 64, 64, 32, 64, 64, 32, 4);
   half.f16Accumulator = true;

@@ -31,6 +31,7 @@ std::optional<Module> lowerFor(const Module &m, const Case &c, const std::string
     desc = *amdgpu::targetDesc(target);
     amdgpu::HSACOOptions options;
     options.kernel = c.kernel;
+    options.numStages = 3; // dot loops' loads an iteration ahead into registers
     return amdgpu::lowerToThreadIR(m, desc, options, diags);
   }
 #endif

@@ -193,6 +193,7 @@ std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &t
                                       const HSACOOptions &options, Diagnostics &diags) {
   simt::LoweringOptions lowering;
   lowering.numWarps = options.numWarps;
+  lowering.numStages = options.numStages;
   lowering.onlyFunction = options.kernel;
   return simt::compileToThreadIR(blockIR, target, lowering, diags);
 }

@@ -142,8 +142,11 @@ std::optional<TargetDesc> targetDesc(std::string_view target) {
   t.maxVectorBytes = 16; // global_load_dwordx4 / ds_read_b128
   t.matrixAtoms = matrixAtoms(*arch);
   t.emitsMatrixAtoms = true; // th.mma -> llvm.amdgcn.mfma.* / wmma.* (AMDGPUMatrix.cpp)
-  // No ldmatrix and no asynchronous copies: operands reach the atoms through ds_read, and
-  // loops are not pipelined (num_stages acts as 1).
+  // No ldmatrix and no asynchronous copies: operands reach the atoms through ds_read;
+  // with num_stages >= 2 a dot loop's loads go one iteration ahead into registers (their
+  // latency overlaps the iteration's LDS stores and matrix operations, as Triton's
+  // stream pipeliner does on AMD).
+  t.registerPrefetch = true;
   return t;
 }
 

@@ -132,6 +132,8 @@ std::vector<Lowered> unflattenState(const std::vector<Lowered> &like, std::span<
 // late for one dot whose prefetched tiles are at most kCoopLateBytesPerThread bytes a
 // thread, else off (two dots, attention: off 8.199 ms against early 9.229 on the H200).
 CoopPrefetch coopPrefetchOf(const Lowering &l, const PipelinePlan &plan, int dots) {
+  if (l.target.coopMatrices.empty())
+    return CoopPrefetch::Early; // matrix atoms (AMD): the loads' registers are the operands
   if (l.target.coopPrefetch != CoopPrefetch::Auto)
     return l.target.coopPrefetch;
   if (dots != 1)

@@ -53,7 +53,9 @@ std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body,
       return std::nullopt;
     const Use &use = r->uses()[0];
     const Op *dot = use.user;
-    if (use.operandIndex > 1 || dot->parentBlock() != body || !planCoop(dot, l.target, l.layouts.numWarps))
+    bool atoms = l.target.coopMatrices.empty() ? l.layouts.mmaPlan(dot) != nullptr
+                                               : planCoop(dot, l.target, l.layouts.numWarps).has_value();
+    if (use.operandIndex > 1 || !dot->is(OpCode::Dot) || dot->parentBlock() != body || !atoms)
       return std::nullopt;
     PipelinedLoad p;
     p.load = load;
@@ -172,7 +174,7 @@ std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body,
 std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
   Op *loop = const_cast<Op *>(loopOp);
   int stages = loop->attr("num_stages").isInt() ? int(loop->intAttr("num_stages")) : l.numStages;
-  bool inRegisters = !l.target.asyncCopy && !l.target.coopMatrices.empty();
+  bool inRegisters = !l.target.asyncCopy && (!l.target.coopMatrices.empty() || l.target.registerPrefetch);
   if ((!l.target.asyncCopy && !inRegisters) || stages < 2)
     return std::nullopt;
   if (inRegisters)

@@ -92,6 +92,9 @@ struct TargetDesc {
   // th.tma_load/th.tma_arrive: tt.descriptor_load tiles of dot loops copied by the tensor
   // copy engine through tensor maps the plugin encodes at launch (Tma.h)
   bool tensorMaps = false;
+  // No asynchronous copies, but loops of dots on matrix atoms with num_stages >= 2 load
+  // their operands one iteration ahead into registers (AMD: Pipeline.h's inRegisters)
+  bool registerPrefetch = false;
   // ... also for block pointers' loads (their base's terms as outer dimensions, Tma.h): not
   // yet measured on a GPU, so only with TRIDENT_CUDA_TMA=all
   bool blockPointerTensorMaps = false;
