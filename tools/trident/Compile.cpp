@@ -123,8 +123,8 @@ std::optional<int> compileConfigs(const Options &opts, const std::string &source
         req.numWarps = config.numWarps;
         req.numStages = config.numStages;
         req.debug = debug;
-        Artifact a = compileArtifact(Runtime::get(), compileToBlockIR(source, file, kernel, signature, debug), kernel,
-                                     req);
+        Artifact a = compileArtifact(Runtime::get(), compileToBlockIR(source, file, kernel, signature, debug, target),
+                                     kernel, req);
         std::string path = configPath(opts.get("o"), c);
         writeOutput(path, std::string(a.bytes.begin(), a.bytes.end()));
         std::fprintf(stderr, "trident compile: config %zu (%s): %s for %s, %zu bytes, %u threads/program, %u B shared%s%s\n",
@@ -215,7 +215,10 @@ int compileCommand(const Args &args) {
     return 0;
   }
 
-  std::string ir = isBlockIR ? source : compileToBlockIR(source, file, kernel, opts.get("signature"), debug);
+  // tl.target_info answers for --target; with --emit block-ir and no --target, for none.
+  const std::string frontendTarget = !targets.empty() ? targets[0] : emit == "block-ir" ? "" : "host";
+  std::string ir =
+      isBlockIR ? source : compileToBlockIR(source, file, kernel, opts.get("signature"), debug, frontendTarget);
   std::string out;
   if (emit == "block-ir") {
     out = ir;
