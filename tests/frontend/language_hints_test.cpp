@@ -113,6 +113,23 @@ TEST_CASE("language hints: tl.void in dtype positions, tl.slice values, squeeze/
               "    tl.static_assert(tl.target_info.is_cuda() == False)\n") == "no error");
 }
 
+TEST_CASE("language hints: several async tasks in one with; target_info through the module's own import") {
+  std::string src = std::string(kHeader) + "import triton.language.target_info\n\n"
+                    "@triton.jit\ndef k(p):\n"
+                    "    with tl.async_task([0]), tl.async_task([1, 3]):\n"
+                    "        tl.store(p, 1.0)\n"
+                    "    tl.static_assert(triton.language.target_info.is_hip_cdna4())\n"
+                    "    tl.static_assert(not tl.target_info.is_hip_cdna3() and tl.target_info.is_hip())\n"
+                    "    tl.static_assert(not tl.target_info.cuda_capability_geq(1, 0))\n";
+  Compiled gfx950 = compileFor(src, "k", "*fp32", "hip:gfx950");
+  INFO(gfx950.diags.str());
+  CHECK(gfx950.module);
+  CHECK(count(gfx950.ir, "tt.store") == 1);
+  Compiled none = compileFor(src, "k", "*fp32", "");
+  REQUIRE(!none.module); // no target: is_hip_cdna4() is False
+  CHECK(none.diags.str().find("static_assert failed") != std::string::npos);
+}
+
 TEST_CASE("language hints: misuse is diagnosed at its line and column") {
   CHECK(error("    c = tl.condition(n > 0)\n") ==
         "6:9: tl.condition(...) can only be the condition of a while loop: `while tl.condition(c):`");
