@@ -494,6 +494,10 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
   case Object::Kind::BlockPtr:
     if (obj.blockPtr->isDescriptor)
       return descriptorAttribute(obj, name, span);
+    // Triton's is pointer<block<shape, elem>>, whose element_ty casts as elem does;
+    // Trident's is pointer<elem> (it has no block dtypes).
+    if (name == "dtype" || name == "type")
+      return Object::ofDType(obj.blockPtr->base.dtype);
     error(span, "a block pointer has no attribute '" + name + "'");
   default: error(span, "'" + obj.describe() + "' has no attribute '" + name + "'");
   }

@@ -130,6 +130,16 @@ TEST_CASE("language hints: several async tasks in one with; target_info through 
   CHECK(none.diags.str().find("static_assert failed") != std::string::npos);
 }
 
+TEST_CASE("a block pointer's dtype: its element_ty casts as Triton's does") {
+  std::string src = std::string(kHeader) + "@triton.jit\ndef k(src, dst, N, BLOCK: tl.constexpr):\n"
+                    "    bp = tl.make_block_ptr(base=src, shape=(N, ), strides=(1, ), offsets=(0, ), "
+                    "block_shape=(BLOCK, ), order=(0, ))\n"
+                    "    v = tl.load(bp, boundary_check=(0, ), padding_option='zero').to(bp.dtype.element_ty)\n"
+                    "    tl.static_assert(v.dtype == tl.float16 and bp.dtype.is_ptr())\n"
+                    "    tl.store(dst + tl.arange(0, BLOCK), v)\n";
+  CHECK(firstError(src, "k", "*fp16, *fp16, i32, 16") == "no error");
+}
+
 TEST_CASE("language hints: misuse is diagnosed at its line and column") {
   CHECK(error("    c = tl.condition(n > 0)\n") ==
         "6:9: tl.condition(...) can only be the condition of a while loop: `while tl.condition(c):`");

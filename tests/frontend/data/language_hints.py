@@ -49,3 +49,9 @@ def hints(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     flags = (tl.target_info.is_cuda() * 1 + cuda_capability_geq(9, 0) * 2 + tl.target_info.is_hip() * 4 +
              tl.target_info.cuda_capability_geq(10) * 8 + tl.target_info.is_hip_cdna3() * 16)
     tl.store(out_ptr + 3 * BLOCK + offs, (offs * 0 + flags).to(tl.float32), mask=mask)
+
+
+@triton.jit
+def no_params():
+    # A kernel without parameters: `trident compile` takes it without --signature.
+    tl.static_assert(tl.void.is_void())
