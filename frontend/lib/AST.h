@@ -119,8 +119,9 @@ enum class StmtKind : uint8_t {
   FunctionDef,
   Import,
   ImportFrom,
+  With,        // inside functions: `with a, b:` (targets: the context expressions)
   Try,         // module level only: try/except/else/finally (inside kernels it is Unsupported)
-  Unsupported, // with, try, class, del, global, raise, ... : `construct` names it
+  Unsupported, // try, class, del, global, raise, ... : `construct` names it
   Skipped,     // module level: a statement the frontend does not need (host code)
 };
 

@@ -191,6 +191,8 @@ bool isInstance(CodeGen &cg, const Object &o, const Object &cls, const Span &spa
     return o.isConstexpr() && !o.is(Object::Kind::Tuple);
   if (n == "tl.dtype")
     return o.is(Object::Kind::DType);
+  if (n == "tl.slice")
+    return o.is(Object::Kind::Slice);
   if (n == "tl.tuple" || n == "py.tuple" || n == "py.list")
     return o.is(Object::Kind::Tuple);
   if (n == "py.int")

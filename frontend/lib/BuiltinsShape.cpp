@@ -1,5 +1,5 @@
 // Shape manipulation: reshape, view, permute, trans, broadcast_to, broadcast,
-// expand_dims, join, split, ravel, cat, interleave.
+// expand_dims, squeeze, unsqueeze, join, split, ravel, cat, interleave.
 
 #include "CodeGen.h"
 
@@ -149,6 +149,32 @@ void registerShapeBuiltins(BuiltinTable &t) {
   t["tl.expand_dims"] = [](CodeGen &cg, const CallArgs &args) {
     auto a = args.bind(cg, {"input", "axis"});
     return Object::ofTensor(expandDims(cg, cg.tensorArg(*a[0]), *a[1]));
+  };
+  // Triton's standard.py: unsqueeze inserts a length-1 dimension at dim, squeeze removes
+  // one (its length must be 1). A negative dim counts from the end, as expand_dims'.
+  t["tl.unsqueeze"] = [](CodeGen &cg, const CallArgs &args) {
+    auto a = args.bind(cg, {"x", "dim"});
+    cg.intArg(*a[1], "tl.unsqueeze's dim");
+    return Object::ofTensor(expandDims(cg, cg.tensorArg(*a[0]), *a[1]));
+  };
+  t["tl.squeeze"] = [](CodeGen &cg, const CallArgs &args) {
+    auto a = args.bind(cg, {"x", "dim"});
+    Tensor x = cg.tensorArg(*a[0]);
+    int64_t rank = static_cast<int64_t>(x.shape().size());
+    int64_t dim = cg.intArg(*a[1], "tl.squeeze's dim");
+    if (dim < -rank || dim >= rank)
+      cg.error(a[1]->span, "tl.squeeze: dim " + std::to_string(dim) + " is out of range for a tensor of rank " +
+                               std::to_string(rank));
+    if (dim < 0)
+      dim += rank;
+    if (x.shape()[static_cast<size_t>(dim)] != 1)
+      cg.error(a[1]->span, "tl.squeeze: dimension " + std::to_string(dim) + " has length " +
+                               std::to_string(x.shape()[static_cast<size_t>(dim)]) + ", not 1");
+    if (rank == 1)
+      cg.error(args.span, "tl.squeeze of a 1-d tensor would leave a 0-d block, which Triton does not have");
+    std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
+    shape.erase(shape.begin() + dim);
+    return Object::ofTensor(reshapeTo(cg, x, shape, false, args.span));
   };
   t["tl.join"] = [](CodeGen &cg, const CallArgs &args) {
     auto a = args.bind(cg, {"a", "b"});

@@ -59,6 +59,7 @@ CodeGen::CodeGen(Module &module, ModuleSet &modules, const ModuleEnv &mainModule
   registerLibdeviceBuiltins(builtins_);
   registerStandardBuiltins(builtins_);
   registerSelectBuiltins(builtins_);
+  registerTargetBuiltins(builtins_);
 }
 
 FrameGuard::FrameGuard(CodeGen &cg, const FunctionDef &fn, const ModuleEnv &module)
@@ -192,6 +193,8 @@ std::string CodeGen::stringArg(const Arg &a, const char *what) {
 }
 
 DType CodeGen::dtypeArg(const Arg &a, const char *what) {
+  if (a.value.kind == Object::Kind::DType && a.value.dtype.isVoid())
+    error(a.span, std::string(what) + " cannot be tl.void: no value has that type (it marks the absence of one)");
   if (a.value.kind == Object::Kind::DType)
     return a.value.dtype;
   error(a.span, std::string(what) + " must be a dtype such as tl.float32, got " + a.value.describe());

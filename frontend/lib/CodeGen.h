@@ -66,6 +66,7 @@ void registerPreludeBuiltins(BuiltinTable &t);
 void registerPythonBuiltins(BuiltinTable &t);
 void registerLibdeviceBuiltins(BuiltinTable &t);
 void registerStandardBuiltins(BuiltinTable &t);
+void registerTargetBuiltins(BuiltinTable &t); // tl.condition, tl.async_task, tl.slice, tl.target_info
 void registerSelectBuiltins(
     BuiltinTable &t); // tl.map_elementwise (GenSelect.cpp) // "libdevice.rint" ... (PreludeLibdevice.cpp)
 
@@ -257,6 +258,43 @@ public:
   // tl.static_print output: to the request's callback, or standard error.
   void setStaticPrint(std::function<void(const std::string &)> f) { staticPrint_ = std::move(f); }
   void staticPrint(const std::string &text);
+  // The compile target ("cuda:sm_90", "hip:gfx942", "vulkan", "host"; empty: not
+  // known), which tl.target_info answers for.
+  void setTarget(std::string target) { target_ = std::move(target); }
+  const std::string &target() const { return target_; }
+  // The expression being evaluated as a while loop's test or a `with` item: the only
+  // places tl.condition and tl.async_task may be called (BuiltinsTarget.cpp).
+  enum class HintKind : uint8_t { None, WhileTest, WithItem };
+  const Expr *hintSite = nullptr;
+  const SourceBuffer *hintBuffer = nullptr; // the file hintSite is in
+  HintKind hintKind = HintKind::None;
+  bool whileDisableLicm = false; // set by tl.condition(..., disable_licm=True)
+  // Sets hintSite for its lifetime.
+  class HintSiteGuard {
+  public:
+    HintSiteGuard(CodeGen &cg, const Expr *site, HintKind kind)
+        : cg_(cg), site_(cg.hintSite), buffer_(cg.hintBuffer), kind_(cg.hintKind), licm_(cg.whileDisableLicm) {
+      cg.hintSite = site;
+      cg.hintBuffer = cg.pos(Span{}).buffer;
+      cg.hintKind = kind;
+      cg.whileDisableLicm = false;
+    }
+    ~HintSiteGuard() {
+      cg_.hintSite = site_;
+      cg_.hintBuffer = buffer_;
+      cg_.hintKind = kind_;
+      cg_.whileDisableLicm = licm_;
+    }
+    HintSiteGuard(const HintSiteGuard &) = delete;
+    HintSiteGuard &operator=(const HintSiteGuard &) = delete;
+
+  private:
+    CodeGen &cg_;
+    const Expr *site_;
+    const SourceBuffer *buffer_;
+    HintKind kind_;
+    bool licm_;
+  };
 
 private:
   friend class FrameGuard;
@@ -276,6 +314,8 @@ private:
                                   const Continuation *next);
   void genFor(const Stmt &s);
   void genWhile(const Stmt &s);
+  // `with tl.async_task([...]):` (the only context manager of the language); true when it returned.
+  bool genWith(const Stmt &s, const StmtList &stmts, size_t index, const Continuation *next);
   Object callNoinline(const FunctionDef &fn, const ModuleEnv &module, const CallArgs &args);
   Object callConstexprFunction(const FunctionDef &fn, const ModuleEnv &module, const CallArgs &args);
   void bindParameters(const FunctionDef &fn, const ModuleEnv &module, const CallArgs &args);
@@ -296,6 +336,7 @@ private:
   uint64_t work_ = 0;
   int depth_ = 0;
   std::function<void(const std::string &)> staticPrint_;
+  std::string target_;
 };
 
 // Sets the current frame (and its source buffer) for the lifetime of the guard.

@@ -5,6 +5,8 @@ namespace trident::frontend {
 int DType::mantissaBits() const {
   if (isSoftFp8())
     return softFp8 == SoftFp8::E5B16 ? 2 : 3;
+  if (isVoid())
+    return 0;
   switch (type.kind()) {
   case TypeKind::F16: return 10;
   case TypeKind::BF16: return 7;
@@ -18,7 +20,7 @@ int DType::mantissaBits() const {
 
 std::string DType::name() const {
   if (!type)
-    return "<none>";
+    return "void";
   if (isSoftFp8())
     return softFp8 == SoftFp8::E4B15 ? "fp8e4b15" : softFp8 == SoftFp8::E4B8 ? "fp8e4b8" : "fp8e5b16";
   switch (type.kind()) {
@@ -39,6 +41,8 @@ std::string DType::name() const {
 }
 
 std::optional<DType> dtypeFromTritonAttribute(std::string_view n) {
+  if (n == "void")
+    return DType::voidType();
   if (n == "int1")
     return DType::i1();
   if (n == "int8")

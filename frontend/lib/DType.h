@@ -36,6 +36,10 @@ struct DType {
   static DType f64() { return {Type::f64(), false}; }
 
   static DType softFp8Of(SoftFp8 f) { return {Type::i8(), true, f}; }
+  // tl.void: the dtype of "no value" (no IR type). A dtype object only: no tensor has it.
+  static DType voidType() { return DType{}; }
+
+  bool isVoid() const { return !type; }
 
   bool isBool() const { return type == Type::i1(); }
   bool isSoftFp8() const { return softFp8 != SoftFp8::None && !isPtr(); }
@@ -43,8 +47,8 @@ struct DType {
   bool isSigned() const { return isInt() && !isUnsigned; }
   bool isFloat() const { return type.isFloat() || isSoftFp8(); }
   bool isFp8() const { return type == Type::f8e4m3() || type == Type::f8e5m2() || isSoftFp8(); }
-  bool isPtr() const { return type.isPtr(); }
-  unsigned bits() const { return type.bitWidth(); }
+  bool isPtr() const { return type && type.isPtr(); }
+  unsigned bits() const { return type ? type.bitWidth() : 0; } // tl.void: 0, as Triton's primitive_bitwidth
   DType pointee() const { return DType{type.pointee(), isUnsigned, softFp8}; }
   DType pointerTo() const { return DType{Type::ptr(type), isUnsigned, softFp8}; }
   // Triton's kind order for scalar promotion: bool < integer < floating.
@@ -59,7 +63,7 @@ struct DType {
   bool operator!=(const DType &o) const { return !(*this == o); }
 };
 
-// tl.<name> dtype attributes: "float16", "float32", "bfloat16", "int32", "uint8", "int1",
+// tl.<name> dtype attributes: "void", "float16", "float32", "bfloat16", "int32", "uint8", "int1",
 // "float8e4nv", "float8e5", "float8e4b15", "float8e4b8", "float8e5b16" and the aliases
 // "half", "float", "double".
 std::optional<DType> dtypeFromTritonAttribute(std::string_view name);

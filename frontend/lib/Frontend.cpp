@@ -32,6 +32,7 @@ std::optional<Module> compileKernel(std::string_view source, std::string_view fi
     CodeGen cg(module, modules, env, request.debug);
     if (request.staticPrint)
       cg.setStaticPrint(request.staticPrint);
+    cg.setTarget(request.target);
     cg.compileKernel(*g->function, request.args);
     eraseDeadPureOps(module);
     Diagnostics verifierDiags;

@@ -290,6 +290,8 @@ Object CodeGen::tensorMethod(const Object &self, const std::string &method, cons
       return Object::boolean(d.type == Type::f64());
     if (method == "is_block")
       return Object::boolean(false);
+    if (method == "is_void")
+      return Object::boolean(d.isVoid());
     if (method.rfind("is_int", 0) == 0 || method.rfind("is_uint", 0) == 0) {
       bool u = method.rfind("is_uint", 0) == 0;
       std::string bits = method.substr(u ? 7 : 6);
@@ -333,7 +335,8 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
         path == "triton.language.semantic") {
       if (auto d = dtypeFromTritonAttribute(name))
         return Object::ofDType(*d);
-      if (name == "math" || name == "extra" || name == "random" || name == "standard" || name == "core")
+      if (name == "math" || name == "extra" || name == "random" || name == "standard" || name == "core" ||
+          name == "target_info")
         return Object::named(Object::Kind::Module, "triton.language." + name);
       if (name == "PropagateNan")
         return Object::named(Object::Kind::Module, "triton.language.PropagateNan");
@@ -350,6 +353,12 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
       if (builtins_.count("tl." + name))
         return builtin("tl." + name);
       error(span, "tl.math." + name + " is not supported by Trident");
+    }
+    if (path == "triton.language.target_info") {
+      if (builtins_.count("tl.target_info." + name))
+        return builtin("tl.target_info." + name);
+      error(span, "tl.target_info." + name + " is not supported by Trident (or does not exist in "
+                  "triton.language.target_info)");
     }
     if (path.rfind("triton.language.extra", 0) == 0) {
       if (name == "cuda" || name == "hip" || name == "libdevice" || name == "intel")
@@ -437,7 +446,7 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
         error(span, "dtype " + d.name() + " has no attribute 'int_bitwidth'");
       return Object::integer(d.bits());
     }
-    if (name == "fp_mantissa_width")
+    if (name == "fp_mantissa_width" && !d.isVoid())
       return Object::integer(d.mantissaBits());
     if (name == "exponent_bias" && d.isFloat()) {
       int bias = d.softFp8 == SoftFp8::E4B8 ? 8 : d.softFp8 == SoftFp8::E5B16 ? 16 : d.softFp8 == SoftFp8::E4B15 ? 15
@@ -475,9 +484,20 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
           return i < obj.items.size() ? obj.items[i] : Object::integer(0);
     }
     error(span, "'" + obj.describe() + "' has no attribute '" + name + "'");
+  case Object::Kind::Slice: { // tl.slice: start, stop, step
+    static const char *parts[] = {"start", "stop", "step"};
+    for (size_t i = 0; i < 3; ++i)
+      if (name == parts[i])
+        return obj.items[i];
+    error(span, "'slice' object has no attribute '" + name + "'");
+  }
   case Object::Kind::BlockPtr:
     if (obj.blockPtr->isDescriptor)
       return descriptorAttribute(obj, name, span);
+    // Triton's is pointer<block<shape, elem>>, whose element_ty casts as elem does;
+    // Trident's is pointer<elem> (it has no block dtypes).
+    if (name == "dtype" || name == "type")
+      return Object::ofDType(obj.blockPtr->base.dtype);
     error(span, "a block pointer has no attribute '" + name + "'");
   default: error(span, "'" + obj.describe() + "' has no attribute '" + name + "'");
   }
@@ -509,7 +529,8 @@ Object CodeGen::subscript(const Object &obj, const Object &index, const Span &sp
       PyInt step = part(2, 1);
       if (step == 0)
         error(span, "slice step cannot be zero");
-      PyInt lo = part(0, step > 0 ? 0 : n - 1), hi = part(1, step > 0 ? n : -n - 1);
+      // Defaults are indices already: a negative step without a stop runs down to index 0.
+      PyInt lo = part(0, step > 0 ? 0 : n - 1), hi = part(1, step > 0 ? n : -1);
       auto clampIdx = [&](PyInt v, bool isLower) {
         if (v < 0)
           v += n;
@@ -558,8 +579,14 @@ Object CodeGen::subscript(const Object &obj, const Object &index, const Span &sp
         ++dim;
         continue;
       }
-      error(span, "unsupported tensor index: " + (p.isConstexpr() ? pythonStr(p) : p.describe()) +
-                      " (only None and ':' are supported)");
+      std::string shown = p.isConstexpr() ? pythonStr(p) : p.describe();
+      if (p.is(Object::Kind::Slice)) {
+        shown = "slice(";
+        for (size_t k = 0; k < 3; ++k)
+          shown += (k ? ", " : "") + (p.items[k].isConstexpr() ? pythonStr(p.items[k]) : p.items[k].describe());
+        shown += ")";
+      }
+      error(span, "unsupported tensor index: " + shown + " (only None and ':' are supported)");
     }
     return Object::ofTensor(t);
   }

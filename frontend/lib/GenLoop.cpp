@@ -289,7 +289,15 @@ void CodeGen::genWhile(const Stmt &s) {
   };
   bindCarried(before);
   b_.setInsertionPointToEnd(before);
-  Object cond = eval(*s.value);
+  Object cond;
+  bool disableLicm = false;
+  {
+    HintSiteGuard site(*this, s.value.get(), HintKind::WhileTest); // tl.condition(...) may be called here
+    cond = eval(*s.value);
+    disableLicm = whileDisableLicm;
+  }
+  if (disableLicm)
+    loop->setAttr("disable_licm", Attribute::boolean(true));
   if (cond.isConstexpr()) {
     if (truthy(cond, s.value->span))
       error(s.value->span, "the condition of this while loop is always true and 'break' is not supported");

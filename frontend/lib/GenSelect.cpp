@@ -140,6 +140,9 @@ Object inlineAsmElementwise(CodeGen &cg, const CallArgs &args) {
                                d.describe());
     if (d.dtype.isPtr())
       cg.error(a[3]->span, "tl.inline_asm_elementwise cannot return pointers");
+    if (d.dtype.isVoid())
+      cg.error(a[3]->span, "tl.inline_asm_elementwise cannot return tl.void: as in Triton, the asm must have at "
+                           "least one result (return a dummy one you do not use)");
     dtypes.push_back(d.dtype);
   }
   if (dtypes.empty())

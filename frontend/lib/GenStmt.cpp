@@ -112,6 +112,7 @@ bool CodeGen::execSequence(const StmtList &stmts, size_t start, const Continuati
       break;
     case StmtKind::For: genFor(s); break;
     case StmtKind::While: genWhile(s); break;
+    case StmtKind::With: return genWith(s, stmts, i, next);
     case StmtKind::Assert: {
       Object test = eval(*s.value);
       std::string message;
@@ -146,6 +147,22 @@ bool CodeGen::execSequence(const StmtList &stmts, size_t start, const Continuati
   if (next)
     return execSequence(*next->stmts, next->start, next->next);
   return false;
+}
+
+bool CodeGen::genWith(const Stmt &s, const StmtList &stmts, size_t index, const Continuation *next) {
+  for (const ExprPtr &item : s.targets) {
+    Object manager;
+    {
+      HintSiteGuard site(*this, item.get(), HintKind::WithItem); // tl.async_task(...) may be called here
+      manager = eval(*item);
+    }
+    if (!manager.is(Object::Kind::Enum) || manager.name != "tl.async_task")
+      error(item->span, "'with' inside a @triton.jit function needs tl.async_task([...]), the language's context "
+                        "manager; got " + manager.describe());
+  }
+  // Trident does not warp-specialize: the body is ordinary code (what it computes under Triton too).
+  Continuation rest{&stmts, index + 1, next};
+  return execSequence(s.body, 0, &rest);
 }
 
 void CodeGen::assignTarget(const Expr &target, const Object &value) {

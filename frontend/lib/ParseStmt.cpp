@@ -152,7 +152,30 @@ void ParserImpl::parseStatement(StmtList &out) {
     }
     if (t.text == "def")
       return unsupported("nested function definition");
-    if (t.text == "with" || t.text == "try" || t.text == "class" || t.text == "async")
+    if (t.text == "with") {
+      // `with a, b:` (tl.async_task); `with ... as x:` and what does not parse stay
+      // unsupported (host code such as `with torch.no_grad():` is never compiled).
+      size_t start = pos_;
+      next();
+      auto st = std::make_unique<Stmt>(StmtKind::With, s);
+      bool ok = true;
+      try {
+        do
+          st->targets.push_back(parseExpr());
+        while (!atName("as") && accept(","));
+        ok = !atName("as") && atOp(":");
+      } catch (CompileError &) {
+        ok = false;
+      }
+      if (!ok) {
+        pos_ = start;
+        return unsupported("with");
+      }
+      st->body = parseBlock();
+      out.push_back(std::move(st));
+      return;
+    }
+    if (t.text == "try" || t.text == "class" || t.text == "async")
       return unsupported(t.text);
     if ((t.text == "match") && tok(1).kind != Tok::Op)
       return unsupported("match");

@@ -239,9 +239,9 @@ Bundle compileBundle(const Runtime &runtime, const std::string &source, const st
     }
   }
   for (const Variant &v : variants) {
-    // Once to block IR (target-neutral), then once per target.
-    const std::string ir = compileToBlockIR(source, fileName, kernel, v.signature, debug);
+    // To block IR for each target (only tl.target_info's answers differ), then to binaries.
     for (const std::string &target : targets) {
+      const std::string ir = compileToBlockIR(source, fileName, kernel, v.signature, debug, target);
       ArtifactRequest request;
       request.target = target;
       request.numWarps = v.numWarps;

@@ -79,7 +79,7 @@ std::string importedSourcesKey(const std::string &source, const std::string &fil
 }
 
 std::string sourceToBlockIR(const std::string &source, const std::string &fileName, const std::string &kernel,
-                            const std::string &signature, bool debug) {
+                            const std::string &signature, bool debug, const std::string &target) {
 #if TRIDENT_RUNTIME_HAS_FRONTEND
   Diagnostics diags;
   auto args = parseSignature(signature, diags);
@@ -89,6 +89,7 @@ std::string sourceToBlockIR(const std::string &source, const std::string &fileNa
   request.kernel = kernel;
   request.args = std::move(*args);
   request.debug = debug;
+  request.target = target;
   StageTimer stages("runtime", kernel);
   std::optional<Module> m = compileKernel(source, fileName, request, diags);
   if (!m)
@@ -116,6 +117,7 @@ std::string sourceToBlockIR(const std::string &source, const std::string &fileNa
   (void)kernel;
   (void)signature;
   (void)debug;
+  (void)target;
   noFrontend();
 #endif
 }
@@ -137,8 +139,8 @@ std::vector<std::string> blockIRParams(const std::string &ir, const std::string 
 } // namespace detail
 
 std::string compileToBlockIR(const std::string &source, const std::string &fileName, const std::string &kernel,
-                             const std::string &signature, bool debug) {
-  return detail::sourceToBlockIR(source, fileName, kernel, signature, debug);
+                             const std::string &signature, bool debug, const std::string &target) {
+  return detail::sourceToBlockIR(source, fileName, kernel, signature, debug, target);
 }
 
 std::vector<KernelSummary> listSourceKernels(const std::string &source, const std::string &fileName) {

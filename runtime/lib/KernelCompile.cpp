@@ -147,7 +147,7 @@ Specialization &compileSpecialization(KernelImpl &k, const std::shared_ptr<Devic
     if (k.isBlockIR) {
       spec->blockIR = k.source;
     } else {
-      spec->blockIR = sourceToBlockIR(k.source, k.fileName, k.name, signature, o.debug);
+      spec->blockIR = sourceToBlockIR(k.source, k.fileName, k.name, signature, o.debug, device->info.target);
       shared.counters.frontendCompiles++;
     }
     auto compiled = std::make_shared<CacheEntry>(

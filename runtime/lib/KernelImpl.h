@@ -195,8 +195,9 @@ TuneConfig makeTuneConfig(const std::vector<std::pair<std::string, std::string>>
                           int numStages);
 
 // Source to optimized block IR (frontend + core passes); throws Error(Compile).
+// `target` (a device's target, "cuda:sm_90"...) is what tl.target_info answers for.
 std::string sourceToBlockIR(const std::string &source, const std::string &fileName, const std::string &kernel,
-                            const std::string &signature, bool debug);
+                            const std::string &signature, bool debug, const std::string &target);
 // Plugin compile of block IR; throws Error.
 CacheEntry compileWithPlugin(const Plugin &plugin, const std::string &target, const std::string &blockIR,
                              const std::string &kernel, const char *emit, int numWarps, int numStages, bool debug);

@@ -470,7 +470,8 @@ std::string Kernel::blockIR(const Device &device, std::span<const Arg> args, con
   if (s.blockIR.empty())
     s.blockIR = impl_->isBlockIR ? impl_->source
                                  : sourceToBlockIR(impl_->source, impl_->fileName, impl_->name,
-                                                   signatureOf(*impl_, resolved), options.debug);
+                                                   signatureOf(*impl_, resolved), options.debug,
+                                                   device.impl()->info.target);
   return s.blockIR;
 }
 

@@ -45,7 +45,8 @@ const char *kCompileHelp =
     "  --kernel K         the @triton.jit function to compile\n"
     "  --signature S      one entry per parameter, as Triton writes them:\n"
     "                     \"*fp32:16, *fp32:16, *fp32:16, i32, 1024\" (pointers *DTYPE, :16 for\n"
-    "                     16-divisible values, 1 for the constant 1, constexprs as values)\n"
+    "                     16-divisible values, 1 for the constant 1, constexprs as values);\n"
+    "                     none for a kernel without parameters\n"
     "  --target T         host, cuda:sm_90, hip:gfx942, vulkan, or a device name (cuda:0);\n"
     "                     default host; repeat it for a bundle\n"
     "  --emit KIND        block-ir (default): the block IR after the core passes\n"
@@ -123,8 +124,8 @@ std::optional<int> compileConfigs(const Options &opts, const std::string &source
         req.numWarps = config.numWarps;
         req.numStages = config.numStages;
         req.debug = debug;
-        Artifact a = compileArtifact(Runtime::get(), compileToBlockIR(source, file, kernel, signature, debug), kernel,
-                                     req);
+        Artifact a = compileArtifact(Runtime::get(), compileToBlockIR(source, file, kernel, signature, debug, target),
+                                     kernel, req);
         std::string path = configPath(opts.get("o"), c);
         writeOutput(path, std::string(a.bytes.begin(), a.bytes.end()));
         std::fprintf(stderr, "trident compile: config %zu (%s): %s for %s, %zu bytes, %u threads/program, %u B shared%s%s\n",
@@ -169,8 +170,7 @@ int compileCommand(const Args &args) {
   const bool isBundle = emit == "bundle" || emit == "header";
   if (isBundle && isBlockIR)
     throw UsageError("--emit " + emit + " needs a Triton-language source file, not block IR");
-  if (!isBlockIR && opts.get("signature").empty())
-    throw UsageError("--signature is required, one entry per parameter: e.g. \"*fp32:16, *fp32:16, i32, 1024\"");
+
   std::vector<std::string> targets = opts.all("target");
   if (targets.size() > 1 && !isBundle)
     throw UsageError("several --target options make a bundle: add --emit bundle (or header)");
@@ -181,7 +181,8 @@ int compileCommand(const Args &args) {
   if (!isBlockIR) {
     // A kernel the file lacks is reported against the file, not a line of it.
     std::vector<std::string> names;
-    for (const KernelSummary &k : listSourceKernels(source, file))
+    const std::vector<KernelSummary> kernels = listSourceKernels(source, file);
+    for (const KernelSummary &k : kernels)
       names.push_back(k.name);
     if (std::find(names.begin(), names.end(), kernel) == names.end()) {
       std::string list;
@@ -192,6 +193,12 @@ int compileCommand(const Args &args) {
                                            " (it defines: " + (list.empty() ? "none" : list) + ")" +
                                            (near ? "; did you mean '" + *near + "'?" : ""));
     }
+    // A kernel without parameters takes the empty signature.
+    bool takesParams = false;
+    for (const KernelSummary &k : kernels)
+      takesParams = takesParams || (k.name == kernel && !k.params.empty());
+    if (takesParams && opts.get("signature").empty())
+      throw UsageError("--signature is required, one entry per parameter: e.g. \"*fp32:16, *fp32:16, i32, 1024\"");
   }
   if (!isBlockIR && !isBundle)
     if (std::optional<int> rc = compileConfigs(opts, source, file, kernel, emit, debug))
@@ -215,7 +222,10 @@ int compileCommand(const Args &args) {
     return 0;
   }
 
-  std::string ir = isBlockIR ? source : compileToBlockIR(source, file, kernel, opts.get("signature"), debug);
+  // tl.target_info answers for --target; with --emit block-ir and no --target, for none.
+  const std::string frontendTarget = !targets.empty() ? targets[0] : emit == "block-ir" ? "" : "host";
+  std::string ir =
+      isBlockIR ? source : compileToBlockIR(source, file, kernel, opts.get("signature"), debug, frontendTarget);
   std::string out;
   if (emit == "block-ir") {
     out = ir;

@@ -16,9 +16,11 @@ namespace trident {
 // Compiles kernel `kernel` of `source` for `signature` ("*fp32:16, *fp32:16,
 // i32, 1024": one entry per parameter, constexprs as values) and runs the core
 // passes; returns the printed block IR. Throws Error(Compile) with the
-// diagnostics (file:line:col) on failure.
+// diagnostics (file:line:col) on failure. `target` ("cuda:sm_90", "vulkan", "host"...)
+// is the target tl.target_info.is_cuda(), cuda_capability_geq(...) ... answer for;
+// empty: none (they answer False, as Triton's do with no active driver).
 TRIDENT_API std::string compileToBlockIR(const std::string &source, const std::string &fileName, const std::string &kernel,
-                             const std::string &signature, bool debug = false);
+                             const std::string &signature, bool debug = false, const std::string &target = "");
 
 struct Artifact {
   std::string plugin; // the plugin that produced it

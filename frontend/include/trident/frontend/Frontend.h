@@ -72,6 +72,11 @@ struct CompileRequest {
   // Receives tl.static_print output; when empty, it goes to standard error.
   std::function<void(const std::string &)> staticPrint;
   ImportOptions imports;
+  // The target the block IR is compiled for ("cuda:sm_90", "hip:gfx942", "vulkan",
+  // "host"), which tl.target_info.is_cuda(), cuda_capability_geq(...), is_hip() ...
+  // answer for at compile time. Empty: not known; they answer False, as Triton's do
+  // when no driver is active. The block IR is otherwise the same for every target.
+  std::string target;
 };
 
 // Compiles one kernel (and the jit functions it calls) to a block-IR module with
