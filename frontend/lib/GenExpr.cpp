@@ -368,9 +368,6 @@ Object CodeGen::getAttribute(const Object &obj, const std::string &name, const S
       if (builtins_.count("libdevice." + name) && path.size() >= 9 &&
           path.compare(path.size() - 9, 9, "libdevice") == 0)
         return builtin("libdevice." + name);
-      if (name == "rcp64h")
-        error(span, "libdevice function 'rcp64h' is not supported by Trident: its result is NVIDIA's hardware "
-                    "approximation (PTX rcp.approx.ftz.f64), which the other targets cannot reproduce");
       error(span, "libdevice function '" + name + "' is not supported by Trident (or does not exist in libdevice)");
     }
     if (path == "triton.language.PropagateNan") {

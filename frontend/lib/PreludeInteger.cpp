@@ -7,8 +7,8 @@
 //                   fp64 and one fma, whose sign is exact)
 //   norm3d, norm4d, rnorm3d, rnorm4d   the operands scaled by a power of two (exact),
 //                   the squares summed with fma, infinities before NaN (as hypot)
-// rcp64h stays refused: its result is the hardware's approximation (PTX rcp.approx.ftz.f64),
-// which no other target has.
+// rcp64h (PreludeLibdevice.cpp) is the hardware's approximation (PTX rcp.approx.ftz.f64):
+// that instruction on cuda targets, refused with the target's name elsewhere.
 
 #include "CodeGen.h"
 

@@ -433,7 +433,35 @@ void addLibdevicePrelude(BuiltinTable &t, const std::vector<LibdevicePrelude> &e
     };
 }
 
+// rcp64h: NVIDIA's approximate double reciprocal (libdevice's own is PTX
+// rcp.approx.ftz.f64), which only NVIDIA's hardware computes: on cuda targets that
+// instruction through tl.inline_asm_elementwise; on any other target, or when the
+// target is not known (`trident compile --emit block-ir` without --target), an error
+// that names it.
+namespace {
+
+Object rcp64h(CodeGen &cg, const CallArgs &args) {
+  auto a = args.bind(cg, {"arg0"});
+  const std::string &target = cg.target();
+  if (target.rfind("cuda:", 0) != 0)
+    cg.error(args.span, "libdevice function 'rcp64h' is NVIDIA's hardware approximation (PTX "
+                        "rcp.approx.ftz.f64), which only cuda targets compute; the target here is " +
+                            (target.empty() ? std::string("not known") : "'" + target + "'"));
+  Tensor x = cg.cast(cg.tensorArg(*a[0]), DType::f64(), a[0]->span);
+  CallArgs call;
+  call.callee = "tl.inline_asm_elementwise";
+  call.span = args.span;
+  for (Object o : {Object::string("rcp.approx.ftz.f64 $0, $1;"), Object::string("=d,d"),
+                   Object::tuple({Object::ofTensor(x)}), Object::ofDType(DType::f64()), Object::boolean(true),
+                   Object::integer(1)})
+    call.positional.push_back(Arg{o, args.span, nullptr});
+  return cg.builtins().at("tl.inline_asm_elementwise")(cg, call);
+}
+
+} // namespace
+
 void registerLibdeviceBuiltins(BuiltinTable &t) {
+  t["libdevice.rcp64h"] = rcp64h;
   registerRoundingLibdevice(t);
   registerSpecialLibdevice(t);
   registerGammaLibdevice(t);

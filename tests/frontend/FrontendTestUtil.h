@@ -19,7 +19,7 @@ struct Compiled {
 
 inline Compiled compileSource(const std::string &source, const std::string &kernel,
                               const std::string &signature, bool debug = false,
-                              const std::string &file = "k.py") {
+                              const std::string &file = "k.py", const std::string &target = "") {
   Compiled c;
   auto sig = parseSignature(signature, c.diags);
   if (!sig)
@@ -28,6 +28,7 @@ inline Compiled compileSource(const std::string &source, const std::string &kern
   req.kernel = kernel;
   req.args = *sig;
   req.debug = debug;
+  req.target = target;
   req.staticPrint = [](const std::string &) {};
   c.module = compileKernel(source, file, req, c.diags);
   if (c.module)

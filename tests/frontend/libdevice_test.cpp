@@ -246,19 +246,29 @@ TEST_CASE("libdevice: block-IR math functions map to their ops; missing ones are
   std::string text = ir(src, "k", "*fp32");
   for (const char *op : {"math.exp", "math.rsqrt", "math.erf", "tt.precise_sqrt", "math.fma"})
     CHECK_MESSAGE(text.find(op) != std::string::npos, op);
-  CHECK(firstError(src, "t", "*fp32") == "13:21: libdevice function 'rcp64h' is not supported by Trident: its "
-                                         "result is NVIDIA's hardware approximation (PTX rcp.approx.ftz.f64), "
-                                         "which the other targets cannot reproduce");
+  // rcp64h is the hardware's own approximation: PTX's instruction on cuda targets, an
+  // error naming the target elsewhere.
+  CHECK(firstError(src, "t", "*fp32") == "13:21: libdevice function 'rcp64h' is NVIDIA's hardware approximation "
+                                         "(PTX rcp.approx.ftz.f64), which only cuda targets compute; the target "
+                                         "here is not known");
+  Compiled vulkan = compileSource(src, "t", "*fp64", false, "k.py", "vulkan");
+  CHECK(!vulkan.module);
+  CHECK(vulkan.diags.str().find("the target here is 'vulkan'") != std::string::npos);
+  Compiled cuda = compileSource(src, "t", "*fp64", false, "k.py", "cuda:sm_90");
+  INFO(cuda.diags.str());
+  REQUIRE(cuda.module);
+  CHECK(cuda.ir.find("rcp.approx.ftz.f64 $0, $1;") != std::string::npos);
+  CHECK(cuda.ir.find("constraints = \"=d,d\"") != std::string::npos);
   CHECK(firstError(src, "r", "*fp32") ==
         "16:21: libdevice.rint: static_assert failed: this libdevice function takes floating-point values");
   // try/except picks the fallback for a name Trident does not provide.
   std::string fallback = std::string(kHeader) +
-                         "try:\n    from triton.language.extra.libdevice import rcp64h\n"
-                         "except ImportError:\n    rcp64h = None\n"
+                         "try:\n    from triton.language.extra.libdevice import no_such_function\n"
+                         "except ImportError:\n    no_such_function = None\n"
                          "try:\n    from triton.language.extra.libdevice import rint\n"
                          "except ImportError:\n    rint = None\n"
                          "@triton.jit\ndef k(x_ptr):\n"
-                         "    tl.static_assert(rcp64h is None)\n"
+                         "    tl.static_assert(no_such_function is None)\n"
                          "    tl.store(x_ptr, rint(tl.load(x_ptr)))\n";
   CHECK(firstError(fallback, "k", "*fp32") == "no error");
 }
