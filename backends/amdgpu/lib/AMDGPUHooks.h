@@ -14,6 +14,9 @@ public:
   explicit AMDGPUHooks(std::string arch);
 
   std::string_view triple() const override { return "amdgcn-amd-amdhsa"; }
+  // tl.inline_asm_elementwise: AMDGPU assembly (VGPR constraints "v", SGPR "s"), which
+  // LLVM's integrated assembler checks when the code object is made (emitFile).
+  std::string_view inlineAsmLanguage() const override { return "AMDGPU"; }
   unsigned warpSize() const override { return waveSize_; }
   llvm::Value *threadId(llvm::IRBuilder<> &b) override;
   llvm::Value *programId(llvm::IRBuilder<> &b, int axis) override;

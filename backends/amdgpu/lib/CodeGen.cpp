@@ -15,6 +15,8 @@
 #include "trident/support/StageTimer.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -29,6 +31,7 @@ void LLVMInitializeAMDGPUTargetInfo();
 void LLVMInitializeAMDGPUTarget();
 void LLVMInitializeAMDGPUTargetMC();
 void LLVMInitializeAMDGPUAsmPrinter();
+void LLVMInitializeAMDGPUAsmParser(); // tl.inline_asm_elementwise text, assembled into the object
 }
 
 namespace trident::amdgpu {
@@ -44,6 +47,7 @@ void initializeAMDGPU() {
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeAMDGPUAsmParser();
   });
 }
 
@@ -164,6 +168,18 @@ std::optional<Built> build(const Module &blockIR, const TargetDesc &target, cons
   return buildFromThreadIR(*threadIR, *arch, options, diags);
 }
 
+// LLVM's errors while it emits code (the integrated assembler's, on a kernel's
+// tl.inline_asm_elementwise text, which LLVM would otherwise report by exiting).
+void collectErrors(const llvm::DiagnosticInfo *info, void *context) {
+  if (info->getSeverity() != llvm::DS_Error)
+    return;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::DiagnosticPrinterRawOStream printer(os);
+  info->print(printer);
+  static_cast<std::vector<std::string> *>(context)->push_back(text);
+}
+
 std::optional<std::string> emitFile(Built &built, llvm::CodeGenFileType type, Diagnostics &diags) {
   llvm::SmallString<0> bytes;
   llvm::raw_svector_ostream os(bytes);
@@ -172,7 +188,13 @@ std::optional<std::string> emitFile(Built &built, llvm::CodeGenFileType type, Di
     diags.error(Location(), "LLVM's AMDGPU backend cannot emit code for " + built.tm->getTargetCPU().str());
     return std::nullopt;
   }
+  std::vector<std::string> errors;
+  built.ctx->setDiagnosticHandlerCallBack(collectErrors, &errors);
   pm.run(*built.module);
+  for (const std::string &e : errors)
+    diags.error(Location(), "LLVM's AMDGPU backend: " + e + " (in a kernel's tl.inline_asm_elementwise?)");
+  if (!errors.empty())
+    return std::nullopt;
   return bytes.str().str();
 }
 

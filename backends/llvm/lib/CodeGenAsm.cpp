@@ -29,7 +29,7 @@ bool Translator::translateInlineAsm(Op *op) {
   std::string_view language = hooks.inlineAsmLanguage();
   if (language.empty())
     return error(op, "tl.inline_asm_elementwise is not supported for target '" + std::string(hooks.triple()) +
-                         "': Trident passes inline assembly through only for NVPTX (PTX)");
+                         "': Trident passes inline assembly through only for NVPTX (PTX) and AMDGPU");
   unsigned pack = static_cast<unsigned>(op->intAttr("packed_element"));
   std::vector<llvm::Value *> operands;
   for (unsigned i = 0; i < op->numOperands(); i += pack) {

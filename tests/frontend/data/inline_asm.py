@@ -1,6 +1,6 @@
 # tl.inline_asm_elementwise as Triton's users write it: PTX for NVIDIA GPUs. Compiled
 # for cuda:sm_90 (tests/frontend/CMakeLists.txt, ptxas where installed) and refused,
-# with this file's line, on host, vulkan and the other targets.
+# with this file's line, on host, vulkan and the CPU (AMDGPU's assembler rejects it).
 import triton
 import triton.language as tl
 
