@@ -136,7 +136,7 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
                   "kernel '" + kernel->name + "' needs " + std::to_string(shared) +
                       " bytes of shared memory; the device allows " + std::to_string(optin));
     if (trident_status st = check(d.cuFuncSetAttribute(kernel->function, kFuncAttrMaxDynamicSharedSizeBytes,
-                                                      static_cast<int>(shared)),
+                                                       static_cast<int>(shared)),
                                   "cuFuncSetAttribute(max dynamic shared memory)"))
       return st;
     kernel->dynamicSharedLimit.store(static_cast<int>(shared), std::memory_order_relaxed);

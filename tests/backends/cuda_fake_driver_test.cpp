@@ -38,8 +38,8 @@ struct Plugin {
     auto entry = reinterpret_cast<trident_plugin_entry_fn>(dlsym(handle, TRIDENT_PLUGIN_ENTRY_SYMBOL));
     REQUIRE(reinterpret_cast<void *>(entry) != nullptr);
     api = entry(TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR)->api;
-    trident_init_params params{sizeof(trident_init_params), TRIDENT_PLUGIN_ABI_MAJOR, TRIDENT_PLUGIN_ABI_MINOR,
-                               "test"};
+    trident_init_params params{sizeof(trident_init_params), TRIDENT_PLUGIN_ABI_MAJOR,
+                               TRIDENT_PLUGIN_ABI_MINOR, "test"};
     REQUIRE(api->init(&params, &ctx) == TRIDENT_SUCCESS);
     // The plugin opened the stand-in; find its controls there.
     fake.handle = dlopen(TRIDENT_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
@@ -147,7 +147,8 @@ TEST_CASE("the CUDA plugin on a stand-in driver: devices, memory, copies, fills,
   // A module (the stand-in takes any code naming its entries) and a launch.
   std::string binary = "trident-cuda-binary 1\nkernel add threads 128 shared 0 params 2\nptx\n.entry add\n";
   trident_module module = nullptr;
-  REQUIRE_MESSAGE(p.api->module_load(dev, binary.data(), binary.size(), &module) == TRIDENT_SUCCESS, p.error());
+  REQUIRE_MESSAGE(p.api->module_load(dev, binary.data(), binary.size(), &module) == TRIDENT_SUCCESS,
+                  p.error());
   trident_kernel kernel = nullptr;
   REQUIRE(p.api->module_get_kernel(module, "add", &kernel) == TRIDENT_SUCCESS);
   trident_kernel_arg args[2] = {{TRIDENT_ARG_POINTER, 0, bufs[0]}, {TRIDENT_ARG_I32, 0, 1000}};
@@ -208,7 +209,8 @@ TEST_CASE("the CUDA plugin on a stand-in driver: peer access and peer copies bet
   p.api->device_close(d1);
 }
 
-TEST_CASE("the CUDA plugin on a stand-in driver: kernel faults are Launch errors and the next open recovers") {
+TEST_CASE(
+    "the CUDA plugin on a stand-in driver: kernel faults are Launch errors and the next open recovers") {
   Plugin p;
   trident_device dev = p.open(0);
   trident_stream stream = p.stream(dev);

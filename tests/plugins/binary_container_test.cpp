@@ -35,8 +35,11 @@ sdk::ContainerError read(std::string_view bytes, std::vector<std::string> &lines
 } // namespace
 
 TEST_CASE("BinaryContainer: the CPU plugin's bytes, written and read back") {
-  std::string object("\x7f" "ELF\0\n\x01", 7);
-  std::string bytes = sdk::writeContainer(kCpuHeader, "cpu znver3 +avx2\nkernel add 0 1 5\n", "object", object, true);
+  std::string object("\x7f"
+                     "ELF\0\n\x01",
+                     7);
+  std::string bytes =
+      sdk::writeContainer(kCpuHeader, "cpu znver3 +avx2\nkernel add 0 1 5\n", "object", object, true);
   CHECK(bytes == "// trident-cpu-binary 1\ncpu znver3 +avx2\nkernel add 0 1 5\nobject 7\n" + object);
   std::vector<std::string> lines;
   std::string code;
@@ -49,7 +52,8 @@ TEST_CASE("BinaryContainer: what a malformed binary is refused for") {
   std::vector<std::string> lines;
   std::string code;
   CHECK(read("// trident-gpu-binary 1\nobject 0\n", lines, code) == sdk::ContainerError::Header);
-  CHECK(read("// trident-cpu-binary 1\ncpu x\nbad line\nobject 0\n", lines, code) == sdk::ContainerError::Line);
+  CHECK(read("// trident-cpu-binary 1\ncpu x\nbad line\nobject 0\n", lines, code) ==
+        sdk::ContainerError::Line);
   CHECK(lines.back() == "bad| line"); // the lines before it were read, in order
   CHECK(read("// trident-cpu-binary 1\ncpu x\n", lines, code) == sdk::ContainerError::Code);
   CHECK(read("// trident-cpu-binary 1\ncpu x", lines, code) == sdk::ContainerError::Code); // no newline
@@ -61,7 +65,8 @@ TEST_CASE("BinaryContainer: what a malformed binary is refused for") {
 }
 
 TEST_CASE("BinaryContainer: the CUDA and HIP plugins' bytes through the GPU kernel lines") {
-  sdk::GpuBinary cuda{{{"add", 128, 0, 4, {}}, {"mm", 256, 98304, 9, std::vector<int64_t>(19, 7)}}, "ptx", ".entry"};
+  sdk::GpuBinary cuda{
+      {{"add", 128, 0, 4, {}}, {"mm", 256, 98304, 9, std::vector<int64_t>(19, 7)}}, "ptx", ".entry"};
   std::string bytes = sdk::encodeGpuBinary("trident-cuda-binary 2\n", cuda, /*sized=*/false);
   std::string maps = " maps 19";
   for (int i = 0; i < 19; ++i)
@@ -79,16 +84,21 @@ TEST_CASE("BinaryContainer: the CUDA and HIP plugins' bytes through the GPU kern
   CHECK(back.kind == "ptx");
   CHECK(back.code == ".entry");
   sdk::GpuBinary empty;
-  CHECK(sdk::decodeGpuBinary("trident-cuda-binary 2\nptx", "trident-cuda-binary 2\n", cudaKinds, false, empty));
+  CHECK(
+      sdk::decodeGpuBinary("trident-cuda-binary 2\nptx", "trident-cuda-binary 2\n", cudaKinds, false, empty));
   CHECK(empty.code.empty());
-  CHECK(!sdk::decodeGpuBinary("trident-cuda-binary 2\nptx 3\nabc", "trident-cuda-binary 2\n", cudaKinds, false,
-                              empty));
+  CHECK(!sdk::decodeGpuBinary("trident-cuda-binary 2\nptx 3\nabc", "trident-cuda-binary 2\n", cudaKinds,
+                              false, empty));
   CHECK(!sdk::decodeGpuBinary("trident-cuda-binary 2\nkernel add threads 1\nptx\n", "trident-cuda-binary 2\n",
                               cudaKinds, false, empty));
   CHECK(!sdk::decodeGpuBinary("trident-cuda-binary 2\nkernel a threads 1 shared 0 params 1 maps 18\nptx\n",
                               "trident-cuda-binary 2\n", cudaKinds, false, empty));
 
-  sdk::GpuBinary hip{{{"add", 256, 0, 4, {}}}, "hsaco", std::string("\x7f" "ELF\n", 5)};
+  sdk::GpuBinary hip{{{"add", 256, 0, 4, {}}},
+                     "hsaco",
+                     std::string("\x7f"
+                                 "ELF\n",
+                                 5)};
   bytes = sdk::encodeGpuBinary("trident-hip-binary 1\n", hip, /*sized=*/true);
   CHECK(bytes == "trident-hip-binary 1\nkernel add threads 256 shared 0 params 4\nhsaco 5\n" + hip.code);
   static constexpr std::string_view hipKinds[] = {"hsaco"};

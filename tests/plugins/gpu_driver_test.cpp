@@ -91,7 +91,9 @@ sdk::GpuResult fakeEventCreate(sdk::GpuHandle *e) {
   return record("event");
 }
 sdk::GpuResult fakeEventDestroy(sdk::GpuHandle e) { return record("event-destroy " + ptrOf(e)); }
-sdk::GpuResult fakeRecord(sdk::GpuHandle e, sdk::GpuHandle s) { return record("record " + ptrOf(e) + " " + ptrOf(s)); }
+sdk::GpuResult fakeRecord(sdk::GpuHandle e, sdk::GpuHandle s) {
+  return record("record " + ptrOf(e) + " " + ptrOf(s));
+}
 sdk::GpuResult fakeEventSync(sdk::GpuHandle e) { return record("event-sync " + ptrOf(e)); }
 sdk::GpuResult fakeElapsed(float *ms, sdk::GpuHandle a, sdk::GpuHandle b) {
   *ms = 1.5f;
@@ -105,8 +107,8 @@ sdk::GpuResult fakeEnable(sdk::GpuDevice &device, sdk::GpuDevice &peer) {
   record("enable " + std::to_string(device.native) + " " + std::to_string(peer.native));
   return fake.enableResult;
 }
-sdk::GpuResult fakeCopyPeer(sdk::GpuPtr dst, sdk::GpuDevice &dd, sdk::GpuPtr src, sdk::GpuDevice &sd, size_t n,
-                            sdk::GpuHandle s) {
+sdk::GpuResult fakeCopyPeer(sdk::GpuPtr dst, sdk::GpuDevice &dd, sdk::GpuPtr src, sdk::GpuDevice &sd,
+                            size_t n, sdk::GpuHandle s) {
   return record("peer " + hexOf(dst) + " " + std::to_string(dd.native) + " " + hexOf(src) + " " +
                 std::to_string(sd.native) + " " + std::to_string(n) + " " + ptrOf(s));
 }
@@ -317,8 +319,9 @@ TEST_CASE("GpuDriver: driver results become statuses with the call's name") {
   CHECK(error() == "fakeCopyHtoD failed: FAKE_ERROR_1");
   fake.inject = kKernelFault;
   CHECK(p.api.stream_synchronize(s) == TRIDENT_ERROR_LAUNCH);
-  CHECK(error() == "fakeStreamSynchronize failed: FAKE_ERROR_700 (a kernel failed while running; the device's "
-                   "context is lost, so every later use of it fails until all of its users have closed it)");
+  CHECK(error() ==
+        "fakeStreamSynchronize failed: FAKE_ERROR_700 (a kernel failed while running; the device's "
+        "context is lost, so every later use of it fails until all of its users have closed it)");
   fake.inject = kKernelFault;
   CHECK(p.api.device_synchronize(d) == TRIDENT_ERROR_LAUNCH);
   CHECK(error().starts_with("fakeSync failed: FAKE_ERROR_700"));

@@ -16,8 +16,9 @@ std::string writeContainer(std::string_view header, std::string_view lines, std:
   return out;
 }
 
-ContainerError readContainer(std::string_view bytes, std::string_view header, std::span<const std::string_view> kinds,
-                             bool sized, const ContainerLineReader &line, std::string &kind, std::string &code) {
+ContainerError readContainer(std::string_view bytes, std::string_view header,
+                             std::span<const std::string_view> kinds, bool sized,
+                             const ContainerLineReader &line, std::string &kind, std::string &code) {
   if (!bytes.starts_with(header))
     return ContainerError::Header;
   bytes.remove_prefix(header.size());

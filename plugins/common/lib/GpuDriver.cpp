@@ -11,16 +11,18 @@ trident_status GpuDriver::check(GpuResult r, const std::string &what) const {
   if (r == 0)
     return TRIDENT_SUCCESS;
   if (kernelFault && kernelFault(r))
-    return fail(TRIDENT_ERROR_LAUNCH, what + " failed: " + describe(r) +
-                                          " (a kernel failed while running; the device's context is lost, so every "
-                                          "later use of it fails until all of its users have closed it)");
+    return fail(TRIDENT_ERROR_LAUNCH,
+                what + " failed: " + describe(r) +
+                    " (a kernel failed while running; the device's context is lost, so every "
+                    "later use of it fails until all of its users have closed it)");
   return fail(TRIDENT_ERROR_DEVICE, what + " failed: " + describe(r));
 }
 
 trident_status findGpuDevice(trident_context c, uint32_t ordinal, GpuDevice **out) {
   GpuContext &ctx = gpuContext(c);
   if (ordinal >= ctx.devices.size())
-    return fail(TRIDENT_ERROR_NOT_FOUND, std::string("no ") + ctx.driver.api + " device " + std::to_string(ordinal));
+    return fail(TRIDENT_ERROR_NOT_FOUND,
+                std::string("no ") + ctx.driver.api + " device " + std::to_string(ordinal));
   *out = ctx.devices[ordinal].get();
   return TRIDENT_SUCCESS;
 }
@@ -114,10 +116,12 @@ trident_status memAlloc(trident_device d, size_t bytes, trident_devptr *out) {
                            ? formatByteSize(free) + " free of " + formatByteSize(total)
                            : std::string("the ") + driver.library + " does not say how much is free";
     return fail(TRIDENT_ERROR_OUT_OF_MEMORY, "out of memory: " + formatByteSize(bytes) + " requested on " +
-                                                 driver.plugin + ":" + std::to_string(dev.ordinal) + ", " + left +
-                                                 " (" + c.alloc.name + ": " + driver.describe(r) + ")");
+                                                 driver.plugin + ":" + std::to_string(dev.ordinal) + ", " +
+                                                 left + " (" + c.alloc.name + ": " + driver.describe(r) +
+                                                 ")");
   }
-  if (trident_status s = driver.check(r, std::string(c.alloc.name) + " of " + std::to_string(bytes) + " bytes"))
+  if (trident_status s =
+          driver.check(r, std::string(c.alloc.name) + " of " + std::to_string(bytes) + " bytes"))
     return s;
   *out = p;
   return TRIDENT_SUCCESS;
@@ -160,7 +164,8 @@ trident_status memFill(trident_stream st, trident_devptr dst, uint32_t pattern, 
   case 1:
     return driver.check(c.fill8.fn(dst, static_cast<unsigned char>(pattern), count, s.native), c.fill8.name);
   case 2:
-    return driver.check(c.fill16.fn(dst, static_cast<unsigned short>(pattern), count, s.native), c.fill16.name);
+    return driver.check(c.fill16.fn(dst, static_cast<unsigned short>(pattern), count, s.native),
+                        c.fill16.name);
   case 4: return driver.check(c.fill32.fn(dst, pattern, count, s.native), c.fill32.name);
   default:
     return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
@@ -183,7 +188,8 @@ trident_status peerAccess(GpuDevice &dst, GpuDevice &src, bool *direct) {
                                                     " devices " + std::to_string(src.ordinal) + " and " +
                                                     std::to_string(dst.ordinal) + " needs both open");
   int can = 0;
-  if (trident_status s = ctx.driver.check(c.canAccessPeer.fn(&can, dst.native, src.native), c.canAccessPeer.name))
+  if (trident_status s =
+          ctx.driver.check(c.canAccessPeer.fn(&can, dst.native, src.native), c.canAccessPeer.name))
     return s;
   if (can) {
     if (trident_status s = ctx.driver.makeCurrent(dst))
@@ -218,10 +224,9 @@ trident_status memcpyPeer(trident_stream st, trident_devptr dst, trident_device 
     if (trident_status status = peerAccess(*s.device, srcDevice, &can))
       return status;
     if (!can)
-      return fail(TRIDENT_ERROR_NOT_SUPPORTED, std::string(driverOf(*s.device).api) + " device " +
-                                                   std::to_string(s.device->ordinal) +
-                                                   " has no peer access to device " +
-                                                   std::to_string(srcDevice.ordinal));
+      return fail(TRIDENT_ERROR_NOT_SUPPORTED,
+                  std::string(driverOf(*s.device).api) + " device " + std::to_string(s.device->ordinal) +
+                      " has no peer access to device " + std::to_string(srcDevice.ordinal));
   }
   const GpuCalls &c = callsOf(*s.device);
   return onDevice(*s.device, c.copyPeer.name,
@@ -292,7 +297,8 @@ trident_status eventCreate(trident_device d, trident_event *out) {
 trident_status eventDestroy(trident_event ev) {
   GpuEvent *e = &gpuEvent(ev);
   const GpuCalls &c = callsOf(*e->device);
-  trident_status status = onDevice(*e->device, c.eventDestroy.name, [&] { return c.eventDestroy.fn(e->native); });
+  trident_status status =
+      onDevice(*e->device, c.eventDestroy.name, [&] { return c.eventDestroy.fn(e->native); });
   delete e;
   return status;
 }
@@ -300,7 +306,8 @@ trident_status eventDestroy(trident_event ev) {
 trident_status eventRecord(trident_event ev, trident_stream st) {
   GpuStream &s = gpuStream(st);
   const GpuCalls &c = callsOf(*s.device);
-  return onDevice(*s.device, c.eventRecord.name, [&] { return c.eventRecord.fn(gpuEvent(ev).native, s.native); });
+  return onDevice(*s.device, c.eventRecord.name,
+                  [&] { return c.eventRecord.fn(gpuEvent(ev).native, s.native); });
 }
 
 trident_status eventSynchronize(trident_event ev) {

@@ -59,9 +59,9 @@ CUresult take(const char *name) {
   return current && devices[current->device].faulted ? kIllegalAddress : 0;
 }
 
-#define FAKE_CALL(name)                                                                                            \
-  std::lock_guard lock(mutex);                                                                                     \
-  if (CUresult r = take(name))                                                                                     \
+#define FAKE_CALL(name)                                                                                      \
+  std::lock_guard lock(mutex);                                                                               \
+  if (CUresult r = take(name))                                                                               \
   return r
 
 CUresult cuInit(unsigned) { return 0; }
@@ -70,12 +70,12 @@ CUresult cuDriverGetVersion(int *v) {
   return 0;
 }
 CUresult cuGetErrorName(CUresult r, const char **name) {
-  *name = r == kOutOfMemory         ? "CUDA_ERROR_OUT_OF_MEMORY"
-          : r == kInvalidValue      ? "CUDA_ERROR_INVALID_VALUE"
-          : r == kIllegalAddress    ? "CUDA_ERROR_ILLEGAL_ADDRESS"
-          : r == kInvalidContext    ? "CUDA_ERROR_INVALID_CONTEXT"
+  *name = r == kOutOfMemory          ? "CUDA_ERROR_OUT_OF_MEMORY"
+          : r == kInvalidValue       ? "CUDA_ERROR_INVALID_VALUE"
+          : r == kIllegalAddress     ? "CUDA_ERROR_ILLEGAL_ADDRESS"
+          : r == kInvalidContext     ? "CUDA_ERROR_INVALID_CONTEXT"
           : r == kPeerAlreadyEnabled ? "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED"
-                                    : "CUDA_ERROR_UNKNOWN";
+                                     : "CUDA_ERROR_UNKNOWN";
   return 0;
 }
 CUresult cuGetErrorString(CUresult, const char **text) {
@@ -101,15 +101,16 @@ CUresult cuDeviceGetUuid(unsigned char uuid[16], int d) {
 }
 CUresult cuDeviceGetAttribute(int *v, int attribute, int) {
   switch (attribute) {
-  case 1: *v = 1024; break;               // max threads per block
-  case 5: *v = 0x7fffffff; break;         // max grid x
-  case 6: case 7: *v = 65535; break;      // max grid y, z
-  case 8: *v = 48 * 1024; break;          // shared memory per block
-  case 10: *v = 32; break;                // warp size
-  case 16: *v = 132; break;               // multiprocessors
-  case 75: *v = 9; break;                 // compute capability
+  case 1: *v = 1024; break;       // max threads per block
+  case 5: *v = 0x7fffffff; break; // max grid x
+  case 6:
+  case 7: *v = 65535; break;     // max grid y, z
+  case 8: *v = 48 * 1024; break; // shared memory per block
+  case 10: *v = 32; break;       // warp size
+  case 16: *v = 132; break;      // multiprocessors
+  case 75: *v = 9; break;        // compute capability
   case 76: *v = 0; break;
-  case 97: *v = 227 * 1024; break;        // shared memory per block, opt-in
+  case 97: *v = 227 * 1024; break; // shared memory per block, opt-in
   default: *v = 0;
   }
   return 0;
@@ -269,8 +270,9 @@ CUresult cuEventSynchronize(void *) {
 }
 CUresult cuEventElapsedTime(float *ms, void *a, void *b) {
   FAKE_CALL("cuEventElapsedTime");
-  *ms = std::chrono::duration<float, std::milli>(static_cast<Event *>(b)->when - static_cast<Event *>(a)->when)
-            .count();
+  *ms =
+      std::chrono::duration<float, std::milli>(static_cast<Event *>(b)->when - static_cast<Event *>(a)->when)
+          .count();
   return 0;
 }
 CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned, int *, void **) {
@@ -295,8 +297,8 @@ CUresult cuFuncSetAttribute(void *, int, int value) {
   lastSharedAttribute = value;
   return 0;
 }
-CUresult cuTensorMapEncodeTiled(void *, int, uint32_t, void *, const uint64_t *, const uint64_t *, const uint32_t *,
-                                const uint32_t *, int, int, int, int) {
+CUresult cuTensorMapEncodeTiled(void *, int, uint32_t, void *, const uint64_t *, const uint64_t *,
+                                const uint32_t *, const uint32_t *, int, int, int, int) {
   return 0;
 }
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned, unsigned,
@@ -304,33 +306,65 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
   FAKE_CALL("cuLaunchKernel");
   uint64_t first = 0;
   std::memcpy(&first, params[0], sizeof first);
-  lastLaunch = *static_cast<std::string *>(f) + " grid " + std::to_string(gx) + "," + std::to_string(gy) + "," +
-               std::to_string(gz) + " block " + std::to_string(bx) + " shared " + std::to_string(shared) +
-               " arg0 " + std::to_string(first);
+  lastLaunch = *static_cast<std::string *>(f) + " grid " + std::to_string(gx) + "," + std::to_string(gy) +
+               "," + std::to_string(gz) + " block " + std::to_string(bx) + " shared " +
+               std::to_string(shared) + " arg0 " + std::to_string(first);
   return 0;
 }
 
-#define ENTRY(name) {#name, reinterpret_cast<void *>(name)}
+#define ENTRY(name)                                                                                          \
+  { #name, reinterpret_cast < void *>(name) }
 const std::map<std::string, void *> entries = {
-    ENTRY(cuInit), ENTRY(cuDriverGetVersion), ENTRY(cuGetErrorName), ENTRY(cuGetErrorString),
-    ENTRY(cuDeviceGetCount), ENTRY(cuDeviceGet), ENTRY(cuDeviceGetName), ENTRY(cuDeviceGetUuid),
-    ENTRY(cuDeviceGetAttribute), ENTRY(cuDeviceTotalMem), ENTRY(cuDevicePrimaryCtxRetain),
-    ENTRY(cuDevicePrimaryCtxRelease), ENTRY(cuDevicePrimaryCtxReset), ENTRY(cuCtxSetCurrent),
-    ENTRY(cuCtxSynchronize), ENTRY(cuMemAlloc), ENTRY(cuMemGetInfo), ENTRY(cuMemFree), ENTRY(cuMemcpyHtoDAsync),
-    ENTRY(cuMemcpyDtoHAsync), ENTRY(cuMemcpyDtoDAsync), ENTRY(cuMemcpyPeerAsync), ENTRY(cuDeviceCanAccessPeer),
-    ENTRY(cuCtxEnablePeerAccess), ENTRY(cuMemsetD8Async), ENTRY(cuMemsetD16Async), ENTRY(cuMemsetD32Async),
-    ENTRY(cuStreamCreate), ENTRY(cuStreamDestroy), ENTRY(cuStreamSynchronize), ENTRY(cuStreamWaitEvent),
-    ENTRY(cuEventCreate), ENTRY(cuEventDestroy), ENTRY(cuEventRecord), ENTRY(cuEventSynchronize),
-    ENTRY(cuEventElapsedTime), ENTRY(cuModuleLoadDataEx), ENTRY(cuModuleUnload), ENTRY(cuModuleGetFunction),
-    ENTRY(cuFuncSetAttribute), ENTRY(cuTensorMapEncodeTiled), ENTRY(cuLaunchKernel),
+    ENTRY(cuInit),
+    ENTRY(cuDriverGetVersion),
+    ENTRY(cuGetErrorName),
+    ENTRY(cuGetErrorString),
+    ENTRY(cuDeviceGetCount),
+    ENTRY(cuDeviceGet),
+    ENTRY(cuDeviceGetName),
+    ENTRY(cuDeviceGetUuid),
+    ENTRY(cuDeviceGetAttribute),
+    ENTRY(cuDeviceTotalMem),
+    ENTRY(cuDevicePrimaryCtxRetain),
+    ENTRY(cuDevicePrimaryCtxRelease),
+    ENTRY(cuDevicePrimaryCtxReset),
+    ENTRY(cuCtxSetCurrent),
+    ENTRY(cuCtxSynchronize),
+    ENTRY(cuMemAlloc),
+    ENTRY(cuMemGetInfo),
+    ENTRY(cuMemFree),
+    ENTRY(cuMemcpyHtoDAsync),
+    ENTRY(cuMemcpyDtoHAsync),
+    ENTRY(cuMemcpyDtoDAsync),
+    ENTRY(cuMemcpyPeerAsync),
+    ENTRY(cuDeviceCanAccessPeer),
+    ENTRY(cuCtxEnablePeerAccess),
+    ENTRY(cuMemsetD8Async),
+    ENTRY(cuMemsetD16Async),
+    ENTRY(cuMemsetD32Async),
+    ENTRY(cuStreamCreate),
+    ENTRY(cuStreamDestroy),
+    ENTRY(cuStreamSynchronize),
+    ENTRY(cuStreamWaitEvent),
+    ENTRY(cuEventCreate),
+    ENTRY(cuEventDestroy),
+    ENTRY(cuEventRecord),
+    ENTRY(cuEventSynchronize),
+    ENTRY(cuEventElapsedTime),
+    ENTRY(cuModuleLoadDataEx),
+    ENTRY(cuModuleUnload),
+    ENTRY(cuModuleGetFunction),
+    ENTRY(cuFuncSetAttribute),
+    ENTRY(cuTensorMapEncodeTiled),
+    ENTRY(cuLaunchKernel),
 };
 
 } // namespace
 
 extern "C" {
 
-__attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(const char *name, void **fn, int, uint64_t,
-                                                                    int *status) {
+__attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(const char *name, void **fn, int,
+                                                                    uint64_t, int *status) {
   auto it = entries.find(name);
   *fn = it == entries.end() ? nullptr : it->second;
   if (status)

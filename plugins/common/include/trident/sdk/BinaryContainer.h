@@ -40,7 +40,8 @@ using ContainerLineReader = std::function<bool(const std::string &word, std::ist
 
 // Reads `bytes`: each line after the header goes to `line`, in order, until one whose
 // first word is one of `kinds`; then `kind` and `code` are set.
-ContainerError readContainer(std::string_view bytes, std::string_view header, std::span<const std::string_view> kinds,
-                             bool sized, const ContainerLineReader &line, std::string &kind, std::string &code);
+ContainerError readContainer(std::string_view bytes, std::string_view header,
+                             std::span<const std::string_view> kinds, bool sized,
+                             const ContainerLineReader &line, std::string &kind, std::string &code);
 
 } // namespace trident::sdk

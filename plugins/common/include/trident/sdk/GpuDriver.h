@@ -20,8 +20,8 @@
 // GpuDevice (the plugin's own device type derives from it), trident_stream a
 // GpuStream and trident_event a GpuEvent.
 
-#include "trident/sdk/GpuModules.h"
 #include "trident/plugin.h"
+#include "trident/sdk/GpuModules.h"
 
 #include <cstdint>
 #include <map>
@@ -32,9 +32,9 @@
 
 namespace trident::sdk {
 
-using GpuResult = int;     // CUresult, hipError_t: 0 is success
-using GpuPtr = uint64_t;   // CUdeviceptr, hipDeviceptr_t: 64 bits either way
-using GpuHandle = void *;  // CUstream, CUevent, hipStream_t, hipEvent_t
+using GpuResult = int;    // CUresult, hipError_t: 0 is success
+using GpuPtr = uint64_t;  // CUdeviceptr, hipDeviceptr_t: 64 bits either way
+using GpuHandle = void *; // CUstream, CUevent, hipStream_t, hipEvent_t
 static_assert(sizeof(void *) == sizeof(GpuPtr), "device addresses are passed as 64-bit words");
 
 struct GpuDevice;
@@ -84,9 +84,9 @@ struct GpuCalls {
 // What the SDK knows of a driver: names in messages, result codes, the plugin's hooks
 // for its devices, and its calls.
 struct GpuDriver {
-  const char *api = "";     // "CUDA": "no CUDA device 3", "CUDA device 0 is not open"
-  const char *plugin = "";  // "cuda": "... requested on cuda:0"
-  const char *library = ""; // "driver": "the driver does not say how much is free"
+  const char *api = "";             // "CUDA": "no CUDA device 3", "CUDA device 0 is not open"
+  const char *plugin = "";          // "cuda": "... requested on cuda:0"
+  const char *library = "";         // "driver": "the driver does not say how much is free"
   GpuResult outOfMemory = 0;        // alloc's result when the memory is not there
   GpuResult peerAlreadyEnabled = 0; // enablePeer's result when it already is (not an error)
   unsigned streamFlags = 0;         // streamCreate's flags (non-blocking streams)
