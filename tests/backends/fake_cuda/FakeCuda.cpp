@@ -14,8 +14,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -35,6 +37,10 @@ struct Device {
   int retains = 0;
   bool faulted = false;
   size_t allocated = 0;
+};
+struct Module {
+  std::string code;
+  std::vector<std::unique_ptr<std::string>> functions; // their names, freed with the module
 };
 struct Event {
   std::chrono::steady_clock::time_point when;
@@ -168,15 +174,17 @@ CUresult cuMemGetInfo(size_t *free, size_t *total) {
   *total = kDeviceMemory;
   return 0;
 }
+// Destroying calls free what they destroy even when they fail (a lost context's too),
+// so that the tests leak nothing.
 CUresult cuMemFree(Ptr p) {
-  FAKE_CALL("cuMemFree");
+  std::lock_guard lock(mutex);
   auto it = allocations.find(p);
   if (it == allocations.end())
     return kInvalidValue;
   devices[it->second.second].allocated -= it->second.first;
   std::free(reinterpret_cast<void *>(p));
   allocations.erase(it);
-  return 0;
+  return take("cuMemFree");
 }
 void *at(Ptr p) { return reinterpret_cast<void *>(p); }
 CUresult cuMemcpyHtoDAsync(Ptr dst, const void *src, size_t n, void *) {
@@ -237,9 +245,9 @@ CUresult cuStreamCreate(void **s, unsigned flags) {
   return 0;
 }
 CUresult cuStreamDestroy(void *s) {
-  FAKE_CALL("cuStreamDestroy");
+  std::lock_guard lock(mutex);
   delete static_cast<unsigned *>(s);
-  return 0;
+  return take("cuStreamDestroy");
 }
 CUresult cuStreamSynchronize(void *) {
   FAKE_CALL("cuStreamSynchronize");
@@ -255,9 +263,9 @@ CUresult cuEventCreate(void **e, unsigned) {
   return 0;
 }
 CUresult cuEventDestroy(void *e) {
-  FAKE_CALL("cuEventDestroy");
+  std::lock_guard lock(mutex);
   delete static_cast<Event *>(e);
-  return 0;
+  return take("cuEventDestroy");
 }
 CUresult cuEventRecord(void *e, void *) {
   FAKE_CALL("cuEventRecord");
@@ -277,19 +285,21 @@ CUresult cuEventElapsedTime(float *ms, void *a, void *b) {
 }
 CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned, int *, void **) {
   FAKE_CALL("cuModuleLoadDataEx");
-  *m = new std::string(static_cast<const char *>(image));
+  *m = new Module{static_cast<const char *>(image), {}};
   return 0;
 }
 CUresult cuModuleUnload(void *m) {
-  FAKE_CALL("cuModuleUnload");
-  delete static_cast<std::string *>(m);
-  return 0;
+  std::lock_guard lock(mutex);
+  delete static_cast<Module *>(m);
+  return take("cuModuleUnload");
 }
 CUresult cuModuleGetFunction(void **f, void *m, const char *name) {
   FAKE_CALL("cuModuleGetFunction");
-  if (static_cast<std::string *>(m)->find(std::string(".entry ") + name) == std::string::npos)
+  Module &module = *static_cast<Module *>(m);
+  if (module.code.find(std::string(".entry ") + name) == std::string::npos)
     return kNotFound;
-  *f = new std::string(name); // leaked with the module, as the fake keeps no list
+  module.functions.push_back(std::make_unique<std::string>(name));
+  *f = module.functions.back().get();
   return 0;
 }
 CUresult cuFuncSetAttribute(void *, int, int value) {
