@@ -50,7 +50,8 @@ template <class Signature> struct GpuCall {
 // pointers: HIP's hipDeviceptr_t is a pointer, which the x86-64 and AArch64 calling
 // conventions pass as they pass a 64-bit integer), so a loader stores what it
 // resolves unchanged; the few whose shapes differ between drivers (peer copies, and
-// one of the event creations) are the plugin's adapters. Each call is made with the device current on the thread.
+// one of the event creations) are the plugin's adapters. Each call is made with the
+// device current on the thread.
 struct GpuCalls {
   GpuCall<GpuResult()> synchronize; // the current device
   GpuCall<GpuResult(GpuPtr *, size_t)> alloc;
