@@ -1,5 +1,7 @@
 #include "CudaDriver.h"
+#include "CudaPlugin.h"
 
+#include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
 
@@ -10,6 +12,18 @@ namespace {
 // cuGetProcAddress as CUDA 12 declares it (_v2, with a status out-parameter), and as 11.3 did.
 using GetProcAddressV2 = CUresult (*)(const char *, void **, int, uint64_t, int *);
 using GetProcAddressV1 = CUresult (*)(const char *, void **, int, uint64_t);
+
+// The SDK's calls whose shapes are CUDA's own: peer access and copies name contexts,
+// events are created with flags.
+sdk::GpuResult eventCreate(sdk::GpuHandle *event) { return driver().cuEventCreate(event, kEventDefault); }
+sdk::GpuResult enablePeer(sdk::GpuDevice &, sdk::GpuDevice &peer) {
+  return driver().cuCtxEnablePeerAccess(cudaDevice(peer).primary, 0);
+}
+sdk::GpuResult copyPeer(sdk::GpuPtr dst, sdk::GpuDevice &dstDevice, sdk::GpuPtr src, sdk::GpuDevice &srcDevice,
+                        size_t bytes, sdk::GpuHandle stream) {
+  return driver().cuMemcpyPeerAsync(dst, cudaDevice(dstDevice).primary, src, cudaDevice(srcDevice).primary, bytes,
+                                    static_cast<CUstream>(stream));
+}
 
 } // namespace
 
@@ -25,10 +39,13 @@ bool Driver::load(std::string &reason) {
     reason = failure_;
     return loaded_;
   }
-  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  // $TRIDENT_CUDA_LIBRARY: another driver library (the tests' stand-in).
+  const char *env = std::getenv("TRIDENT_CUDA_LIBRARY");
+  std::string library = env && *env ? env : "libcuda.so.1";
+  void *lib = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     const char *e = dlerror();
-    failure_ = std::string("the CUDA driver (libcuda.so.1) cannot be opened: ") + (e ? e : "unknown error");
+    failure_ = "the CUDA driver (" + library + ") cannot be opened: " + (e ? e : "unknown error");
     reason = failure_;
     return false;
   }
@@ -61,28 +78,35 @@ bool Driver::load(std::string &reason) {
   resolve(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
   resolve(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease");
   resolve(cuCtxSetCurrent, "cuCtxSetCurrent");
-  resolve(cuCtxSynchronize, "cuCtxSynchronize");
-  resolve(cuMemAlloc, "cuMemAlloc");
-  resolve(cuMemGetInfo, "cuMemGetInfo");
-  resolve(cuMemFree, "cuMemFree");
-  resolve(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync");
-  resolve(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync");
-  resolve(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync");
   resolve(cuMemcpyPeerAsync, "cuMemcpyPeerAsync");
-  resolve(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer");
   resolve(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess");
-  resolve(cuMemsetD8Async, "cuMemsetD8Async");
-  resolve(cuMemsetD16Async, "cuMemsetD16Async");
-  resolve(cuMemsetD32Async, "cuMemsetD32Async");
-  resolve(cuStreamCreate, "cuStreamCreate");
-  resolve(cuStreamDestroy, "cuStreamDestroy");
-  resolve(cuStreamSynchronize, "cuStreamSynchronize");
-  resolve(cuStreamWaitEvent, "cuStreamWaitEvent");
   resolve(cuEventCreate, "cuEventCreate");
-  resolve(cuEventDestroy, "cuEventDestroy");
-  resolve(cuEventRecord, "cuEventRecord");
-  resolve(cuEventSynchronize, "cuEventSynchronize");
-  resolve(cuEventElapsedTime, "cuEventElapsedTime");
+  auto call = [&](auto &c, const char *name) {
+    c.name = name;
+    resolve(c.fn, name);
+  };
+  call(calls.synchronize, "cuCtxSynchronize");
+  call(calls.alloc, "cuMemAlloc");
+  call(calls.memInfo, "cuMemGetInfo");
+  call(calls.free, "cuMemFree");
+  call(calls.copyHtoD, "cuMemcpyHtoDAsync");
+  call(calls.copyDtoH, "cuMemcpyDtoHAsync");
+  call(calls.copyDtoD, "cuMemcpyDtoDAsync");
+  call(calls.fill8, "cuMemsetD8Async");
+  call(calls.fill16, "cuMemsetD16Async");
+  call(calls.fill32, "cuMemsetD32Async");
+  call(calls.streamCreate, "cuStreamCreate");
+  call(calls.streamDestroy, "cuStreamDestroy");
+  call(calls.streamSynchronize, "cuStreamSynchronize");
+  call(calls.streamWaitEvent, "cuStreamWaitEvent");
+  call(calls.eventDestroy, "cuEventDestroy");
+  call(calls.eventRecord, "cuEventRecord");
+  call(calls.eventSynchronize, "cuEventSynchronize");
+  call(calls.eventElapsed, "cuEventElapsedTime");
+  call(calls.canAccessPeer, "cuDeviceCanAccessPeer");
+  calls.eventCreate = {"cuEventCreate", eventCreate};
+  calls.enablePeer = {"cuCtxEnablePeerAccess", enablePeer};
+  calls.copyPeer = {"cuMemcpyPeerAsync", copyPeer};
   resolve(cuModuleLoadDataEx, "cuModuleLoadDataEx");
   resolve(cuModuleUnload, "cuModuleUnload");
   resolve(cuModuleGetFunction, "cuModuleGetFunction");

@@ -4,6 +4,8 @@
 // entry point through cuGetProcAddress at a pinned API version, so the plugin
 // gets the same signatures from every CUDA 12 or 13 driver.
 
+#include "trident/sdk/GpuDriver.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -73,28 +75,9 @@ struct Driver {
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice) = nullptr;
   CUresult (*cuDevicePrimaryCtxReset)(CUdevice) = nullptr; // optional (null if the driver lacks it)
   CUresult (*cuCtxSetCurrent)(CUcontext) = nullptr;
-  CUresult (*cuCtxSynchronize)() = nullptr;
-  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;
-  CUresult (*cuMemGetInfo)(size_t *free, size_t *total) = nullptr; // of the current context's device
-  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
-  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream) = nullptr;
-  CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream) = nullptr;
-  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream) = nullptr;
   CUresult (*cuMemcpyPeerAsync)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream) = nullptr;
-  CUresult (*cuDeviceCanAccessPeer)(int *, CUdevice, CUdevice peer) = nullptr;
   CUresult (*cuCtxEnablePeerAccess)(CUcontext peer, unsigned flags) = nullptr;
-  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream) = nullptr;
-  CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream) = nullptr;
-  CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream) = nullptr;
-  CUresult (*cuStreamCreate)(CUstream *, unsigned flags) = nullptr;
-  CUresult (*cuStreamDestroy)(CUstream) = nullptr;
-  CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
-  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned flags) = nullptr;
-  CUresult (*cuEventCreate)(CUevent *, unsigned flags) = nullptr;
-  CUresult (*cuEventDestroy)(CUevent) = nullptr;
-  CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
-  CUresult (*cuEventSynchronize)(CUevent) = nullptr;
-  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent) = nullptr;
+  CUresult (*cuEventCreate)(sdk::GpuHandle *, unsigned flags) = nullptr;
   CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *options, void **values) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *) = nullptr;
@@ -105,6 +88,10 @@ struct Driver {
                                      int interleave, int swizzle, int l2Promotion, int oobFill) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              CUstream, void **params, void **extra) = nullptr;
+  // Memory, copies, fills, streams, events and synchronization, for the SDK
+  // (trident/sdk/GpuDriver.h): the entry points as resolved, but peer copies, peer
+  // access and event creation, which go through the plugin (CudaPlugin.cpp).
+  sdk::GpuCalls calls;
 
 private:
   bool loaded_ = false;

@@ -15,7 +15,8 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
     if (!decodeBinary(std::string_view(static_cast<const char *>(binary), size), kernels, ptx))
       return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
                   "not a CUDA-plugin binary (its header or kernel list is malformed)");
-    if (trident_status s = makeCurrent(device))
+    CudaDevice &dev = cudaDevice(device);
+    if (trident_status s = makeCurrent(dev))
       return s;
     Driver &d = driver();
     char errorLog[8192] = {0}, infoLog[4096] = {0};
@@ -23,7 +24,7 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
     void *values[] = {errorLog, reinterpret_cast<void *>(sizeof errorLog), infoLog,
                       reinterpret_cast<void *>(sizeof infoLog)};
     auto mod = std::make_unique<trident_module_s>();
-    mod->device = device;
+    mod->device = &dev;
     CUresult r = d.cuModuleLoadDataEx(&mod->module, ptx.c_str(), 4, options, values);
     if (r != CUDA_SUCCESS)
       return fail(TRIDENT_ERROR_DEVICE, "the CUDA driver cannot load the module: " + d.describe(r) +
@@ -38,7 +39,7 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
       r = d.cuModuleGetFunction(&kernel->function, mod->module, k.name.c_str());
       if (r != CUDA_SUCCESS) {
         d.cuModuleUnload(mod->module);
-        return check(r, ("cuModuleGetFunction(" + k.name + ")").c_str());
+        return check(r, "cuModuleGetFunction(" + k.name + ")");
       }
       mod->kernels.add(k.name, std::move(kernel));
     }
@@ -48,7 +49,7 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
 }
 
 trident_status moduleUnload(trident_module module) {
-  trident_status s = makeCurrent(module->device);
+  trident_status s = makeCurrent(*module->device);
   if (s == TRIDENT_SUCCESS)
     s = check(driver().cuModuleUnload(module->module), "cuModuleUnload");
   delete module;
@@ -123,20 +124,21 @@ trident_status encodeTensorMap(const trident_kernel_s &kernel, size_t m, const t
 trident_status launch(trident_stream stream, trident_kernel kernel, const trident_launch_params *params) {
   if (trident_status s = sdk::checkGpuLaunch(kernel->name, kernel->numParams, params))
     return s;
-  if (trident_status s = makeCurrent(stream->device))
-    return s;
+  const sdk::GpuStream &s = sdk::gpuStream(stream);
+  if (trident_status st = makeCurrent(*s.device))
+    return st;
   Driver &d = driver();
   uint64_t shared = uint64_t(kernel->sharedBytes) + params->dynamic_shared_memory;
   if (shared > static_cast<uint64_t>(kernel->dynamicSharedLimit.load(std::memory_order_relaxed))) {
-    int optin = stream->device->maxSharedOptin;
+    int optin = cudaDevice(*s.device).maxSharedOptin;
     if (shared > static_cast<uint64_t>(optin))
       return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
                   "kernel '" + kernel->name + "' needs " + std::to_string(shared) +
                       " bytes of shared memory; the device allows " + std::to_string(optin));
-    if (trident_status s = check(d.cuFuncSetAttribute(kernel->function, kFuncAttrMaxDynamicSharedSizeBytes,
-                                                      static_cast<int>(shared)),
-                                 "cuFuncSetAttribute(max dynamic shared memory)"))
-      return s;
+    if (trident_status st = check(d.cuFuncSetAttribute(kernel->function, kFuncAttrMaxDynamicSharedSizeBytes,
+                                                       static_cast<int>(shared)),
+                                  "cuFuncSetAttribute(max dynamic shared memory)"))
+      return st;
     kernel->dynamicSharedLimit.store(static_cast<int>(shared), std::memory_order_relaxed);
   }
   sdk::ArgumentPointers own(*params);
@@ -149,15 +151,15 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
     if (numMaps > kMaxTensorMaps)
       return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel->name + "' has too many tensor maps");
     for (size_t m = 0; m < numMaps; ++m)
-      if (trident_status s = encodeTensorMap(*kernel, m, params, maps[m]))
-        return s;
+      if (trident_status st = encodeTensorMap(*kernel, m, params, maps[m]))
+        return st;
     withMaps.assign(args, args + params->num_args);
     for (size_t m = 0; m < numMaps; ++m)
       withMaps.push_back(maps[m].bytes);
     args = withMaps.data();
   }
   CUresult r = d.cuLaunchKernel(kernel->function, params->grid[0], params->grid[1], params->grid[2],
-                                kernel->numThreads, 1, 1, static_cast<unsigned>(shared), stream->stream, args,
+                                kernel->numThreads, 1, 1, static_cast<unsigned>(shared), cudaStream(s), args,
                                 nullptr);
   if (r != CUDA_SUCCESS)
     return fail(TRIDENT_ERROR_LAUNCH, "launching '" + kernel->name + "' failed: " + d.describe(r));

@@ -1,54 +1,34 @@
 #pragma once
-// Internal to the CUDA plugin: the handles behind the plugin ABI and the helpers
+// Internal to the CUDA plugin: its devices, modules and kernels and the helpers
 // every entry point uses.
 
 #include "CudaDriver.h"
 
+#include "trident/sdk/GpuDriver.h"
 #include "trident/sdk/GpuModules.h"
 #include "trident/sdk/Status.h"
 
 #include <trident/plugin.h>
 
 #include <atomic>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
-struct trident_context_s;
+namespace trident::cuda {
 
-struct trident_device_s {
-  trident_context_s *ctx = nullptr;
-  uint32_t ordinal = 0;
-  trident::cuda::CUdevice device = 0;
-  trident::cuda::CUcontext context = nullptr; // the primary context while opened
-  int opens = 0;                              // guarded by the context's mutex
-  trident::sdk::ImportTable imported; // what mem_import made usable
+// A device: the SDK's (GpuDevice::native is its CUdevice) with what is CUDA's.
+struct CudaDevice : sdk::GpuDevice {
+  CUcontext primary = nullptr; // the primary context while opened
   int computeMajor = 0, computeMinor = 0;
   int maxSharedOptin = 0;
-  // Peer access from this device's context to others', by their ordinal: true when
-  // enabled, false when the driver refuses the pair. Guarded by the context's
-  // mutex; forgotten when either context is released.
-  std::map<uint32_t, bool> peers;
 };
 
-struct trident_context_s {
-  std::mutex mutex;
-  std::string reason; // why there are no devices
-  std::vector<std::unique_ptr<trident_device_s>> devices;
-};
+inline CudaDevice &cudaDevice(sdk::GpuDevice &d) { return static_cast<CudaDevice &>(d); }
+inline CudaDevice &cudaDevice(trident_device d) { return cudaDevice(sdk::gpuDevice(d)); }
+inline CUstream cudaStream(const sdk::GpuStream &s) { return static_cast<CUstream>(s.native); }
 
-struct trident_stream_s {
-  trident_device_s *device = nullptr;
-  trident::cuda::CUstream stream = nullptr;
-  bool owned = true; // false for imported streams
-};
-
-struct trident_event_s {
-  trident_device_s *device = nullptr;
-  trident::cuda::CUevent event = nullptr;
-};
+} // namespace trident::cuda
 
 struct trident_kernel_s {
   trident::cuda::CUfunction function = nullptr;
@@ -61,7 +41,7 @@ struct trident_kernel_s {
 };
 
 struct trident_module_s {
-  trident_device_s *device = nullptr;
+  trident::cuda::CudaDevice *device = nullptr;
   trident::cuda::CUmodule module = nullptr;
   trident::sdk::KernelTable<trident_kernel_s> kernels;
 };
@@ -70,12 +50,14 @@ namespace trident::cuda {
 
 using sdk::fail;    // records the message as this thread's last error
 using sdk::guarded; // turns exceptions (e.g. out of host memory) into statuses
+// The driver as the SDK sees it: names, result codes, hooks and calls.
+const sdk::GpuDriver &gpu();
 // A driver error a kernel fault left (sticky: the context is lost).
 bool kernelFault(CUresult r);
 // Success, or the failure of `what`: Launch for a kernel fault, Device otherwise.
-trident_status check(CUresult r, const char *what);
+inline trident_status check(CUresult r, const std::string &what) { return gpu().check(r, what); }
 // Makes the device's context current on this thread (cached per thread).
-trident_status makeCurrent(trident_device_s *device);
+trident_status makeCurrent(sdk::GpuDevice &device);
 
 // The compile/module/launch entry points (CudaModules.cpp).
 trident_status supportsTarget(trident_context ctx, const char *target);

@@ -34,6 +34,14 @@ template <class Props> void readCommon(const Props &p, DeviceFacts &f) {
   f.pciDeviceID = p.pciDeviceID;
 }
 
+// The SDK's peer copy: HIP names the devices by their ordinals.
+sdk::GpuResult copyPeer(sdk::GpuPtr dst, sdk::GpuDevice &dstDevice, sdk::GpuPtr src, sdk::GpuDevice &srcDevice,
+                        size_t bytes, sdk::GpuHandle stream) {
+  return driver().hipMemcpyPeerAsync(reinterpret_cast<void *>(dst), dstDevice.native,
+                                     reinterpret_cast<const void *>(src), srcDevice.native, bytes,
+                                     static_cast<hipStream_t>(stream));
+}
+
 } // namespace
 
 Driver &driver() {
@@ -85,26 +93,31 @@ bool Driver::load(std::string &reason) {
   resolve(hipGetErrorString, "hipGetErrorString");
   resolve(hipGetDeviceCount, "hipGetDeviceCount");
   resolve(hipSetDevice, "hipSetDevice");
-  resolve(hipDeviceSynchronize, "hipDeviceSynchronize");
-  resolve(hipMalloc, "hipMalloc");
-  resolve(hipMemGetInfo, "hipMemGetInfo", false);
-  resolve(hipFree, "hipFree");
-  resolve(hipMemcpyHtoDAsync, "hipMemcpyHtoDAsync");
-  resolve(hipMemcpyDtoHAsync, "hipMemcpyDtoHAsync");
-  resolve(hipMemcpyDtoDAsync, "hipMemcpyDtoDAsync");
   resolve(hipMemcpyPeerAsync, "hipMemcpyPeerAsync");
-  resolve(hipMemsetD8Async, "hipMemsetD8Async");
-  resolve(hipMemsetD16Async, "hipMemsetD16Async");
-  resolve(hipMemsetD32Async, "hipMemsetD32Async");
-  resolve(hipStreamCreateWithFlags, "hipStreamCreateWithFlags");
-  resolve(hipStreamDestroy, "hipStreamDestroy");
-  resolve(hipStreamSynchronize, "hipStreamSynchronize");
-  resolve(hipStreamWaitEvent, "hipStreamWaitEvent");
-  resolve(hipEventCreate, "hipEventCreate");
-  resolve(hipEventDestroy, "hipEventDestroy");
-  resolve(hipEventRecord, "hipEventRecord");
-  resolve(hipEventSynchronize, "hipEventSynchronize");
-  resolve(hipEventElapsedTime, "hipEventElapsedTime");
+  auto call = [&](auto &c, const char *name, bool required = true) {
+    c.name = name;
+    resolve(c.fn, name, required);
+  };
+  call(calls.synchronize, "hipDeviceSynchronize");
+  call(calls.alloc, "hipMalloc");
+  call(calls.memInfo, "hipMemGetInfo", false);
+  call(calls.free, "hipFree");
+  call(calls.copyHtoD, "hipMemcpyHtoDAsync");
+  call(calls.copyDtoH, "hipMemcpyDtoHAsync");
+  call(calls.copyDtoD, "hipMemcpyDtoDAsync");
+  call(calls.fill8, "hipMemsetD8Async");
+  call(calls.fill16, "hipMemsetD16Async");
+  call(calls.fill32, "hipMemsetD32Async");
+  call(calls.streamCreate, "hipStreamCreateWithFlags");
+  call(calls.streamDestroy, "hipStreamDestroy");
+  call(calls.streamSynchronize, "hipStreamSynchronize");
+  call(calls.streamWaitEvent, "hipStreamWaitEvent");
+  call(calls.eventCreate, "hipEventCreate");
+  call(calls.eventDestroy, "hipEventDestroy");
+  call(calls.eventRecord, "hipEventRecord");
+  call(calls.eventSynchronize, "hipEventSynchronize");
+  call(calls.eventElapsed, "hipEventElapsedTime");
+  calls.copyPeer = {"hipMemcpyPeerAsync", copyPeer};
   resolve(hipModuleLoadData, "hipModuleLoadData");
   resolve(hipModuleUnload, "hipModuleUnload");
   resolve(hipModuleGetFunction, "hipModuleGetFunction");

@@ -7,6 +7,8 @@
 // declared below up to the fields the plugin reads, and the entry point that fills
 // each (hipGetDevicePropertiesR0600, else R0000 / plain) decides which one is read.
 
+#include "trident/sdk/GpuDriver.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -144,25 +146,7 @@ struct Driver {
   const char *(*hipGetErrorString)(hipError_t) = nullptr;
   hipError_t (*hipGetDeviceCount)(int *) = nullptr;
   hipError_t (*hipSetDevice)(int) = nullptr;
-  hipError_t (*hipDeviceSynchronize)() = nullptr;
-  hipError_t (*hipMalloc)(void **, size_t) = nullptr;
-  hipError_t (*hipFree)(void *) = nullptr;
-  hipError_t (*hipMemcpyHtoDAsync)(hipDeviceptr_t, void *, size_t, hipStream_t) = nullptr;
-  hipError_t (*hipMemcpyDtoHAsync)(void *, hipDeviceptr_t, size_t, hipStream_t) = nullptr;
-  hipError_t (*hipMemcpyDtoDAsync)(hipDeviceptr_t, hipDeviceptr_t, size_t, hipStream_t) = nullptr;
   hipError_t (*hipMemcpyPeerAsync)(void *, int, const void *, int, size_t, hipStream_t) = nullptr;
-  hipError_t (*hipMemsetD8Async)(hipDeviceptr_t, unsigned char, size_t, hipStream_t) = nullptr;
-  hipError_t (*hipMemsetD16Async)(hipDeviceptr_t, unsigned short, size_t, hipStream_t) = nullptr;
-  hipError_t (*hipMemsetD32Async)(hipDeviceptr_t, int, size_t, hipStream_t) = nullptr;
-  hipError_t (*hipStreamCreateWithFlags)(hipStream_t *, unsigned) = nullptr;
-  hipError_t (*hipStreamDestroy)(hipStream_t) = nullptr;
-  hipError_t (*hipStreamSynchronize)(hipStream_t) = nullptr;
-  hipError_t (*hipStreamWaitEvent)(hipStream_t, hipEvent_t, unsigned) = nullptr;
-  hipError_t (*hipEventCreate)(hipEvent_t *) = nullptr;
-  hipError_t (*hipEventDestroy)(hipEvent_t) = nullptr;
-  hipError_t (*hipEventRecord)(hipEvent_t, hipStream_t) = nullptr;
-  hipError_t (*hipEventSynchronize)(hipEvent_t) = nullptr;
-  hipError_t (*hipEventElapsedTime)(float *, hipEvent_t, hipEvent_t) = nullptr;
   hipError_t (*hipModuleLoadData)(hipModule_t *, const void *) = nullptr;
   hipError_t (*hipModuleUnload)(hipModule_t) = nullptr;
   hipError_t (*hipModuleGetFunction)(hipFunction_t *, hipModule_t, const char *) = nullptr;
@@ -171,8 +155,10 @@ struct Driver {
                                       void **extra) = nullptr;
   // Optional: hipDeviceGetUuid (absent from old runtimes).
   hipError_t (*hipDeviceGetUuid)(uint8_t uuid[16], int device) = nullptr;
-  // Optional: hipMemGetInfo, of the current device (what an out-of-memory message says is free).
-  hipError_t (*hipMemGetInfo)(size_t *free, size_t *total) = nullptr;
+  // Memory, copies, fills, streams, events and synchronization, for the SDK
+  // (trident/sdk/GpuDriver.h): the entry points as resolved (hipMemGetInfo, of the
+  // current device, is optional), but peer copies, which go through the plugin.
+  sdk::GpuCalls calls;
 
 private:
   hipError_t (*getPropertiesR0600_)(DevicePropsR0600 *, int) = nullptr;

@@ -1,48 +1,33 @@
 #pragma once
-// Internal to the HIP plugin: the handles behind the plugin ABI and the helpers
+// Internal to the HIP plugin: its devices, modules and kernels and the helpers
 // every entry point uses.
 
 #include "HipDriver.h"
 
+#include "trident/sdk/GpuDriver.h"
 #include "trident/sdk/GpuModules.h"
 #include "trident/sdk/Status.h"
 
 #include <trident/plugin.h>
 
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
-struct trident_context_s;
+namespace trident::hip {
 
-struct trident_device_s {
-  trident_context_s *ctx = nullptr;
-  uint32_t ordinal = 0; // the plugin's
-  int hipOrdinal = 0;   // the runtime's (hipSetDevice)
-  trident::hip::DeviceFacts facts;
+// A device: the SDK's (GpuDevice::native is the runtime's ordinal, for hipSetDevice)
+// with what is HIP's.
+struct HipDevice : sdk::GpuDevice {
+  DeviceFacts facts;
   std::string arch; // "gfx942", from gcnArchName without its feature suffixes
-  int opens = 0;    // guarded by the context's mutex
-  trident::sdk::ImportTable imported; // what mem_import made usable
 };
 
-struct trident_context_s {
-  std::mutex mutex;
-  std::string reason; // why there are no devices
-  std::vector<std::unique_ptr<trident_device_s>> devices;
-};
+inline HipDevice &hipDevice(sdk::GpuDevice &d) { return static_cast<HipDevice &>(d); }
+inline HipDevice &hipDevice(trident_device d) { return hipDevice(sdk::gpuDevice(d)); }
+inline hipStream_t hipStream(const sdk::GpuStream &s) { return static_cast<hipStream_t>(s.native); }
 
-struct trident_stream_s {
-  trident_device_s *device = nullptr;
-  trident::hip::hipStream_t stream = nullptr;
-  bool owned = true; // false for imported streams
-};
-
-struct trident_event_s {
-  trident_device_s *device = nullptr;
-  trident::hip::hipEvent_t event = nullptr;
-};
+} // namespace trident::hip
 
 struct trident_kernel_s {
   trident::hip::hipFunction_t function = nullptr;
@@ -53,7 +38,7 @@ struct trident_kernel_s {
 };
 
 struct trident_module_s {
-  trident_device_s *device = nullptr;
+  trident::hip::HipDevice *device = nullptr;
   trident::hip::hipModule_t module = nullptr;
   trident::sdk::KernelTable<trident_kernel_s> kernels;
 };
@@ -62,10 +47,12 @@ namespace trident::hip {
 
 using sdk::fail;    // records the message as this thread's last error
 using sdk::guarded; // turns exceptions (e.g. out of host memory) into statuses
+// The runtime as the SDK sees it: names, result codes, hooks and calls.
+const sdk::GpuDriver &gpu();
 // SUCCESS, or DEVICE with the runtime's message prefixed by `what`.
-trident_status check(hipError_t r, const char *what);
+inline trident_status check(hipError_t r, const std::string &what) { return gpu().check(r, what); }
 // Makes the device current on this thread (hipSetDevice, cached per thread).
-trident_status makeCurrent(trident_device_s *device);
+trident_status makeCurrent(sdk::GpuDevice &device);
 
 // The compile/module/launch entry points (HipModules.cpp).
 trident_status supportsTarget(trident_context ctx, const char *target);

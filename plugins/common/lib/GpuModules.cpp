@@ -1,5 +1,6 @@
 #include "trident/sdk/GpuModules.h"
 
+#include "trident/sdk/BinaryContainer.h"
 #include "trident/sdk/Status.h"
 
 #include <algorithm>
@@ -8,57 +9,32 @@
 namespace trident::sdk {
 
 std::string encodeGpuBinary(std::string_view header, const GpuBinary &binary, bool sized) {
-  std::string out(header);
+  std::string lines;
   for (const GpuKernelInfo &k : binary.kernels) {
-    out += "kernel " + k.name + " threads " + std::to_string(k.threads) + " shared " + std::to_string(k.shared) +
-           " params " + std::to_string(k.params);
+    lines += "kernel " + k.name + " threads " + std::to_string(k.threads) + " shared " + std::to_string(k.shared) +
+             " params " + std::to_string(k.params);
     if (!k.tensorMaps.empty()) {
-      out += " maps " + std::to_string(k.tensorMaps.size());
+      lines += " maps " + std::to_string(k.tensorMaps.size());
       for (int64_t w : k.tensorMaps)
-        out += " " + std::to_string(w);
+        lines += " " + std::to_string(w);
     }
-    out += "\n";
+    lines += "\n";
   }
-  out += binary.kind + (sized ? " " + std::to_string(binary.code.size()) : std::string()) + "\n";
-  out += binary.code;
-  return out;
+  return writeContainer(header, lines, binary.kind, binary.code, sized);
 }
 
 bool decodeGpuBinary(std::string_view bytes, std::string_view header, std::span<const std::string_view> kinds,
                      bool sized, GpuBinary &out) {
-  if (!bytes.starts_with(header))
-    return false;
-  bytes.remove_prefix(header.size());
-  while (!bytes.empty()) {
-    size_t eol = bytes.find('\n');
-    // An unsized code line may end the binary without its newline (empty code).
-    std::string_view line = bytes.substr(0, eol);
-    bytes.remove_prefix(eol == std::string_view::npos ? bytes.size() : eol + 1);
-    if (eol == std::string_view::npos && sized)
-      return false;
-    std::istringstream fields{std::string(line)};
-    std::string word;
-    fields >> word;
-    if (std::find(kinds.begin(), kinds.end(), word) != kinds.end()) {
-      if (sized) {
-        size_t size = 0;
-        if (!(fields >> size) || size != bytes.size())
-          return false;
-      } else if (line != word) {
-        return false;
-      }
-      out.kind = word;
-      out.code.assign(bytes);
-      return true;
-    }
+  auto kernelLine = [&](const std::string &word, std::istringstream &fields) {
     GpuKernelInfo k;
     std::string threadsWord, sharedWord, paramsWord;
     if (word != "kernel" ||
         !(fields >> k.name >> threadsWord >> k.threads >> sharedWord >> k.shared >> paramsWord >> k.params))
       return false;
-    if (fields >> word) {
+    std::string next;
+    if (fields >> next) {
       size_t words = 0;
-      if (word != "maps" || !(fields >> words) || words % 19 || words > 19 * 16)
+      if (next != "maps" || !(fields >> words) || words % 19 || words > 19 * 16)
         return false;
       k.tensorMaps.resize(words);
       for (int64_t &w : k.tensorMaps)
@@ -66,8 +42,9 @@ bool decodeGpuBinary(std::string_view bytes, std::string_view header, std::span<
           return false;
     }
     out.kernels.push_back(std::move(k));
-  }
-  return false;
+    return true;
+  };
+  return readContainer(bytes, header, kinds, sized, kernelLine, out.kind, out.code) == ContainerError::None;
 }
 
 trident_status missingKernelError(const char *name) {

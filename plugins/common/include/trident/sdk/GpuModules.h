@@ -5,9 +5,9 @@
 // table of memory imported with mem_import. Needs nothing of the compiler, so the
 // compiler-less plugins use it too (docs/plugin-sdk.md).
 //
-// The container: a header line naming the plugin's format, one line per kernel, and
-// the code, either the rest of the binary after a line holding only its kind (CUDA:
-// "ptx" or "cubin") or, `sized`, after a line with its kind and size (HIP: "hsaco 1234"):
+// The binary is the SDK's binary container (BinaryContainer.h) whose lines are the
+// kernels, and whose code is the rest of the binary after its kind (CUDA: "ptx" or
+// "cubin") or, `sized`, after its kind and size (HIP: "hsaco 1234"):
 //   trident-cuda-binary 1
 //   kernel add_kernel threads 128 shared 0 params 4
 //   kernel matmul threads 256 shared 98304 params 9 maps 38 2 2 128 0 ...   (CUDA's tensor maps)
