@@ -233,8 +233,8 @@ struct MathCases {
       std::string message = "'" + std::string(name) + "' op " + (math->arity == 1 ? "operand" : "operands") +
                             " must have " + (integer ? "integer" : "float") + " elements, got " +
                             (integer ? "block<4xf32>" : "block<4xi32>");
-      invalid.push_back(
-          {name, body(integer ? "%x" : "%i", integer ? "block<4xf32>" : "block<4xi32>"), text.emplace_back(message)});
+      invalid.push_back({name, body(integer ? "%x" : "%i", integer ? "block<4xf32>" : "block<4xi32>"),
+                         text.emplace_back(message)});
     }
   }
 };
