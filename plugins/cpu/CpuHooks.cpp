@@ -2,6 +2,8 @@
 
 #include "CpuChecks.h"
 
+#include "trident/ir/MathOps.h"
+
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
@@ -19,13 +21,16 @@ std::vector<llvm::Type *> CpuHooks::extraParameters(llvm::LLVMContext &ctx) {
 }
 
 llvm::Value *CpuHooks::mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) {
-  if (code != OpCode::Erf)
-    return nullptr;
+  const MathOpInfo *math = mathOpInfo(code);
+  if (!math || !math->libm)
+    return nullptr; // the LLVM intrinsic
+  // The C library (MathOps.def's libm): erff for float, erf for double.
   llvm::Type *t = args[0]->getType();
   llvm::Module &m = *b.GetInsertBlock()->getModule();
-  llvm::FunctionCallee erf =
-      m.getOrInsertFunction(t->isDoubleTy() ? "erf" : "erff", llvm::FunctionType::get(t, {t}, false));
-  return b.CreateCall(erf, {args[0]});
+  std::string name = std::string(math->libm) + (t->isDoubleTy() ? "" : "f");
+  std::vector<llvm::Type *> params(args.size(), t);
+  llvm::FunctionCallee fn = m.getOrInsertFunction(name, llvm::FunctionType::get(t, params, false));
+  return b.CreateCall(fn, args);
 }
 
 bool CpuHooks::printf(llvm::IRBuilder<> &b, std::string_view format, llvm::ArrayRef<llvm::Value *> args) {

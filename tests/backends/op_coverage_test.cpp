@@ -5,6 +5,7 @@
 #include "trident/backends/nvptx/CodeGen.h"
 #include "trident/backends/nvptx/Target.h"
 #include "trident/ir/Builder.h"
+#include "trident/ir/MathOps.h"
 #include "trident/ir/Printer.h"
 #include "trident/ir/Verifier.h"
 
@@ -130,9 +131,13 @@ TEST_CASE("float arithmetic, comparisons and math on every float type") {
     std::vector<OpCode> binary = {OpCode::AddF,    OpCode::SubF,       OpCode::MulF,     OpCode::DivF,
                                   OpCode::RemF,    OpCode::MinimumF,   OpCode::MaximumF, OpCode::MinNumF,
                                   OpCode::MaxNumF, OpCode::PreciseDivF};
-    std::vector<OpCode> unary = {OpCode::NegF, OpCode::Exp,         OpCode::Exp2,  OpCode::Log, OpCode::Log2,
-                                 OpCode::Sqrt, OpCode::PreciseSqrt, OpCode::Rsqrt, OpCode::Sin, OpCode::Cos,
-                                 OpCode::AbsF, OpCode::Floor,       OpCode::Ceil,  OpCode::Erf};
+    std::vector<OpCode> unary = {OpCode::NegF};
+    // Every unary and binary float op of MathOps.def (math.fma below).
+    for (unsigned i = 0; i < numOpCodes(); ++i) {
+      const MathOpInfo *math = mathOpInfo(static_cast<OpCode>(i));
+      if (math && math->elements == MathElements::Float && math->arity <= 2)
+        (math->arity == 1 ? unary : binary).push_back(static_cast<OpCode>(i));
+    }
     std::vector<Type> outs(binary.size() + unary.size() + 2, t);
     k.build(t, outs, [&](KernelBuilder &kb) {
       std::vector<Value *> r;

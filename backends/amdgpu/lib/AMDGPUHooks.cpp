@@ -1,6 +1,7 @@
 #include "AMDGPUHooks.h"
 
 #include "trident/backends/amdgpu/Target.h"
+#include "trident/ir/MathOps.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
@@ -148,24 +149,15 @@ llvm::Value *AMDGPUHooks::shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm
 
 llvm::Value *AMDGPUHooks::mathFunction(llvm::IRBuilder<> &b, OpCode code,
                                        llvm::ArrayRef<llvm::Value *> args) {
-  const char *name = nullptr;
-  switch (code) {
-  case OpCode::Exp: name = "exp"; break;
-  case OpCode::Exp2: name = "exp2"; break;
-  case OpCode::Log: name = "log"; break;
-  case OpCode::Log2: name = "log2"; break;
-  case OpCode::Sqrt: name = "sqrt"; break;
-  case OpCode::Rsqrt: name = "rsqrt"; break;
-  case OpCode::Sin: name = "sin"; break;
-  case OpCode::Cos: name = "cos"; break;
-  case OpCode::Erf: name = "erf"; break;
-  default: return nullptr;
-  }
-  // ocml: __ocml_exp_f32 for float, __ocml_exp_f64 for double.
+  const MathOpInfo *math = mathOpInfo(code);
+  if (!math || !math->devlib)
+    return nullptr; // the LLVM intrinsic
+  // ocml (MathOps.def's devlib): __ocml_exp_f32 for float, __ocml_exp_f64 for double.
   llvm::Type *t = args[0]->getType();
-  std::string fn = std::string("__ocml_") + name + (t->isFloatTy() ? "_f32" : "_f64");
+  std::string fn = std::string("__ocml_") + math->devlib + (t->isFloatTy() ? "_f32" : "_f64");
   llvm::Module *m = b.GetInsertBlock()->getModule();
-  llvm::FunctionCallee callee = m->getOrInsertFunction(fn, llvm::FunctionType::get(t, {t}, false));
+  std::vector<llvm::Type *> params(args.size(), t);
+  llvm::FunctionCallee callee = m->getOrInsertFunction(fn, llvm::FunctionType::get(t, params, false));
   return b.CreateCall(callee, args);
 }
 

@@ -1,6 +1,8 @@
 // Scalar arithmetic, comparisons, casts, math functions and pointer arithmetic.
 #include "Translator.h"
 
+#include "trident/ir/MathOps.h"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 
@@ -166,7 +168,7 @@ bool Translator::translateArith(Op *op) {
     case OpCode::Bitcast: return translateCast(op);
     default: break;
     }
-    if (op->name().starts_with("math.") || op->is(OpCode::PreciseSqrt))
+    if (mathOpInfo(op->code()))
       return translateMath(op);
     return error(op, std::string(op->name()) + " is not supported by the LLVM backend");
   }
@@ -213,6 +215,23 @@ bool Translator::translateCast(Op *op) {
   return true;
 }
 
+namespace {
+
+// MathOps.def's llvm column.
+llvm::Intrinsic::ID mathIntrinsic(OpCode code) {
+  switch (code) {
+#define TRIDENT_MATH_OP(Id, Name, Arity, Elements, Scalar, Llvm, ...)                             \
+  case OpCode::Id: return llvm::Intrinsic::Llvm;
+#include "trident/ir/MathOps.def"
+#undef TRIDENT_MATH_OP
+  default: return llvm::Intrinsic::not_intrinsic;
+  }
+}
+
+} // namespace
+
+// The math ops (MathOps.def): the target's function (hooks: libdevice, ocml, the C
+// library) where it has one, else the op's LLVM intrinsic.
 bool Translator::translateMath(Op *op) {
   Type t = op->result()->type();
   if (op->is(OpCode::AbsI)) {
@@ -224,36 +243,16 @@ bool Translator::translateMath(Op *op) {
   std::vector<llvm::Value *> args;
   for (Value *v : op->operands())
     args.push_back(narrow ? b.CreateFPExt(value(v), b.getFloatTy()) : value(v));
-  llvm::Value *r = nullptr;
-  switch (op->code()) {
-  case OpCode::AbsF: r = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, args[0]); break;
-  case OpCode::Floor: r = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, args[0]); break;
-  case OpCode::Ceil: r = b.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, args[0]); break;
-  case OpCode::PreciseSqrt: r = b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0]); break;
-  case OpCode::Fma: r = b.CreateIntrinsic(llvm::Intrinsic::fma, {args[0]->getType()}, args); break;
-  default:
-    r = hooks.mathFunction(b, op->code(), args);
-    if (!r) {
-      llvm::Intrinsic::ID id = llvm::Intrinsic::not_intrinsic;
-      switch (op->code()) {
-      case OpCode::Exp: id = llvm::Intrinsic::exp; break;
-      case OpCode::Exp2: id = llvm::Intrinsic::exp2; break;
-      case OpCode::Log: id = llvm::Intrinsic::log; break;
-      case OpCode::Log2: id = llvm::Intrinsic::log2; break;
-      case OpCode::Sqrt: id = llvm::Intrinsic::sqrt; break;
-      case OpCode::Sin: id = llvm::Intrinsic::sin; break;
-      case OpCode::Cos: id = llvm::Intrinsic::cos; break;
-      default: break;
-      }
-      if (op->is(OpCode::Rsqrt))
-        r = b.CreateFDiv(llvm::ConstantFP::get(args[0]->getType(), 1.0),
-                         b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0]));
-      else if (id != llvm::Intrinsic::not_intrinsic)
-        r = b.CreateUnaryIntrinsic(id, args[0]);
-      else
-        return error(op, std::string(op->name()) + " is not supported by the LLVM backend for this target");
-    }
-    break;
+  llvm::Value *r = hooks.mathFunction(b, op->code(), args);
+  if (!r) {
+    llvm::Intrinsic::ID id = mathIntrinsic(op->code());
+    if (id != llvm::Intrinsic::not_intrinsic)
+      r = b.CreateIntrinsic(id, {args[0]->getType()}, args);
+    else if (op->is(OpCode::Rsqrt))
+      r = b.CreateFDiv(llvm::ConstantFP::get(args[0]->getType(), 1.0),
+                       b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0]));
+    else
+      return error(op, std::string(op->name()) + " is not supported by the LLVM backend for this target");
   }
   if (narrow)
     r = b.CreateFPTrunc(r, type(t));

@@ -1,5 +1,7 @@
 #include "NVPTXHooks.h"
 
+#include "trident/ir/MathOps.h"
+
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
@@ -97,29 +99,20 @@ llvm::Value *NVPTXHooks::shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm:
 }
 
 llvm::Value *NVPTXHooks::mathFunction(llvm::IRBuilder<> &b, OpCode code, llvm::ArrayRef<llvm::Value *> args) {
-  const char *name = nullptr;
-  switch (code) {
-  case OpCode::Exp: name = "exp"; break;
-  case OpCode::Exp2: name = "exp2"; break;
-  case OpCode::Log: name = "log"; break;
-  case OpCode::Log2: name = "log2"; break;
-  case OpCode::Sqrt: name = "sqrt"; break;
-  case OpCode::Rsqrt: name = "rsqrt"; break;
-  case OpCode::Sin: name = "sin"; break;
-  case OpCode::Cos: name = "cos"; break;
-  case OpCode::Erf: name = "erf"; break;
-  default: return nullptr;
-  }
+  const MathOpInfo *math = mathOpInfo(code);
+  if (!math || !math->devlib)
+    return nullptr; // the LLVM intrinsic
   llvm::Type *t = args[0]->getType();
   // f32 2^x as Triton computes it: ex2.approx.ftz.f32, within 2 ulp, results below 2^-126
   // flushed to zero. libdevice's exp2f is the same instruction without .ftz, which costs a
   // compare, a select and two multiplies around each one (a third of attention's softmax).
   if (code == OpCode::Exp2 && t->isFloatTy())
     return b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_ftz_f, {}, args);
-  // libdevice: __nv_expf for float, __nv_exp for double.
-  std::string fn = std::string("__nv_") + name + (t->isFloatTy() ? "f" : "");
+  // libdevice (MathOps.def's devlib): __nv_expf for float, __nv_exp for double.
+  std::string fn = std::string("__nv_") + math->devlib + (t->isFloatTy() ? "f" : "");
   llvm::Module *m = b.GetInsertBlock()->getModule();
-  llvm::FunctionCallee callee = m->getOrInsertFunction(fn, llvm::FunctionType::get(t, {t}, false));
+  std::vector<llvm::Type *> params(args.size(), t);
+  llvm::FunctionCallee callee = m->getOrInsertFunction(fn, llvm::FunctionType::get(t, params, false));
   return b.CreateCall(callee, args);
 }
 

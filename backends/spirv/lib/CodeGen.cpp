@@ -4,6 +4,7 @@
 #include "Translator.h"
 
 #include "trident/backends/spirv/CodeGen.h"
+#include "trident/ir/MathOps.h"
 
 #include <cassert>
 #include <set>
@@ -213,6 +214,8 @@ bool Translator::translateBlock(Block *block) {
 bool Translator::translateOp(Op *op) {
   if (op->is(OpCode::MulF) && op->result()->type().isCoopMatrix())
     return translateCoopMatrix(*this, op); // element by element on whole matrices
+  if (mathOpInfo(op->code()))
+    return translateMath(*this, op); // MathOps.def
   switch (op->code()) {
   case OpCode::Return:
     if (op->numOperands())
@@ -242,21 +245,6 @@ bool Translator::translateOp(Op *op) {
   case OpCode::ThCoopStore:
   case OpCode::ThCoopMma:
   case OpCode::ThCoopFill: return translateCoopMatrix(*this, op);
-  case OpCode::Exp:
-  case OpCode::Exp2:
-  case OpCode::Log:
-  case OpCode::Log2:
-  case OpCode::Sqrt:
-  case OpCode::PreciseSqrt:
-  case OpCode::Rsqrt:
-  case OpCode::Sin:
-  case OpCode::Cos:
-  case OpCode::AbsF:
-  case OpCode::AbsI:
-  case OpCode::Floor:
-  case OpCode::Ceil:
-  case OpCode::Erf:
-  case OpCode::Fma:
   case OpCode::PreciseDivF: return translateMath(*this, op);
   case OpCode::ExtSI:
   case OpCode::ExtUI:

@@ -1,6 +1,8 @@
 // math.* and the correctly rounded tt.precise_* ops.
 //
-// GLSL.std.450 gives exp, exp2, log, log2, sin, cos, sqrt, rsqrt, floor, ceil
+// Each math op's GLSL.std.450 instruction, whether it has an f64 form and whether f16
+// runs in f16 are MathOps.def's glsl and spirv columns. GLSL.std.450 gives exp, exp2,
+// log, log2, sin, cos, sqrt, rsqrt, floor, ceil
 // and fma for f16 and f32 (the last five for f64 too) with Vulkan's precision
 // guarantees, which match what Triton accepts from libdevice's fast paths.
 // Exact sequences replace it where Trident needs more:
@@ -14,6 +16,8 @@
 //   fma      exactly (FloatExact.cpp), since Vulkan lets GLSL Fma round twice;
 //            bf16 rounds through f32 and may differ in the last bit.
 #include "Translator.h"
+
+#include "trident/ir/MathOps.h"
 
 #include <bit>
 
@@ -108,27 +112,26 @@ bool translateMath(Translator &t, Op *op) {
   case OpCode::PreciseSqrt: return translatePrecise(t, op);
   default: break;
   }
+  // The rest: MathOps.def's glsl and spirv columns.
+  const MathOpInfo *math = mathOpInfo(op->code());
+  bool isErf = op->is(OpCode::Erf);
+  if (!math || (!math->glsl && !isErf))
+    return t.error(op, "cannot be translated");
   Type e = op->result()->type().element();
-  Glsl inst{};
-  bool glslHasF64 = false;
-  switch (op->code()) {
-  case OpCode::Exp: inst = Glsl::Exp; break;
-  case OpCode::Exp2: inst = Glsl::Exp2; break;
-  case OpCode::Log: inst = Glsl::Log; break;
-  case OpCode::Log2: inst = Glsl::Log2; break;
-  case OpCode::Sin: inst = Glsl::Sin; break;
-  case OpCode::Cos: inst = Glsl::Cos; break;
-  case OpCode::Erf: break;
-  case OpCode::Sqrt: inst = Glsl::Sqrt, glslHasF64 = true; break;
-  case OpCode::Rsqrt: inst = Glsl::InverseSqrt, glslHasF64 = true; break;
-  case OpCode::Floor: inst = Glsl::Floor, glslHasF64 = true; break;
-  case OpCode::Ceil: inst = Glsl::Ceil, glslHasF64 = true; break;
-  case OpCode::Fma: inst = Glsl::Fma, glslHasF64 = true; break;
-  default: return t.error(op, "cannot be translated");
-  }
-  if (e == Type::f64() && !glslHasF64) {
+  Glsl inst = Glsl(math->glsl);
+  if (e == Type::f64() && !(math->spirv & kMathGlslF64)) {
     // GLSL.std.450 has no f64 form of these: Trident's own sequences (MathF64*.cpp).
     OpCode code = op->code();
+    switch (code) {
+    case OpCode::Exp:
+    case OpCode::Exp2:
+    case OpCode::Log:
+    case OpCode::Log2:
+    case OpCode::Sin:
+    case OpCode::Cos:
+    case OpCode::Erf: break;
+    default: return t.error(op, "on f64 cannot be translated: GLSL.std.450 has no f64 form of it");
+    }
     mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
       switch (code) {
       case OpCode::Exp:
@@ -144,7 +147,7 @@ bool translateMath(Translator &t, Op *op) {
   }
   // bf16, and f16 functions other than the exact ones, run in f32: Vulkan's f16
   // precision for them is far below libdevice's (NVIDIA's f16 cos errs in the third digit).
-  bool exactOp = op->is(OpCode::Floor) || op->is(OpCode::Ceil) || op->is(OpCode::Fma);
+  bool exactOp = math->spirv & kMathExactF16;
   bool viaF32 = e == Type::bf16() || (e == Type::f16() && !exactOp);
   uint32_t type = t.valueType(viaF32 ? Type::f32() : e);
   mapComponents(t, op, [&](const std::vector<uint32_t> &args) {
@@ -153,12 +156,14 @@ bool translateMath(Translator &t, Op *op) {
       for (uint32_t &x : a)
         x = e == Type::bf16() ? bf16ToF32(t, x) : t.emit(Spv::FConvert, type, {x});
     uint32_t r;
-    if (op->is(OpCode::Erf))
+    if (isErf)
       r = erfF32(t, a[0]);
     else if (op->is(OpCode::Fma) && (t.device.features & kShaderFloat64))
       r = fusedMultiplyAdd(t, type, a[0], a[1], a[2]);
-    else if (op->is(OpCode::Fma))
+    else if (a.size() == 3)
       r = t.glsl(inst, type, {a[0], a[1], a[2]});
+    else if (a.size() == 2)
+      r = t.glsl(inst, type, {a[0], a[1]});
     else
       r = t.glsl(inst, type, {a[0]});
     if (!viaF32)

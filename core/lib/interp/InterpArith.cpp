@@ -6,6 +6,7 @@
 // float, f16/bf16/f8 in float and rounded to the type (to nearest even) after each op.
 
 #include "InterpImpl.h"
+#include "trident/ir/MathOps.h"
 
 #include <algorithm>
 #include <cmath>
@@ -216,6 +217,16 @@ bool floatArith(Exec &ex, const Op *op, Prepared &p) {
   std::array<const RtValue *, 1> one{p.in[0]};
   std::array<const RtValue *, 2> two{p.in[0], p.in[1]};
   std::array<const RtValue *, 3> three{p.in[0], p.in[1], p.in[2]};
+  // The math ops: MathOps.def's scalar functions.
+  if (visitMathScalar(op->code(), [&](auto arity, auto f) {
+        if constexpr (arity == 1)
+          floatMap(elem, one, p.out, f);
+        else if constexpr (arity == 2)
+          floatMap(elem, two, p.out, f);
+        else
+          floatMap(elem, three, p.out, f);
+      }))
+    return true;
   switch (op->code()) {
   case OpCode::AddF: floatMap(elem, two, p.out, [](auto x, auto y) { return x + y; }); break;
   case OpCode::SubF: floatMap(elem, two, p.out, [](auto x, auto y) { return x - y; }); break;
@@ -227,23 +238,7 @@ bool floatArith(Exec &ex, const Op *op, Prepared &p) {
   case OpCode::MaximumF: floatMap(elem, two, p.out, [](auto x, auto y) { return maximum(x, y); }); break;
   case OpCode::MinNumF: floatMap(elem, two, p.out, [](auto x, auto y) { return minNum(x, y); }); break;
   case OpCode::MaxNumF: floatMap(elem, two, p.out, [](auto x, auto y) { return maxNum(x, y); }); break;
-  case OpCode::Fma:
-    floatMap(elem, three, p.out, [](auto x, auto y, auto z) { return std::fma(x, y, z); });
-    break;
   case OpCode::NegF: floatMap(elem, one, p.out, [](auto x) { return -x; }); break;
-  case OpCode::Exp: floatMap(elem, one, p.out, [](auto x) { return std::exp(x); }); break;
-  case OpCode::Exp2: floatMap(elem, one, p.out, [](auto x) { return std::exp2(x); }); break;
-  case OpCode::Log: floatMap(elem, one, p.out, [](auto x) { return std::log(x); }); break;
-  case OpCode::Log2: floatMap(elem, one, p.out, [](auto x) { return std::log2(x); }); break;
-  case OpCode::Sqrt:
-  case OpCode::PreciseSqrt: floatMap(elem, one, p.out, [](auto x) { return std::sqrt(x); }); break;
-  case OpCode::Rsqrt: floatMap(elem, one, p.out, [](auto x) { return decltype(x)(1) / std::sqrt(x); }); break;
-  case OpCode::Sin: floatMap(elem, one, p.out, [](auto x) { return std::sin(x); }); break;
-  case OpCode::Cos: floatMap(elem, one, p.out, [](auto x) { return std::cos(x); }); break;
-  case OpCode::AbsF: floatMap(elem, one, p.out, [](auto x) { return std::fabs(x); }); break;
-  case OpCode::Floor: floatMap(elem, one, p.out, [](auto x) { return std::floor(x); }); break;
-  case OpCode::Ceil: floatMap(elem, one, p.out, [](auto x) { return std::ceil(x); }); break;
-  case OpCode::Erf: floatMap(elem, one, p.out, [](auto x) { return std::erf(x); }); break;
   default: return unsupported(ex, op);
   }
   return true;

@@ -1,4 +1,5 @@
 #include "trident/ir/OpInfo.h"
+#include "trident/ir/MathOps.h"
 
 #include <algorithm>
 #include <array>
@@ -48,5 +49,18 @@ std::optional<OpCode> opCodeByName(std::string_view name) {
 }
 
 unsigned numOpCodes() { return kNumOps; }
+
+const MathOpInfo *mathOpInfo(OpCode code) {
+  static constexpr MathOpInfo kMath[] = {
+#define TRIDENT_MATH_OP(Id, Name, Arity, Elements, Scalar, Llvm, Devlib, Libm, Glsl, Spirv)          \
+  MathOpInfo{OpCode::Id, Arity, MathElements::Elements, Devlib, Libm, Glsl, Spirv},
+#include "trident/ir/MathOps.def"
+#undef TRIDENT_MATH_OP
+  };
+  for (const MathOpInfo &m : kMath)
+    if (m.code == code)
+      return &m;
+  return nullptr;
+}
 
 } // namespace trident

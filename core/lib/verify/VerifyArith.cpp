@@ -4,6 +4,8 @@
 
 #include "OpChecker.h"
 
+#include "trident/ir/MathOps.h"
+
 namespace trident::verifier {
 
 namespace {
@@ -87,6 +89,8 @@ void verifyCast(OpChecker &c, Elements from, Elements to, Width width) {
 } // namespace
 
 void verifyArithOp(OpChecker &c) {
+  if (const MathOpInfo *math = mathOpInfo(c.op()->code()))
+    return verifySameTypeOp(c, math->elements == MathElements::Integer ? Elements::Integer : Elements::Float);
   switch (c.op()->code()) {
   case OpCode::AddI:
   case OpCode::SubI:
@@ -105,8 +109,7 @@ void verifyArithOp(OpChecker &c) {
   case OpCode::MinUI:
   case OpCode::MaxSI:
   case OpCode::MaxUI:
-  case OpCode::UMulHi:
-  case OpCode::AbsI: return verifySameTypeOp(c, Elements::Integer);
+  case OpCode::UMulHi: return verifySameTypeOp(c, Elements::Integer);
   case OpCode::AddF:
   case OpCode::SubF:
   case OpCode::MulF:
@@ -117,21 +120,7 @@ void verifyArithOp(OpChecker &c) {
   case OpCode::MaximumF:
   case OpCode::MinNumF:
   case OpCode::MaxNumF:
-  case OpCode::PreciseDivF:
-  case OpCode::Exp:
-  case OpCode::Exp2:
-  case OpCode::Log:
-  case OpCode::Log2:
-  case OpCode::Sqrt:
-  case OpCode::PreciseSqrt:
-  case OpCode::Rsqrt:
-  case OpCode::Sin:
-  case OpCode::Cos:
-  case OpCode::AbsF:
-  case OpCode::Floor:
-  case OpCode::Ceil:
-  case OpCode::Erf:
-  case OpCode::Fma: return verifySameTypeOp(c, Elements::Float);
+  case OpCode::PreciseDivF: return verifySameTypeOp(c, Elements::Float);
   case OpCode::CmpI: return verifyCompare(c, Elements::Integer);
   case OpCode::CmpF: return verifyCompare(c, Elements::Float);
   case OpCode::Select: return verifySelect(c);

@@ -3,6 +3,7 @@
 // comparison ops that thread IR reuses on scalars.
 #include "ThreadSimImpl.h"
 
+#include "trident/ir/MathOps.h"
 #include "trident/support/FloatFormats.h"
 
 #include <bit>
@@ -85,9 +86,16 @@ Words runScalarOp(const Op *op, const std::vector<const Words *> &operands, unsi
   auto w = [&](unsigned i, unsigned t) { return (*operands[i])[t]; };
   std::function<uint64_t(unsigned)> f;
   auto fbin = [&](auto fn) { f = [&, fn](unsigned t) { return floatBinary(w(0, t), w(1, t), in, fn); }; };
-  auto fun = [&](double (*fn)(double)) {
-    f = [&, fn](unsigned t) { return wordOf(fn(floatOf(w(0, t), in)), rt); };
-  };
+  // The math ops: MathOps.def's scalar functions, in double.
+  auto fx = [&](unsigned i, unsigned t) { return floatOf(w(i, t), in); };
+  bool math = visitMathScalar(op->code(), [&](auto arity, auto fn) {
+    if constexpr (arity == 1)
+      f = [&, fn](unsigned t) { return wordOf(fn(fx(0, t)), rt); };
+    else if constexpr (arity == 2)
+      f = [&, fn](unsigned t) { return wordOf(fn(fx(0, t), fx(1, t)), rt); };
+    else
+      f = [&, fn](unsigned t) { return wordOf(fn(fx(0, t), fx(1, t), fx(2, t)), rt); };
+  });
   switch (op->code()) {
   case OpCode::Constant: {
     const Attribute &a = op->attr("value");
@@ -259,28 +267,12 @@ Words runScalarOp(const Op *op, const std::vector<const Words *> &operands, unsi
     };
     break;
   }
-  case OpCode::Exp: fun([](double x) { return std::exp(x); }); break;
-  case OpCode::Exp2: fun([](double x) { return std::exp2(x); }); break;
-  case OpCode::Log: fun([](double x) { return std::log(x); }); break;
-  case OpCode::Log2: fun([](double x) { return std::log2(x); }); break;
-  case OpCode::Sqrt:
-  case OpCode::PreciseSqrt: fun([](double x) { return std::sqrt(x); }); break;
-  case OpCode::Rsqrt: fun([](double x) { return 1 / std::sqrt(x); }); break;
-  case OpCode::Sin: fun([](double x) { return std::sin(x); }); break;
-  case OpCode::Cos: fun([](double x) { return std::cos(x); }); break;
-  case OpCode::AbsF: fun([](double x) { return std::fabs(x); }); break;
-  case OpCode::Floor: fun([](double x) { return std::floor(x); }); break;
-  case OpCode::Ceil: fun([](double x) { return std::ceil(x); }); break;
-  case OpCode::Erf: fun([](double x) { return std::erf(x); }); break;
   case OpCode::AbsI:
     f = [&](unsigned t) { return static_cast<uint64_t>(std::abs(signedOf(w(0, t), ibits))); };
     break;
-  case OpCode::Fma:
-    f = [&](unsigned t) {
-      return wordOf(std::fma(floatOf(w(0, t), in), floatOf(w(1, t), in), floatOf(w(2, t), in)), rt);
-    };
-    break;
-  default: fail(op, "not supported by the simulator");
+  default:
+    if (!math)
+      fail(op, "not supported by the simulator");
   }
   for (unsigned t = 0; t < threads; ++t)
     out[t] = mask(f(t), rbits);

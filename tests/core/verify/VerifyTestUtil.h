@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <iterator>
 #include <set>
 #include <string>
 #include <string_view>
@@ -70,13 +71,13 @@ inline std::vector<Case> &registry() {
 }
 
 struct Register {
-  template <size_t N> explicit Register(const Case (&cases)[N]) {
-    registry().insert(registry().end(), cases, cases + N);
+  template <class Cases> explicit Register(const Cases &cases) {
+    registry().insert(registry().end(), std::begin(cases), std::end(cases));
   }
 };
 
-// Runs every case of `cases`; a valid case must also contain the op it names.
-template <size_t N> void runCases(const Case (&cases)[N]) {
+// Runs every case of `cases` (an array or vector); a valid case must also contain the op it names.
+template <class Cases> void runCases(const Cases &cases) {
   for (const Case &c : cases) {
     INFO("op: " << c.op << "\nbody:\n" << c.body);
     trident::Module m = parse(kernel(c.body));

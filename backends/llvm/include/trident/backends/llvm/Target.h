@@ -53,8 +53,9 @@ public:
   // A warp shuffle of an i32 `value`; `mode` is "idx", "xor", "up" or "down".
   virtual llvm::Value *shuffle(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane,
                                std::string_view mode) = 0;
-  // A math function (math.exp, math.sin ...) on float or double `args`; null when the
-  // target has nothing better than the LLVM intrinsic the translation falls back to.
+  // A math op (MathOps.def: math.exp, math.sin ...) on float or double `args`, usually the
+  // function its devlib or libm column names; null when the target has nothing better
+  // than the op's LLVM intrinsic, which the translation falls back to.
   virtual llvm::Value *mathFunction(llvm::IRBuilder<> &b, OpCode code,
                                     llvm::ArrayRef<llvm::Value *> args) = 0;
   // arith.divf (which may be approximate, within 2 ulp); null: a correctly rounded fdiv.
