@@ -24,3 +24,16 @@ void *operator new(std::size_t n) {
 }
 void operator delete(void *p) noexcept { std::free(p); }
 void operator delete(void *p, std::size_t) noexcept { std::free(p); }
+// Every other replaceable form too, so that no allocation comes from the C++ library's (or
+// a sanitizer's) operators and reaches free() above: libstdc++'s std::stable_sort takes its
+// buffer with the nothrow form and gives it back with the sized delete.
+void *operator new(std::size_t n, const std::nothrow_t &) noexcept {
+  ++allocations;
+  return std::malloc(n ? n : 1);
+}
+void *operator new[](std::size_t n) { return operator new(n); }
+void *operator new[](std::size_t n, const std::nothrow_t &t) noexcept { return operator new(n, t); }
+void operator delete(void *p, const std::nothrow_t &) noexcept { std::free(p); }
+void operator delete[](void *p) noexcept { std::free(p); }
+void operator delete[](void *p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void *p, const std::nothrow_t &) noexcept { std::free(p); }
