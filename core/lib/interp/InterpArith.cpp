@@ -9,6 +9,7 @@
 #include "trident/ir/MathOps.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace trident::interp {
@@ -63,6 +64,28 @@ void floatMap(Type elem, const std::array<const RtValue *, N> &ins, RtValue &out
     return;
   }
   }
+}
+
+// fma in a narrow float format (f16, bf16, fp8), rounded once as the hardware's fma.rn
+// does: x * y is exact in double (at most 2 x 11 significant bits), the sum is rounded
+// to odd (TwoSum's error decides the last bit), and rounding that to the format, at least
+// two bits narrower, is the correctly rounded result. (In float, 4446 - 2^-20 in f16 became
+// the tie 4446 and then 4448, where the answer is 4444.)
+double narrowFma(double x, double y, double z, FloatFormat format) {
+  double p = x * y, s = p + z;
+  if (std::isfinite(s)) {
+    double bp = s - z, error = (p - bp) + (z - (s - bp));
+    if (error != 0 && !(std::bit_cast<uint64_t>(s) & 1))
+      s = std::nextafter(s, error > 0 ? INFINITY : -INFINITY);
+  }
+  return roundToFormat(s, format);
+}
+
+void narrowFmaMap(Type elem, const std::array<const RtValue *, 3> &ins, RtValue &out) {
+  FloatFormat format = narrowFormat(elem.kind());
+  auto arg = [&](size_t k, size_t i) { return slotToDouble(ins[k]->data[i * strideOf(*ins[k])]); };
+  for (size_t i = 0; i < out.size(); ++i)
+    out.data[i] = doubleToSlot(narrowFma(arg(0, i), arg(1, i), arg(2, i), format));
 }
 
 // minimumf/maximumf: NaN wins; -0 orders below +0.
@@ -217,6 +240,10 @@ bool floatArith(Exec &ex, const Op *op, Prepared &p) {
   std::array<const RtValue *, 1> one{p.in[0]};
   std::array<const RtValue *, 2> two{p.in[0], p.in[1]};
   std::array<const RtValue *, 3> three{p.in[0], p.in[1], p.in[2]};
+  if (op->code() == OpCode::Fma && elem.kind() != TypeKind::F32 && elem.kind() != TypeKind::F64) {
+    narrowFmaMap(elem, three, p.out);
+    return true;
+  }
   // The math ops: MathOps.def's scalar functions.
   if (visitMathScalar(op->code(), [&](auto arity, auto f) {
         if constexpr (arity == 1)

@@ -4,6 +4,7 @@
 
 #include "InterpTestUtil.h"
 
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -165,7 +166,7 @@ TEST_CASE("float unary ops: exact ones match, math functions within a few ulps")
   }
 }
 
-TEST_CASE("math.fma rounds once in f32/f64 and within one ulp in f16/bf16") {
+TEST_CASE("math.fma rounds once in every float type") {
   constexpr size_t n = 64;
   for (uint32_t seed : seeds()) {
     INFO("seed " << seed);
@@ -186,10 +187,25 @@ TEST_CASE("math.fma rounds once in f32/f64 and within one ulp in f16/bf16") {
           CHECK(got == std::fma(x0, x1, x2));
         else if (t == Type::f32())
           CHECK(got == std::fma(float(x0), float(x1), float(x2)));
-        else
-          CHECK(std::fabs(got - std::fma(x0, x1, x2)) <= ulpOf(t, std::fma(x0, x1, x2)));
+        else // the double fma is exact for these sizes: its rounding is the one rounding
+          CHECK(y[i] == floatRaw(t, std::fma(x0, x1, x2)));
       }
     }
+  }
+  // Where a wider intermediate rounds to a tie first: -72 * -61.75 - 2^-20 in f16 is just
+  // below the midpoint 4446 (4444, not 4448), and (1 + 2^-7) * 1.5 - 2^-100 in bf16 just
+  // below the midpoint 1.51171875 (1.5078125, not 1.515625).
+  Type f16 = Type::f16(), bf16 = Type::bf16();
+  std::vector<std::pair<Type, std::array<double, 4>>> ties = {
+      {f16, {-72.0, -61.75, -std::ldexp(13.0, -24), 4444.0}},
+      {bf16, {1.0 + std::ldexp(1.0, -7), 1.5, -std::ldexp(1.0, -100), 1.5078125}},
+      {bf16, {1.0 + std::ldexp(1.0, -7), 1.5, std::ldexp(1.0, -100), 1.515625}}};
+  for (const auto &[t, v] : ties) {
+    INFO(t.str() << " " << v[0] << " * " << v[1] << " + " << v[2]);
+    Runner r;
+    std::vector<uint64_t> y = runElementwise(r, "%y = math.fma %x0, %x1, %x2 : " + blockOf(1, t), {t, t, t},
+                                             {{floatRaw(t, v[0])}, {floatRaw(t, v[1])}, {floatRaw(t, v[2])}}, t);
+    CHECK(floatValue(t, y[0]) == v[3]);
   }
 }
 
