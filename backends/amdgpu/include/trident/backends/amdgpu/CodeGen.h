@@ -27,7 +27,7 @@ struct HSACOOptions {
   unsigned numWarps = 0;   // wavefronts per program; 0: Triton's default (simt::defaultNumWarps)
   unsigned optLevel = 3;   // LLVM optimization level, 0-3
   unsigned wavesPerEU = 0; // "amdgpu-waves-per-eu" occupancy hint; 0: LLVM's choice
-  unsigned numStages = 0;  // num_stages: >= 2 loads dot loops' operands an iteration ahead; 0: the loop's own
+  unsigned numStages = 3;  // num_stages (a loop's own wins): >= 2 loads dot loops' operands an iteration ahead
   std::string kernel;      // when set, only this tt.func is compiled
 };
 
