@@ -69,6 +69,21 @@ std::string readFile(const fs::path &p) {
   return ss.str();
 }
 
+// samples/attention.py's _attn_fwd with 16-divisible pointers and strides (unit strides
+// specialized), then `constants`: N_CTX, HEAD_DIM, BLOCK_M, BLOCK_N, STAGE.
+std::optional<Module> compileAttention(const std::string &constants, Diagnostics &diags) {
+  std::string signature = "*fp16:16, *fp16:16, *fp16:16, fp32, *fp32:16, *fp16:16";
+  for (int tensor = 0; tensor < 4; ++tensor)
+    signature += ", i32:16, i32:16, i32:16, 1";
+  auto sig = parseSignature(signature + ", i32, i32, " + constants, diags);
+  if (!sig)
+    return std::nullopt;
+  CompileRequest request;
+  request.kernel = "_attn_fwd";
+  request.args = *sig;
+  return compileKernel(readFile(fs::path(TRIDENT_SAMPLES_DIR) / "attention.py"), "attention.py", request, diags);
+}
+
 bool havePtxas() { return std::string(TRIDENT_PTXAS).size() > 0 && fs::exists(TRIDENT_PTXAS); }
 
 int runPtxas(const std::string &ptx, const std::string &arch, std::string &output) {
@@ -157,17 +172,8 @@ TEST_CASE("sm_90: one ring stage fewer where it lets a second program share a mu
   // each). 3 stages take 131072 bytes, one program a multiprocessor; 2 take 98304, two
   // (4 warps: 255 registers a thread still leave room for both). On 8 warps the registers
   // allow one program either way, so the 3 stages stay.
-  std::string source = readFile(fs::path(TRIDENT_SAMPLES_DIR) / "attention.py");
   Diagnostics diags;
-  auto sig = parseSignature("*fp16:16, *fp16:16, *fp16:16, fp32, *fp32:16, *fp16:16, i32:16, i32:16, i32:16, 1, "
-                            "i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, i32, "
-                            "i32, 4096, 128, 128, 64, 1",
-                            diags);
-  REQUIRE(sig);
-  CompileRequest request;
-  request.kernel = "_attn_fwd";
-  request.args = *sig;
-  std::optional<Module> m = compileKernel(source, "attention.py", request, diags);
+  std::optional<Module> m = compileAttention("4096, 128, 128, 64, 1", diags);
   INFO(diags.str());
   REQUIRE(m);
   for (auto [warps, shared] : {std::pair{4u, 98304ull}, std::pair{8u, 131072ull}}) {
@@ -186,20 +192,10 @@ TEST_CASE("sm_90: one ring stage fewer where it lets a second program share a mu
 TEST_CASE("sm_90 with block-pointer tensor maps (TRIDENT_CUDA_TMA=all): attention's K and V come by 4-d copies") {
   // The batch and head terms of K's and V's base (off_z * stride_kz + off_h * stride_kh)
   // are dimensions of their maps; K^T (order (0, 1)) is read as the transposed box.
-  std::string source = readFile(fs::path(TRIDENT_SAMPLES_DIR) / "attention.py");
   Diagnostics diags;
   for (const char *stage : {"1", "3"}) {
     INFO("STAGE " << stage);
-    auto sig = parseSignature(std::string("*fp16:16, *fp16:16, *fp16:16, fp32, *fp32:16, *fp16:16, i32:16, "
-                                          "i32:16, i32:16, 1, i32:16, i32:16, i32:16, 1, i32:16, i32:16, i32:16, "
-                                          "1, i32:16, i32:16, i32:16, 1, i32, i32, 4096, 64, 128, 64, ") +
-                                  stage,
-                              diags);
-    REQUIRE(sig);
-    CompileRequest request;
-    request.kernel = "_attn_fwd";
-    request.args = *sig;
-    std::optional<Module> m = compileKernel(source, "attention.py", request, diags);
+    std::optional<Module> m = compileAttention(std::string("4096, 64, 128, 64, ") + stage, diags);
     INFO(diags.str());
     REQUIRE(m);
     TargetDesc target = *nvptx::targetDesc("sm_90");

@@ -208,7 +208,7 @@ std::optional<TensorMapSpec> tensorMapSpec(const Op *load, const TargetDesc &tar
     return std::nullopt;
   const Op *loop = load->parentOp();
   for (const BaseTerm &t : terms)
-    if (t.coordinate && loop && !definedOutside(t.coordinate, loop))
+    if (t.coordinate && loop && loop->is(OpCode::For) && !definedOutside(t.coordinate, loop))
       return std::nullopt;
   s.base = *base;
   for (const BaseTerm &t : terms) {

@@ -40,6 +40,34 @@ const char *kShiftedCopy = R"(builtin.module ({
   })
 }))";
 
+// out = the rows x cols box at (%m0, %m1) of a tensor of `tensorRows` x 5 f32 in rows of 8,
+// read by one tt.descriptor_load with `attrs`, row-major.
+std::string boxKernel(int tensorRows, const std::string &attrs, int rows, int cols) {
+  std::string box = std::to_string(rows) + "x" + std::to_string(cols), n = std::to_string(rows * cols);
+  return R"(builtin.module ({
+  tt.func {sym_name = "k"} ({
+  ^(%in: ptr<f32>, %out: ptr<f32>, %m0: i32, %m1: i32):
+    %rows = arith.constant {value = )" +
+         std::to_string(tensorRows) + R"(} : i64
+    %cols = arith.constant {value = 5} : i64
+    %stride = arith.constant {value = 8} : i64
+    %one = arith.constant {value = 1} : i64
+    %t = tt.descriptor_load %in, %rows, %cols, %stride, %one, %m0, %m1 {)" +
+         attrs + "} : block<" + box + R"(xf32> loc("box.py":3:8)
+    %r = tt.make_range {end = )" +
+         n + R"(, start = 0} : block<)" + n + R"(xi32>
+    %flat = tt.reshape %t {allow_reorder = false} : block<)" +
+         n + R"(xf32>
+    %pout = tt.splat %out : block<)" +
+         n + R"(xptr<f32>>
+    %pout2 = tt.addptr %pout, %r : block<)" +
+         n + R"(xptr<f32>>
+    tt.store %pout2, %flat
+    tt.return
+  })
+}))";
+}
+
 } // namespace
 
 TEST_CASE("masked loads give 'other', masked stores write nothing") {
@@ -85,31 +113,13 @@ TEST_CASE("masked loads give 'other', masked stores write nothing") {
 TEST_CASE("tt.descriptor_load reads a box, the padding outside the tensor, through the strides") {
   // A 3 x 5 tensor in rows of 8 elements; the 4 x 4 box at (1, 2) reaches past the last
   // row and column; out is the box row-major.
-  const char *kernel = R"(builtin.module ({
-  tt.func {sym_name = "k"} ({
-  ^(%in: ptr<f32>, %out: ptr<f32>, %m0: i32, %m1: i32):
-    %rows = arith.constant {value = 3} : i64
-    %cols = arith.constant {value = 5} : i64
-    %stride = arith.constant {value = 8} : i64
-    %one = arith.constant {value = 1} : i64
-    %t = tt.descriptor_load %in, %rows, %cols, %stride, %one, %m0, %m1 {padding = "PAD"} : block<4x4xf32>
-    %r = tt.make_range {end = 16, start = 0} : block<16xi32>
-    %flat = tt.reshape %t {allow_reorder = false} : block<16xf32>
-    %pout = tt.splat %out : block<16xptr<f32>>
-    %pout2 = tt.addptr %pout, %r : block<16xptr<f32>>
-    tt.store %pout2, %flat
-    tt.return
-  })
-}))";
   std::vector<float> in(24);
   for (size_t i = 0; i < in.size(); ++i)
     in[i] = float(i);
   for (const char *pad : {"zero", "nan"}) {
     INFO(pad);
-    std::string text = kernel;
-    text.replace(text.find("PAD"), 3, pad);
     Runner r;
-    r.load(text);
+    r.load(boxKernel(3, "padding = \"" + std::string(pad) + "\"", 4, 4));
     std::vector<float> out(16, 42.f);
     r.buffer(in, "in");
     r.buffer(out, "out");
@@ -139,27 +149,11 @@ TEST_CASE("tt.descriptor_load checks only its `checked` dimensions (block pointe
   // A 3 x 5 tensor in rows of 8 elements, the 2 x 4 box at (1, m1) with only the column
   // checked: columns past 5 read zeros, rows are read wherever they point, and a row past
   // the buffer is an out-of-bounds load, not padding.
-  const char *kernel = R"(builtin.module ({
-  tt.func {sym_name = "k"} ({
-  ^(%in: ptr<f32>, %out: ptr<f32>, %m0: i32, %m1: i32):
-    %rows = arith.constant {value = 2} : i64
-    %cols = arith.constant {value = 5} : i64
-    %stride = arith.constant {value = 8} : i64
-    %one = arith.constant {value = 1} : i64
-    %t = tt.descriptor_load %in, %rows, %cols, %stride, %one, %m0, %m1 {checked = 2, padding = "zero"} : block<2x4xf32> loc("box.py":3:8)
-    %r = tt.make_range {end = 8, start = 0} : block<8xi32>
-    %flat = tt.reshape %t {allow_reorder = false} : block<8xf32>
-    %pout = tt.splat %out : block<8xptr<f32>>
-    %pout2 = tt.addptr %pout, %r : block<8xptr<f32>>
-    tt.store %pout2, %flat
-    tt.return
-  })
-}))";
   std::vector<float> in(24);
   for (size_t i = 0; i < in.size(); ++i)
     in[i] = float(i);
   Runner r;
-  r.load(kernel);
+  r.load(boxKernel(2, "checked = 2, padding = \"zero\"", 2, 4));
   std::vector<float> out(8, 42.f);
   r.buffer(in, "in");
   r.buffer(out, "out");
