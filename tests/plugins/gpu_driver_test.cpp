@@ -320,8 +320,9 @@ TEST_CASE("GpuDriver: driver results become statuses with the call's name") {
   fake.inject = kKernelFault;
   CHECK(p.api.stream_synchronize(s) == TRIDENT_ERROR_LAUNCH);
   CHECK(error() ==
-        "fakeStreamSynchronize failed: FAKE_ERROR_700 (a kernel failed while running; the device's "
-        "context is lost, so every later use of it fails until all of its users have closed it)");
+        "fakeStreamSynchronize failed: FAKE_ERROR_700 (a kernel failed while running; the driver keeps "
+        "this error, so every later use of the device in this process fails: restart the process to use "
+        "it again)");
   fake.inject = kKernelFault;
   CHECK(p.api.device_synchronize(d) == TRIDENT_ERROR_LAUNCH);
   CHECK(error().starts_with("fakeSync failed: FAKE_ERROR_700"));

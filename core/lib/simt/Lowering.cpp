@@ -354,7 +354,7 @@ bool Lowering::lowerFunction(const Op *blockFunc, Module &out) {
   size_t own = params.size();
   tensorMaps.clear();
   const_cast<Op *>(blockFunc)->walk([&](Op *op) {
-    if (std::optional<TensorMapSpec> spec = tensorMapSpec(op, target))
+    if (std::optional<TensorMapSpec> spec = tensorMapSpec(op, target, layouts.numWarps))
       if (std::none_of(tensorMaps.begin(), tensorMaps.end(), [&](const TensorMapSpec &s) { return s.sameMap(*spec); }))
         tensorMaps.push_back(*spec);
   });

@@ -92,7 +92,7 @@ std::optional<PipelinedLoad> candidate(Lowering &l, Op *load, const Block *body,
     // and finds it there.
     PipelinedLoad p;
     p.load = load;
-    p.tma = tensorMapSpec(load, l.target);
+    p.tma = tensorMapSpec(load, l.target, l.layouts.numWarps);
     if (!p.tma || !l.tensorMapArg(*p.tma))
       return std::nullopt;
     p.shared = tensorMapLayout(*p.tma);

@@ -8,6 +8,8 @@
 
 #include "Tma.h"
 
+#include <unordered_map>
+
 namespace trident::simt {
 
 namespace {
@@ -23,15 +25,29 @@ std::vector<Op *> kernels(const Module &m, const LoweringOptions &options) {
 
 bool isThreadFunction(const Op *f) { return f->attr("num_threads").present(); }
 
+// The module's descriptor loads, each with the warps of its kernel as the lowering counts them.
+std::vector<std::pair<Op *, unsigned>> descriptorLoads(Module &m, const SimtPassContext &c) {
+  std::vector<std::pair<Op *, unsigned>> loads;
+  for (Op *f : m.functions()) {
+    unsigned warps = c.lowering.numWarps ? c.lowering.numWarps : defaultNumWarps(f, c.target);
+    f->walk([&](Op *op) {
+      if (op->is(OpCode::DescriptorLoad))
+        loads.emplace_back(op, warps);
+    });
+  }
+  return loads;
+}
+
 bool expandDescriptorsPass(Module &m, const SimtPassContext &c, Diagnostics &diags) {
-  std::vector<Op *> loads;
-  m.op()->walk([&](Op *op) {
-    if (op->is(OpCode::DescriptorLoad))
-      loads.push_back(op);
+  for (auto [load, warps] : descriptorLoads(m, c))
+    transposeForTensorMap(load, c.target, warps);
+  std::unordered_map<const Op *, unsigned> warpsOf; // of the loads as they are now
+  for (auto [load, warps] : descriptorLoads(m, c))
+    warpsOf[load] = warps;
+  return expandDescriptorLoads(m, diags, [&](const Op *op) {
+    auto it = warpsOf.find(op);
+    return it != warpsOf.end() && tensorMapCandidate(op, c.target, it->second);
   });
-  for (Op *load : loads)
-    transposeForTensorMap(load, c.target, c.lowering.numWarps);
-  return expandDescriptorLoads(m, diags, [&](const Op *op) { return tensorMapCandidate(op, c.target, c.lowering.numWarps); });
 }
 
 bool assignLayoutsPass(Module &m, const SimtPassContext &c, Diagnostics &diags) {

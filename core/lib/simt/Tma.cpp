@@ -134,7 +134,7 @@ bool tensorMapCandidate(const Op *load, const TargetDesc &target, unsigned numWa
   if (numWarps % 4 != 0)
     return false;
   const Op *parent = load->parentOp();
-  if (!parent || !parent->is(OpCode::For) || load->result()->uses().empty() || !tensorMapSpec(load, target))
+  if (!parent || !parent->is(OpCode::For) || load->result()->uses().empty() || !tensorMapSpec(load, target, numWarps))
     return false;
   for (const Use &u : load->result()->uses()) {
     const Op *user = u.user;
@@ -171,7 +171,7 @@ bool transposeForTensorMap(Op *load, const TargetDesc &target, unsigned numWarps
   std::vector<int64_t> swapped{shape[1], shape[0]};
   Type result = Type::block(swapped, load->result()->type().element());
   Op *t = b.create(OpCode::DescriptorLoad, operands, std::span<const Type>(&result, 1), attrs);
-  if (!tensorMapSpec(t, target)) {
+  if (!tensorMapSpec(t, target, numWarps)) {
     t->erase();
     return false;
   }
@@ -188,9 +188,11 @@ SharedLayout tensorMapLayout(const TensorMapSpec &spec) {
   return SharedLayout::swizzled(spec.tile, unsigned(spec.tile.size() - 1), unsigned(spec.elementBytes));
 }
 
-std::optional<TensorMapSpec> tensorMapSpec(const Op *load, const TargetDesc &target) {
+std::optional<TensorMapSpec> tensorMapSpec(const Op *load, const TargetDesc &target, unsigned numWarps) {
+  bool blockPointers =
+      target.blockPointerTensorMaps || (numWarps && numWarps <= target.blockPointerTensorMapWarps);
   if (!target.tensorMaps || !load->is(OpCode::DescriptorLoad) || load->stringAttr("padding") != "zero" ||
-      (load->attr("checked").present() && !target.blockPointerTensorMaps))
+      (load->attr("checked").present() && !blockPointers))
     return std::nullopt;
   TensorMapSpec s;
   s.rank = int64_t(load->numOperands() - 1) / 3;

@@ -64,8 +64,10 @@ struct TensorMapSpec {
 // The map a tt.descriptor_load can read through on `target`, or nothing: a target with
 // TMA, zero padding, rank 2, 1-, 2- or 4-byte elements, operands that are arguments or
 // constants, a last stride of 1, and a tile whose shared layout (SharedLayout::swizzled
-// along its last dimension) is what the copies write.
-std::optional<TensorMapSpec> tensorMapSpec(const Op *descriptorLoad, const TargetDesc &target);
+// along its last dimension) is what the copies write. A block pointer's load (one with
+// `checked`) also needs the target to take those (TargetDesc::blockPointerTensorMaps, or
+// a kernel of `numWarps` at most blockPointerTensorMapWarps; 0: not known, no).
+std::optional<TensorMapSpec> tensorMapSpec(const Op *descriptorLoad, const TargetDesc &target, unsigned numWarps);
 
 // Whether the SIMT lowering keeps the load for the tensor-copy engine: it has a map and
 // sits in an scf.for whose dots alone read it (directly or through one tt.trans), as

@@ -13,8 +13,8 @@ trident_status GpuDriver::check(GpuResult r, const std::string &what) const {
   if (kernelFault && kernelFault(r))
     return fail(TRIDENT_ERROR_LAUNCH,
                 what + " failed: " + describe(r) +
-                    " (a kernel failed while running; the device's context is lost, so every "
-                    "later use of it fails until all of its users have closed it)");
+                    " (a kernel failed while running; the driver keeps this error, so every later "
+                    "use of the device in this process fails: restart the process to use it again)");
   return fail(TRIDENT_ERROR_DEVICE, what + " failed: " + describe(r));
 }
 

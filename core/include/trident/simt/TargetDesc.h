@@ -95,9 +95,11 @@ struct TargetDesc {
   // No asynchronous copies, but loops of dots on matrix atoms with num_stages >= 2 load
   // their operands one iteration ahead into registers (AMD: Pipeline.h's inRegisters)
   bool registerPrefetch = false;
-  // ... also for block pointers' loads (their base's terms as outer dimensions, Tma.h): not
-  // yet measured on a GPU, so only with TRIDENT_CUDA_TMA=all
+  // ... also for block pointers' loads (their base's terms as outer dimensions, Tma.h), in
+  // every kernel (TRIDENT_CUDA_TMA=all), or in kernels of at most blockPointerTensorMapWarps
+  // warps (sm_90: 4, where the H200 measured them faster; docs/simt.md, "Tensor copies")
   bool blockPointerTensorMaps = false;
+  unsigned blockPointerTensorMapWarps = 0;
   std::vector<CoopMatrixShape> coopMatrices; // th.coop_*: tt.dot on cooperative matrices (Vulkan)
   CoopPrefetch coopPrefetch = CoopPrefetch::Auto;
   // Each k step loads a B tile just before the multiply-adds that read it (A's tiles of the
