@@ -38,6 +38,12 @@ if cli_dir and os.path.exists(os.path.join(cli_dir, "trident")):
     config.available_features.add("trident")
 config.environment["TRIDENT_CACHE"] = "0"
 
+# ptxas (REQUIRES: ptxas, or `%if ptxas %{ %ptxas ... %}`): PTX tests assemble what they check.
+ptxas = getattr(config, "ptxas", "")
+if ptxas and os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+
 path = [tools_dir, translate_dir] + ([cli_dir] if cli_dir else []) + [llvm_tools_dir]
 path.append(config.environment.get("PATH", os.environ.get("PATH", "")))
 config.environment["PATH"] = os.pathsep.join(path)
