@@ -3,8 +3,8 @@
 # Test files end in .tir (Trident IR, the textual form in docs/ir-syntax.md). Each
 # holds its RUN: and CHECK: lines as // comments, e.g.
 #   // RUN: trident-opt --canonicalize %s | FileCheck %s
-# trident-opt and trident-translate (the build's), FileCheck and not (LLVM 19's) are
-# found on PATH. The backends of the build are features: `// REQUIRES: nvptx`.
+# trident-opt and trident-translate (the build's), trident where it is built, FileCheck
+# and not (LLVM 19's) are found on PATH. The backends of the build are features: `// REQUIRES: nvptx`.
 import os
 
 import lit.formats
@@ -32,5 +32,18 @@ for tool in ["FileCheck", "not"]:
 for backend in getattr(config, "trident_backends", []):
     config.available_features.add(backend)
 
-path = [tools_dir, translate_dir, llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))]
+# `trident` itself (REQUIRES: trident): whole compiles through the runtime and a plugin.
+cli_dir = getattr(config, "trident_cli_dir", "")
+if cli_dir and os.path.exists(os.path.join(cli_dir, "trident")):
+    config.available_features.add("trident")
+config.environment["TRIDENT_CACHE"] = "0"
+
+# ptxas (REQUIRES: ptxas, or `%if ptxas %{ %ptxas ... %}`): PTX tests assemble what they check.
+ptxas = getattr(config, "ptxas", "")
+if ptxas and os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+
+path = [tools_dir, translate_dir] + ([cli_dir] if cli_dir else []) + [llvm_tools_dir]
+path.append(config.environment.get("PATH", os.environ.get("PATH", "")))
 config.environment["PATH"] = os.pathsep.join(path)

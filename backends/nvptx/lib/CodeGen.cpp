@@ -1,15 +1,10 @@
-// The NVPTX pipeline: SIMT lowering, translation to LLVM IR, libdevice, LLVM's
-// optimizer, then PTX from LLVM's NVPTX backend.
-#include "trident/backends/nvptx/CodeGen.h"
+// The pieces of the NVPTX stages (CodeGenSteps.h): the target machine, the translation
+// to LLVM IR with NVPTX's hooks, PTX from LLVM's NVPTX backend. Stages.cpp runs them.
+#include "CodeGenSteps.h"
 
-#include "Libdevice.h"
 #include "NVPTXHooks.h"
 #include "trident/backends/llvm/CodeGen.h"
-#include "trident/backends/llvm/Optimize.h"
 #include "trident/backends/nvptx/Target.h"
-#include "trident/ir/Printer.h"
-#include "trident/simt/Lowering.h"
-#include "trident/support/StageTimer.h"
 
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -55,6 +50,8 @@ bool usesFp8MatrixUnits(const Module &threadIR) {
   return fp8;
 }
 
+} // namespace
+
 std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch, const Module *threadIR,
                                                          unsigned optLevel, Diagnostics &diags) {
   initializeNVPTX();
@@ -78,17 +75,14 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string &arch
       triple, llvmProcessor(arch), ptxFeatures(arch, threadIR && usesFp8MatrixUnits(*threadIR)), options, std::nullopt, std::nullopt, level));
 }
 
-// Thread IR through LLVM's optimizer: the module ready for the NVPTX code generator.
-std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContext &ctx,
-                                        llvm::TargetMachine &tm, unsigned optLevel, Diagnostics &diags,
-                                        StageTimer &timer) {
+std::unique_ptr<llvm::Module> translate(const Module &threadIR, llvm::LLVMContext &ctx, Diagnostics &diags) {
   bool warpgroupDots = false;
   threadIR.op()->walk([&](Op *op) { warpgroupDots = warpgroupDots || op->is(OpCode::ThWgmma); });
   NVPTXHooks hooks(warpgroupDots);
   std::unique_ptr<llvm::Module> m = llvmgen::translateToLLVM(threadIR, ctx, hooks, diags);
   if (!m)
     return nullptr;
-  // Programs a multiprocessor should hold (compileToThreadIR's min_programs): ptxas keeps
+  // Programs a multiprocessor should hold (the simt stage min-programs): ptxas keeps
   // each thread's registers within what that many take (.minnctapersm). Only with
   // TRIDENT_CUDA_MIN_PROGRAMS=on: on the H200 it won on attention at D = 64 (426.6 against
   // 404.8 TFLOP/s; through descriptors 437.9 against 401.4) and lost on its causal kernels
@@ -105,15 +99,6 @@ std::unique_ptr<llvm::Module> buildLLVM(const Module &threadIR, llvm::LLVMContex
               ->addOperand(llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(fn), llvm::MDString::get(ctx, "minctasm"),
                                                    i32(f->intAttr("min_programs"))}));
         }
-  auto text = [&m] { return llvmgen::llvmText(*m); };
-  timer.lap("to LLVM IR", "ll", text);
-  m->setDataLayout(tm.createDataLayout());
-  if (!linkLibdevice(*m, diags))
-    return nullptr;
-  timer.lap("libdevice");
-  pairNarrowingConversions(*m);
-  llvmgen::optimize(*m, tm, optLevel);
-  timer.lap("optimize", "ll", text);
   return m;
 }
 
@@ -126,95 +111,30 @@ std::optional<std::string> archOf(const TargetDesc &target, Diagnostics &diags) 
   return arch;
 }
 
-} // namespace
-
-std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &target,
-                                      const PTXOptions &options, Diagnostics &diags) {
-  simt::LoweringOptions lowering;
-  lowering.numWarps = options.numWarps;
-  lowering.numStages = options.numStages;
-  lowering.onlyFunction = options.kernel;
-  return simt::compileToThreadIR(blockIR, target, lowering, diags);
-}
-
-std::string emitThreadIR(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
-                         Diagnostics &diags) {
-  std::optional<Module> threadIR = lowerToThreadIR(blockIR, target, options, diags);
-  return threadIR ? print(*threadIR) : std::string();
-}
-
-std::string emitLLVM(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
-                     Diagnostics &diags) {
-  std::optional<Module> threadIR = archOf(target, diags) ? lowerToThreadIR(blockIR, target, options, diags)
-                                                         : std::nullopt;
-  return threadIR ? emitLLVMFromThreadIR(*threadIR, target, options, diags) : std::string();
-}
-
-std::string emitLLVMFromThreadIR(const Module &threadIR, const TargetDesc &target, const PTXOptions &options,
-                                 Diagnostics &diags) {
-  std::optional<std::string> arch = archOf(target, diags);
-  if (!arch)
-    return {};
-  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(*arch, &threadIR, options.optLevel, diags);
-  if (!tm)
-    return {};
-  llvm::LLVMContext ctx;
-  StageTimer timer("nvptx", options.kernel);
-  std::unique_ptr<llvm::Module> m = buildLLVM(threadIR, ctx, *tm, options.optLevel, diags, timer);
-  return m ? llvmgen::llvmText(*m) : std::string();
-}
-
-std::optional<PTXModule> compileModuleToPTX(const Module &blockIR, const TargetDesc &target,
-                                            const PTXOptions &options, Diagnostics &diags) {
-  if (!archOf(target, diags))
-    return std::nullopt;
-  StageTimer timer("nvptx", options.kernel);
-  std::optional<Module> threadIR = lowerToThreadIR(blockIR, target, options, diags);
-  if (!threadIR)
-    return std::nullopt;
-  timer.lap("thread IR");
-  return compileThreadIRToPTX(*threadIR, target, options, diags);
-}
-
-std::optional<PTXModule> compileThreadIRToPTX(const Module &threadIR, const TargetDesc &target,
-                                              const PTXOptions &options, Diagnostics &diags) {
-  std::optional<std::string> arch = archOf(target, diags);
-  if (!arch)
-    return std::nullopt;
-  StageTimer timer("nvptx", options.kernel);
-  PTXModule out;
-  for (Op *f : threadIR.functions()) {
-    const Attribute &maps = f->attr("tensor_maps");
-    std::vector<int64_t> words = maps.isInts() ? maps.getInts() : std::vector<int64_t>{};
-    out.kernels.push_back({std::string(func::name(f)), static_cast<unsigned>(f->intAttr("num_threads")),
-                           static_cast<uint64_t>(f->intAttr("shared_bytes")),
-                           static_cast<unsigned>(f->region()->numArguments() - words.size() / 19), words});
-  }
-  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(*arch, &threadIR, options.optLevel, diags);
-  if (!tm)
-    return std::nullopt;
-  llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::Module> m = buildLLVM(threadIR, ctx, *tm, options.optLevel, diags, timer);
-  if (!m)
-    return std::nullopt;
+std::optional<std::string> emitPTX(llvm::Module &m, llvm::TargetMachine &tm, const std::string &arch,
+                                   Diagnostics &diags) {
   llvm::SmallString<0> ptx;
   llvm::raw_svector_ostream os(ptx);
   llvm::legacy::PassManager pm;
   // The module was verified after translation and LLVM's passes keep it valid.
-  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile, /*DisableVerify=*/true)) {
-    diags.error(Location(), "LLVM's NVPTX backend cannot emit PTX for " + *arch);
+  if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile, /*DisableVerify=*/true)) {
+    diags.error(Location(), "LLVM's NVPTX backend cannot emit PTX for " + arch);
     return std::nullopt;
   }
-  pm.run(*m);
-  out.ptx = ptx.str().str();
-  timer.lap("PTX", "ptx", [&] { return out.ptx; });
-  return out;
+  pm.run(m);
+  return ptx.str().str();
 }
 
-std::string compileToPTX(const Module &blockIR, const TargetDesc &target, const PTXOptions &options,
-                         Diagnostics &diags) {
-  std::optional<PTXModule> m = compileModuleToPTX(blockIR, target, options, diags);
-  return m ? m->ptx : std::string();
+std::vector<KernelInfo> kernelInfos(const Module &threadIR) {
+  std::vector<KernelInfo> out;
+  for (Op *f : threadIR.functions()) {
+    const Attribute &maps = f->attr("tensor_maps");
+    std::vector<int64_t> words = maps.isInts() ? maps.getInts() : std::vector<int64_t>{};
+    out.push_back({std::string(func::name(f)), static_cast<unsigned>(f->intAttr("num_threads")),
+                   static_cast<uint64_t>(f->intAttr("shared_bytes")),
+                   static_cast<unsigned>(f->region()->numArguments() - words.size() / 19), words});
+  }
+  return out;
 }
 
 } // namespace trident::nvptx

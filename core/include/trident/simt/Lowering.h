@@ -43,9 +43,11 @@ std::optional<Module> lowerToThreadIR(const Module &blockIR, const TargetDesc &t
 // shared_bytes; an error when `target` has less shared memory than it needs.
 bool placeSharedMemory(Op *threadFunc, const TargetDesc &target, Diagnostics &diags);
 
-// What every backend runs first: the default pass pipeline (inlining, folding, CSE,
-// LICM, DCE) on a copy of `blockIR`, the lowering, and both verifiers. A result that
-// does not verify is reported as an internal error of the lowering.
+// The stages from block IR to thread IR that a backend without a list of its own runs
+// (CompileToThreadIR.cpp; ThreadIRStages.h for backends that list them): the default
+// pass pipeline (inlining, folding, CSE, LICM, DCE) on a copy of `blockIR` unless the
+// runtime ran it, the lowering, and both verifiers. A result that does not verify is
+// reported as an internal error of the lowering.
 std::optional<Module> compileToThreadIR(const Module &blockIR, const TargetDesc &target,
                                         const LoweringOptions &options, Diagnostics &diags);
 

@@ -10,7 +10,8 @@
 //   insert-barriers         thread IR: the th.barrier ops shared memory needs (Barriers.h)
 //   verify-thread-ir        thread IR: the rules of docs/thread-ir.md (VerifyThreadIR.h)
 //
-// Run in this order (then --dce) they make what a backend's compileToThreadIR makes.
+// Run in this order (then --dce) they make what a backend's Stages.cpp makes
+// (ThreadIRStages.h calls them by name).
 
 #include "trident/ir/IR.h"
 #include "trident/simt/Lowering.h"

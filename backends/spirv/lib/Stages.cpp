@@ -1,9 +1,29 @@
-// The pipeline from block IR to validated SPIR-V: the SIMT lowering with the
-// device's TargetDesc, the translation, SPIRV-Tools' validator (and optimizer).
+// Every stage of a Vulkan compile, in order: the SPIR-V compiler's table of contents.
+// Each stage has a name that TRIDENT_TIME_STAGES prints and TRIDENT_DUMP_IR names its
+// file after (DIR/<kernel>/NN-<who>-<stage>.<ext>, StageTimer.h).
+//
+//   who      stage                    what                                           where
+//   runtime  frontend                 .py + signature -> block IR, specialized        frontend/
+//   runtime  inline ... dce           the block-IR pipeline                           passes/Pipeline.cpp
+//            -- block IR text crosses the plugin ABI, marked block_pipeline = "default" --
+//   simt     (inline ... dce)         the same, for block IR the runtime did not optimize
+//   simt     expand-descriptors       tt.descriptor_load as masked loads             simt/SimtPasses.cpp
+//   simt     assign-layouts           a layout on every block value, for the device's subgroups
+//   simt     lower-to-thread-ir       every op in its layouts, dots on cooperative matrices if any
+//   simt     allocate-shared-memory   workgroup memory placed by liveness
+//   simt     insert-barriers          th.barrier where workgroup memory needs one
+//   simt     dce, verify-thread-ir    what nothing reads dropped; both verifiers
+//   spirv    lower                    (the time of the simt stages)
+//   spirv    translate                thread IR -> SPIR-V words                      Translate*.cpp
+//   spirv    validate                 SPIRV-Tools' validator                          Tools.cpp
+//   spirv    optimize, validate       TRIDENT_SPIRV_OPTIMIZE: SPIRV-Tools' optimizer, validated again
+//
+// The Vulkan plugin, `trident compile --target vulkan...` and trident-translate call the
+// functions below; `trident-opt --assign-layouts ...` runs the simt passes one by one on text.
 #include "trident/backends/spirv/CodeGen.h"
 #include "trident/backends/spirv/Tools.h"
 
-#include "trident/simt/Lowering.h"
+#include "trident/simt/ThreadIRStages.h"
 #include "trident/simt/VerifyThreadIR.h"
 #include "trident/support/StageTimer.h"
 
@@ -43,7 +63,15 @@ std::optional<Module> lowerToThreadIR(const Module &blockIR, const DeviceInfo &d
   TargetDesc target = targetDesc(device);
   simt::LoweringOptions lowering;
   lowering.numWarps = loweredWarps(blockIR, target, options.numWarps);
-  return simt::compileToThreadIR(blockIR, target, lowering, diags);
+  simt::ThreadIRStages s(blockIR, target, lowering, diags);
+  s.blockPipeline();
+  s.pass("expand-descriptors");
+  s.pass("assign-layouts");
+  s.pass("lower-to-thread-ir");
+  s.pass("allocate-shared-memory");
+  s.pass("insert-barriers");
+  s.dce();
+  return s.verified();
 }
 
 std::optional<SpirvKernel> compileToSpirv(const Module &ir, std::string_view kernel, const DeviceInfo &device,
