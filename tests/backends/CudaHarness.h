@@ -82,7 +82,8 @@ struct CudaHarness {
   std::string compile(const std::string &ir, const std::string &kernel, const std::string &forTarget,
                       const char *emit = nullptr, uint32_t numWarps = 0,
                       trident_kernel_metadata *meta = nullptr) {
-    trident_compile_options options{sizeof(trident_compile_options), numWarps, 1, 0, emit};
+    // num_stages 3, as a launch has by default (LaunchOptions): dot loops pipelined.
+    trident_compile_options options{sizeof(trident_compile_options), numWarps, 3, 0, emit};
     trident_binary binary{};
     binary.struct_size = sizeof binary;
     check(api->compile(ctx, forTarget.c_str(), ir.data(), ir.size(), kernel.c_str(), &options, &binary),
