@@ -88,7 +88,10 @@ int log2Ceil(int64_t n) {
 
 class DotGen {
 public:
-  explicit DotGen(Generator &g) : g(g), rng(g.rng_) {}
+  // `side`: the draws of the descriptor choices (loop), a stream of their own so that
+  // kernels without descriptors stay what they were before them.
+  explicit DotGen(Generator &g)
+      : g(g), rng(g.rng_), side(g.kernel_.seed * 0x9e3779b97f4a7c15ull + g.kernel_.args.size()) {}
 
   bool run();
 
@@ -117,6 +120,7 @@ private:
 
   Generator &g;
   Rng &rng;
+  Rng side;
 };
 
 std::optional<DotKind> DotGen::pickKind() {
@@ -596,6 +600,12 @@ bool DotGen::loop(DotKind kind) {
   int64_t tiles = std::max<int64_t>(trips, 1);
   std::vector<int64_t> as, bs;
   pickShape(kind, true, g.numPrograms_ * g.scopes_.back().slotCount * tiles, as, bs);
+  // Now and then the tiles come through tensor descriptors or block pointers
+  // (tt.descriptor_load; below). sm_90's tensor maps serve the tiles of warpgroup dots
+  // (M of 64 on four warps): such loops often get that M.
+  bool descriptors = g.enabled("descriptor") && side.chance(0.3);
+  if (descriptors && as[0] % 16 == 0 && as[0] < 64 && as[1] % 16 == 0 && bs[1] % 8 == 0 && side.chance(0.6))
+    as[0] = 64;
   int64_t m = as[0], kd = as[1], n = bs[1];
   std::vector<int64_t> cs = {m, n};
   int64_t step = rng.range(1, 3), lb = rng.range(-3, 3);
@@ -623,6 +633,8 @@ bool DotGen::loop(DotKind kind) {
     int kAxis;                 // the axis of the loaded block along K
     int64_t rowStride, colStride, advance;
     bool trans = false;
+    bool descriptor = false; // its tiles come by tt.descriptor_load
+    int64_t rows = 0, cols = 0; // the matrix all its tiles lie in
     Value *param = nullptr, *index = nullptr, *base = nullptr, *ptrs0 = nullptr;
     const DotRange *range;
   };
@@ -638,6 +650,7 @@ bool DotGen::loop(DotKind kind) {
     bool colMajor = rng.chance(0.3);
     // The matrix all tiles lie in: tile dims, with the K axis `tiles` times longer.
     int64_t rows = shape[0] * (kAxis == 0 ? tiles : 1), cols = shape[1] * (kAxis == 1 ? tiles : 1);
+    s.rows = rows, s.cols = cols;
     s.rowStride = colMajor ? 1 : cols;
     s.colStride = colMajor ? rows : 1;
     s.advance = kd * (kAxis == 0 ? s.rowStride : s.colStride);
@@ -649,7 +662,11 @@ bool DotGen::loop(DotKind kind) {
   };
   layout(sa, as, 1, ra, "a");
   layout(sb, bs, 0, rb, "b");
-  bool advancing = rng.chance(0.6);
+  // A descriptor's tensor is the program's matrix, the tile's K offset the iteration's,
+  // and the bounds below are the dimensions' sizes (zero padding for masks).
+  for (Side *s : {&sa, &sb})
+    s->descriptor = descriptors && side.chance(0.85);
+  bool advancing = !descriptors && rng.chance(0.6);
   for (Side *s : {&sa, &sb})
     if (advancing)
       s->ptrs0 = note(g.b_.addPtr(note(g.b_.splat(s->param, s->tile)),
@@ -707,7 +724,7 @@ bool DotGen::loop(DotKind kind) {
   scope.slot = slot;
   scope.slotCount *= tiles;
 
-  auto loadSide = [&](Side &s, unsigned argIndex) {
+  auto pointerLoad = [&](Side &s, unsigned argIndex, Value *edgeBound) {
     Value *ptrs;
     if (advancing) {
       ptrs = body->argument(argIndex);
@@ -723,13 +740,44 @@ bool DotGen::loop(DotKind kind) {
       Value *kPos = note(g.b_.binary(OpCode::AddI, kStart, g.axisIndex(s.tile, s.kAxis)));
       conj(note(g.b_.cmpi("slt", kPos, note(g.b_.splat(kBound, s.tile)))));
     }
-    Value *edgeBound = &s == &sa ? rowBound : colBound;
     if (edgeBound)
       conj(note(g.b_.cmpi("slt", g.axisIndex(s.tile, 1 - s.kAxis), note(g.b_.splat(edgeBound, s.tile)))));
     if (mask)
       g.use("mask");
     Type t = Type::block(s.tile, kind.in);
-    Value *v = maskedLoad(ptrs, mask, t, factsOf(kind.in, *s.range), *s.range);
+    return maskedLoad(ptrs, mask, t, factsOf(kind.in, *s.range), *s.range);
+  };
+  // With `checked` (a block pointer's boundary_check) the dimensions with a bound and some
+  // others; without it (a tensor descriptor) every dimension is checked.
+  auto descriptorLoad = [&](Side &s, Value *edgeBound) {
+    std::vector<Value *> operands = {note(g.b_.addPtr(s.param, s.base))}, strides, offsets;
+    int64_t checked = 0;
+    for (int d = 0; d < 2; ++d) {
+      Value *bound = d == s.kAxis ? kBound : edgeBound;
+      if (bound || side.chance(0.5))
+        checked |= int64_t(1) << d;
+      operands.push_back(bound ? note(g.b_.cast(OpCode::ExtSI, bound, Type::i64()))
+                               : g.constInt(d == 0 ? s.rows : s.cols, Type::i64()));
+      strides.push_back(g.constInt(d == 0 ? s.rowStride : s.colStride, Type::i64()));
+      offsets.push_back(d == s.kAxis ? note(g.b_.binary(OpCode::MulI, index, i32(kd))) : i32(0));
+    }
+    operands.insert(operands.end(), strides.begin(), strides.end());
+    operands.insert(operands.end(), offsets.begin(), offsets.end());
+    AttributeList attrs;
+    attrs.set("padding", Attribute::string("zero"));
+    if (checked != 3 || side.chance(0.5))
+      attrs.set("checked", Attribute::integer(checked));
+    if (kBound || edgeBound)
+      g.use("mask");
+    g.use("descriptor");
+    Type t = Type::block(s.tile, kind.in);
+    Op *load = g.b_.create(OpCode::DescriptorLoad, operands, std::span<const Type>(&t, 1), attrs);
+    // Zero padding is inside every range factsOf gives.
+    return g.recordWith(load->result(), factsOf(kind.in, *s.range), false);
+  };
+  auto loadSide = [&](Side &s, unsigned argIndex) {
+    Value *edgeBound = &s == &sa ? rowBound : colBound;
+    Value *v = s.descriptor ? descriptorLoad(s, edgeBound) : pointerLoad(s, argIndex, edgeBound);
     if (s.trans) {
       g.use("shape");
       v = g.record(g.b_.trans(v, std::vector<int64_t>{1, 0}));

@@ -22,7 +22,7 @@ const std::vector<std::string> &generatorFeatures() {
   static const std::vector<std::string> features = {
       "i8",   "i16",    "i32",  "i64",  "f16",  "bf16",   "f32",     "f64",        "f8",
       "math", "shape",  "reduce", "scan", "loop", "if",   "atomic",  "mask",       "gather",
-      "bitcast", "scalar-args", "dot"};
+      "bitcast", "scalar-args", "dot", "descriptor"};
   return features;
 }
 
