@@ -18,7 +18,8 @@ struct OptimizeOptions {
   std::string first;                  // a textual pipeline run before the default one
 };
 
-// Runs the pipeline for `optLevel` (0: nothing) over `m`.
+// Runs the pipeline for `optLevel` (0: none) over `m`, then the rewrites every target's
+// code generator needs (a signed i1 -> float conversion as a select).
 void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel, const OptimizeOptions &options = {});
 
 // `m` as LLVM IR text (TRIDENT_DUMP_IR, --emit llvm).
