@@ -173,6 +173,22 @@ const ModuleEnv &ModuleSet::addMain(const std::string &fileName, std::string tex
 }
 
 const ModuleEnv &ModuleSet::prelude() {
+  if (!ownsPrelude_) {
+    // The prelude is the same text for every compile and reads nothing outside itself
+    // (it imports only the language, no files, and has no module-level tests), so it
+    // is parsed and bound once per process, by a set of its own, and shared read-only
+    // (a function-local static: thread-safe to initialize). Parsing it (3000 lines) was
+    // most of the cost of compiling a small kernel.
+    static const ModuleEnv &shared = []() -> const ModuleEnv & {
+      ImportOptions none;
+      none.useEnvironment = false;
+      none.readFile = [](const std::string &) -> std::optional<std::string> { return std::nullopt; };
+      static ModuleSet owner(none);
+      owner.ownsPrelude_ = true;
+      return owner.prelude();
+    }();
+    return shared;
+  }
   if (!prelude_) {
     prelude_ = std::make_unique<ModuleEnv>();
     prelude_->source = std::make_unique<SourceBuffer>("<triton.language>", preludeSource());

@@ -85,7 +85,8 @@ public:
 
   // The kernel file, read now. Lexical errors throw CompileError.
   const ModuleEnv &addMain(const std::string &fileName, std::string text);
-  // The language functions written in the Triton language (Prelude.cpp).
+  // The language functions written in the Triton language (Prelude.cpp), read once
+  // per process and shared by every set.
   const ModuleEnv &prelude();
   // Binds the names of a found module on first use (a no-op while it is being read).
   const ModuleEnv &load(const ModuleEnv &m);
@@ -128,7 +129,8 @@ private:
   std::vector<std::string> roots_;                            // where absolute imports look, in order
   std::map<std::string, std::unique_ptr<ModuleEnv>> modules_; // by file (or package folder)
   const ModuleEnv *main_ = nullptr;
-  std::unique_ptr<ModuleEnv> prelude_;
+  std::unique_ptr<ModuleEnv> prelude_; // only in the one set that owns the shared prelude
+  bool ownsPrelude_ = false;
   int loadDepth_ = 0;
   // Module-level tests are evaluated by a code generator of their own, building
   // into a scratch module, so that nothing they do reaches the kernel's IR.

@@ -5,6 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <thread>
+#include <vector>
+
 using namespace trident;
 using namespace trident::test;
 
@@ -90,4 +93,32 @@ TEST_CASE("arbitrary bytes never crash the entry points") {
   std::string withNul = std::string(kHeader) + "@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, 1.0)\n";
   withNul += std::string("\0\xff", 2);
   CHECK(!compileKernel(withNul, "k.py", req, d2));
+}
+
+TEST_CASE("the language prelude, read once per process, gives every compile the same result") {
+  // The prelude (tl.rand, tl.sort, libdevice ...) is parsed by the first compile and
+  // shared read-only afterwards: an error inside it, later compiles and compiles on
+  // several threads at once must all see it as the first compile did.
+  std::string src = std::string(kHeader) +
+                    "@triton.jit\ndef k(x_ptr, seed):\n"
+                    "    offs = tl.arange(0, 16)\n"
+                    "    r = tl.rand(seed, offs) + tl.sort(tl.load(x_ptr + offs))\n"
+                    "    tl.store(x_ptr + offs, r)\n";
+  std::string first = ir(src, "k", "*fp32, i32");
+  REQUIRE(first.rfind("ERROR", 0) != 0);
+  CHECK(count(first, "tt.store") == 1);
+  std::string bad = std::string(kHeader) +
+                    "@triton.jit\ndef k(x_ptr):\n    r = tl.rand(1.5, tl.arange(0, 16))\n"
+                    "    tl.store(x_ptr + tl.arange(0, 16), r)\n";
+  CHECK(firstError(bad, "k", "*fp32") ==
+        "6:9: tl.rand: static_assert failed: the seed of the random functions must be an integer");
+  CHECK(ir(src, "k", "*fp32, i32") == first);
+  std::vector<std::string> results(4);
+  std::vector<std::thread> threads;
+  for (std::string &r : results)
+    threads.emplace_back([&r, &src] { r = ir(src, "k", "*fp32, i32"); });
+  for (std::thread &t : threads)
+    t.join();
+  for (const std::string &r : results)
+    CHECK(r == first);
 }
