@@ -4,15 +4,17 @@
 // are present. Per kernel and device: device time (events around each launch,
 // the median of the repeats after warm-ups), GB/s, the ratio to the copy, the
 // host time of a warm launch call (median), and the cold first launch (compile,
-// load and one run, with the disk cache off). Every result is checked against a
-// float64 reference on the host before it is timed.
+// load and one run, with the disk cache off; with TRIDENT_TIME_STAGES=1 the compile's
+// stages print their times too). Every result is checked against a float64 reference on
+// the host before it is timed.
 //
-//   trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] [--programs N]
+//   trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N,...] [--programs N]
 //                 [--chain N] [--kernels memory|dots|all] [--only NAMES] [--samples DIR] [--json FILE]
 // --kernels: the memory-bound rows, the matmul and attention rows (BenchDots.h), or both
 // (the default; dots on GPUs only). --only: the dot rows whose "kernel size" contains one
 // of these comma-separated parts ("descriptor,persistent", "x16384x").
-// --warps: the warps of softmax and layer norm (default: Triton's tutorial choice);
+// --warps: the warps of softmax and layer norm (default: Triton's tutorial choice); several
+// (--warps 4,8,16) give a row per count, named "softmax w4" and so on;
 // --programs: softmax in that many programs, each looping over rows (default: one per row);
 // --chain: N launches back to back between each pair of events, the time divided by N
 // (default 1: events around each launch).
@@ -47,7 +49,7 @@ struct Options {
   std::vector<std::string> devices;
   bool all = false, small = false;
   int repeats = 20;
-  int warps = 0; // > 0: this many warps for softmax and layer norm instead of Triton's choice
+  std::vector<int> warps; // softmax and layer norm at each of these warp counts (empty: Triton's choice)
   int programs = 0; // > 0: softmax runs this many programs, each looping over rows (else one per row)
   int chain = 1;    // launches between each pair of events
   std::string kernels = "all"; // "memory", "dots" or "all" (dots on GPUs only, unless --kernels dots)
@@ -81,9 +83,13 @@ public:
       double copyGbps = copy(dev, n);
       vectorAdd(dev, n, copyGbps);
       vectorAdd(dev, 1024, copyGbps); // one program: the device time of a launch itself
+      // Triton's tutorials: more warps for longer softmax rows; 8 for layer norm here.
+      auto warpCounts = [&](int tutorial) { return o_.warps.empty() ? std::vector<int>{tutorial} : o_.warps; };
       for (int cols : {1024, 4096, 16384})
-        softmax(dev, o_.small ? 64 : 16384, cols, copyGbps);
-      layerNorm(dev, o_.small ? 64 : 4096, 8192, copyGbps);
+        for (int warps : warpCounts(cols >= 4096 ? 16 : cols >= 2048 ? 8 : 4))
+          softmax(dev, o_.small ? 64 : 16384, cols, warps, copyGbps);
+      for (int warps : warpCounts(8))
+        layerNorm(dev, o_.small ? 64 : 4096, 8192, warps, copyGbps);
     }
     saveSoFar();
     if (o_.kernels == "dots" || (o_.kernels == "all" && dev.info().isGpu)) {
@@ -126,6 +132,10 @@ private:
   }
 
   static std::string pow2(size_t n) { return "2^" + std::to_string(int(std::log2(double(n)))); }
+  // The row's kernel name, with its warp count when --warps lists several.
+  std::string named(const char *kernel, int warps) const {
+    return o_.warps.size() > 1 ? std::string(kernel) + " w" + std::to_string(warps) : kernel;
+  }
 
   double copy(const Device &dev, size_t n) {
     Buffer a(dev, n, DType::F32), b(dev, n, DType::F32);
@@ -177,7 +187,7 @@ private:
     r.copyRatio = r.gbps / copyGbps;
   }
 
-  void softmax(const Device &dev, int rowsN, int cols, double copyGbps) {
+  void softmax(const Device &dev, int rowsN, int cols, int warps, double copyGbps) {
     const size_t total = size_t(rowsN) * size_t(cols);
     std::vector<float> x(total);
     std::mt19937 gen{uint32_t(cols)};
@@ -188,12 +198,11 @@ private:
     out.fillBytes(0xff);
     Kernel k = Kernel::fromFile(o_.samplesDir + "/fused_softmax.py", "softmax_kernel");
     LaunchOptions opts;
-    // Triton's tutorial: more warps for longer rows; one program per row.
-    opts.numWarps = o_.warps > 0 ? o_.warps : cols >= 4096 ? 16 : cols >= 2048 ? 8 : 4;
+    opts.numWarps = warps; // one program per row, as in Triton's tutorial, unless --programs
     opts.constexprs = {{"BLOCK_SIZE", cols}, {"num_stages", 2}};
     const int programs = o_.programs > 0 ? std::min(o_.programs, rowsN) : rowsN;
     auto launch = [&] { k.launch(dev, Grid(programs), {out, bx, cols, cols, rowsN, cols}, opts); };
-    Row &r = add(dev, "softmax", std::to_string(rowsN) + "x" + std::to_string(cols) + " f32");
+    Row &r = add(dev, named("softmax", warps), std::to_string(rowsN) + "x" + std::to_string(cols) + " f32");
     r.coldMs = coldLaunchMs(dev, launch);
     std::vector<float> got = out.toHost<float>();
     // float64 reference on every row (--small) or every 64th row and the last.
@@ -226,7 +235,7 @@ private:
     r.copyRatio = r.gbps / copyGbps;
   }
 
-  void layerNorm(const Device &dev, int M, int N, double copyGbps) {
+  void layerNorm(const Device &dev, int M, int N, int warps, double copyGbps) {
     const size_t total = size_t(M) * size_t(N);
     std::vector<uint16_t> x(total), w(static_cast<size_t>(N)), b(static_cast<size_t>(N));
     std::mt19937 gen(7);
@@ -244,12 +253,12 @@ private:
     y.fillBytes(0xff);
     Kernel k = Kernel::fromFile(o_.samplesDir + "/layer_norm.py", "_layer_norm_fwd_fused");
     LaunchOptions opts;
-    // Triton's tutorial: BLOCK_SIZE = min(64 KB / element size, next power of 2 >= N), 8 warps here.
-    opts.numWarps = o_.warps > 0 ? o_.warps : 8;
+    // Triton's tutorial: BLOCK_SIZE = min(64 KB / element size, next power of 2 >= N).
+    opts.numWarps = warps;
     opts.constexprs = {{"BLOCK_SIZE", 8192}};
     const float eps = 1e-5f;
     auto launch = [&] { k.launch(dev, Grid(M), {bx, y, bw, bb, mean, rstd, N, N, eps}, opts); };
-    Row &r = add(dev, "layer norm fwd", std::to_string(M) + "x" + std::to_string(N) + " f16");
+    Row &r = add(dev, named("layer norm fwd", warps), std::to_string(M) + "x" + std::to_string(N) + " f16");
     r.coldMs = coldLaunchMs(dev, launch);
     std::vector<uint16_t> got(total);
     y.copyToHost(std::span<uint16_t>(got));
@@ -338,7 +347,7 @@ void writeJson(const std::string &path, const std::vector<Row> &rows, const Opti
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N] "
+  std::fprintf(stderr, "usage: trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N,...] "
                        "[--programs N] [--chain N] [--kernels memory|dots|all] [--only NAMES] [--samples DIR] "
                        "[--json FILE]\n");
   return 2;
@@ -364,8 +373,11 @@ int main(int argc, char **argv) {
       o.programs = std::max(1, std::atoi(value()));
     else if (!std::strcmp(argv[i], "--chain") && i + 1 < argc)
       o.chain = std::max(1, std::atoi(value()));
-    else if (!std::strcmp(argv[i], "--warps") && i + 1 < argc)
-      o.warps = std::max(1, std::atoi(value()));
+    else if (!std::strcmp(argv[i], "--warps") && i + 1 < argc) {
+      std::stringstream list(value());
+      for (std::string w; std::getline(list, w, ',');)
+        o.warps.push_back(std::max(1, std::atoi(w.c_str())));
+    }
     else if (!std::strcmp(argv[i], "--samples") && i + 1 < argc)
       o.samplesDir = value();
     else if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc)

@@ -71,7 +71,9 @@ if [ -z "${STEPS:-}" ] || [[ " $STEPS " == *" triton "* ]]; then
   step triton; timeout 200 python3 benchmarks/triton_reference.py --json "$out/triton.json" > "$out/triton.log" 2>&1
   tail -30 "$out/triton.log"
 fi
-TAIL=30 run cuda_bench 90 env TRIDENT_TIME_STAGES=1 $B/tests/backends/cuda_bench "$out/cuda_bench.json"
+# The memory-bound rows on cuda:0 at 4, 8 and 16 warps each, with every compile's stage times.
+TAIL=60 run cuda_bench 90 env TRIDENT_TIME_STAGES=1 $B/bin/trident-bench --device cuda:0 --kernels memory \
+  --warps 4,8,16 --json "$out/cuda_bench.json"
 run launch_cuda 20 $B/bin/trident-bench-launch --device cuda:0
 
 # 3. Random kernels, several devices, sanitizers.

@@ -1,57 +1,25 @@
 #include "Heuristics.h"
 
+#include "Parser.h"
 #include "trident/Error.h"
 
-#include <cctype>
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace trident::detail {
 
 using Kind = HeuristicValue::Kind;
 
+// Turns the frontend parser's syntax tree of `lambda args: ...` into the node list.
 struct HeuristicParser {
   Heuristic &h;
-  const std::string &s;
-  size_t pos = 0;
   std::string argsName;
 
   [[noreturn]] void fail(const std::string &what) {
-    throw Error(ErrorCode::Compile, "@triton.heuristics for '" + h.param_ + "': " + what + " in `" + s +
+    throw Error(ErrorCode::Compile, "@triton.heuristics for '" + h.param_ + "': " + what + " in `" + h.source_ +
                                         "` (supported: numbers, args['name'], arithmetic, comparisons, "
                                         "and/or/not, if-else, next_power_of_2, cdiv, min, max, abs, int, float, bool)");
-  }
-  void skip() {
-    while (pos < s.size() && std::isspace(static_cast<unsigned char>(s[pos])))
-      ++pos;
-  }
-  bool peek(const std::string &tok) {
-    skip();
-    if (s.compare(pos, tok.size(), tok) != 0)
-      return false;
-    // Keywords must end at a word boundary.
-    if (std::isalpha(static_cast<unsigned char>(tok.back())) && pos + tok.size() < s.size() &&
-        (std::isalnum(static_cast<unsigned char>(s[pos + tok.size()])) || s[pos + tok.size()] == '_'))
-      return false;
-    return true;
-  }
-  bool accept(const std::string &tok) {
-    if (!peek(tok))
-      return false;
-    pos += tok.size();
-    return true;
-  }
-  void expect(const std::string &tok) {
-    if (!accept(tok))
-      fail("expected '" + tok + "'");
-  }
-  std::string name() {
-    skip();
-    size_t start = pos;
-    while (pos < s.size() && (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_' || s[pos] == '.'))
-      ++pos;
-    if (start == pos)
-      fail("expected a name");
-    return s.substr(start, pos - start);
   }
   int32_t node(Heuristic::Op op, int32_t a = -1, int32_t b = -1, int32_t c = -1) {
     Heuristic::Node n;
@@ -62,169 +30,138 @@ struct HeuristicParser {
     h.nodes_.push_back(n);
     return int32_t(h.nodes_.size() - 1);
   }
+  int32_t constant(HeuristicValue v) {
+    int32_t n = node(Heuristic::Op::Const);
+    h.nodes_[size_t(n)].value = v;
+    return n;
+  }
 
   int32_t lambda() {
-    expect("lambda");
-    argsName = name();
-    expect(":");
-    int32_t root = conditional();
-    skip();
-    if (pos != s.size())
-      fail("unexpected text '" + s.substr(pos) + "'");
-    return root;
+    frontend::ExprPtr e;
+    try {
+      // In brackets, as the lambda was in its dict: its text may span lines.
+      e = frontend::parseExpression(frontend::SourceBuffer("<heuristic>", "(" + h.source_ + ")"));
+    } catch (const frontend::CompileError &error) {
+      fail(error.message);
+    }
+    if (e->kind != frontend::ExprKind::Lambda)
+      fail("expected 'lambda'");
+    if (e->items.size() != 1)
+      fail("expected a lambda of one parameter");
+    argsName = e->items[0]->name;
+    return expr(*e->value);
   }
-  int32_t conditional() {
-    int32_t value = orExpr();
-    if (!accept("if"))
-      return value;
-    int32_t cond = orExpr();
-    expect("else");
-    int32_t other = conditional();
-    return node(Heuristic::Op::Cond, value, other, cond);
-  }
-  int32_t orExpr() {
-    int32_t a = andExpr();
-    while (accept("or"))
-      a = node(Heuristic::Op::Or, a, andExpr());
-    return a;
-  }
-  int32_t andExpr() {
-    int32_t a = notExpr();
-    while (accept("and"))
-      a = node(Heuristic::Op::And, a, notExpr());
-    return a;
-  }
-  int32_t notExpr() {
-    if (accept("not"))
-      return node(Heuristic::Op::Not, notExpr());
-    return comparison();
-  }
-  int32_t comparison() {
-    int32_t a = arith();
-    static const std::pair<const char *, Heuristic::Op> ops[] = {
-        {"==", Heuristic::Op::Eq}, {"!=", Heuristic::Op::Ne}, {"<=", Heuristic::Op::Le},
-        {">=", Heuristic::Op::Ge}, {"<", Heuristic::Op::Lt},  {">", Heuristic::Op::Gt}};
-    for (const auto &[tok, op] : ops)
-      if (accept(tok))
-        return node(op, a, arith());
-    return a;
-  }
-  int32_t arith() {
-    int32_t a = term();
-    for (;;) {
-      if (accept("+"))
-        a = node(Heuristic::Op::Add, a, term());
-      else if (accept("-"))
-        a = node(Heuristic::Op::Sub, a, term());
-      else
-        return a;
+
+  int32_t expr(const frontend::Expr &e) {
+    using frontend::ExprKind;
+    switch (e.kind) {
+    case ExprKind::Int:
+      if (e.intTooLarge || e.intValue > uint64_t(INT64_MAX))
+        fail("integer literal out of range");
+      return constant({Kind::Int, int64_t(e.intValue), 0});
+    case ExprKind::Float: return constant({Kind::Float, 0, e.floatValue});
+    case ExprKind::Bool: return constant({Kind::Bool, e.boolValue, 0});
+    case ExprKind::Subscript: return parameter(e);
+    case ExprKind::UnaryOp: return unary(e);
+    case ExprKind::BinOp: return binary(e);
+    case ExprKind::Compare: return comparison(e);
+    case ExprKind::BoolOp: {
+      int32_t a = expr(*e.items[0]);
+      for (size_t i = 1; i < e.items.size(); ++i)
+        a = node(e.boolValue ? Heuristic::Op::And : Heuristic::Op::Or, a, expr(*e.items[i]));
+      return a;
+    }
+    case ExprKind::IfExp: {
+      int32_t cond = expr(*e.items[0]), value = expr(*e.items[1]);
+      return node(Heuristic::Op::Cond, value, expr(*e.items[2]), cond);
+    }
+    case ExprKind::Call: return call(e);
+    default: fail("'" + text(e) + "' is not supported");
     }
   }
-  int32_t term() {
-    int32_t a = unary();
-    for (;;) {
-      if (peek("**"))
-        return a;
-      if (accept("//"))
-        a = node(Heuristic::Op::FloorDiv, a, unary());
-      else if (accept("*"))
-        a = node(Heuristic::Op::Mul, a, unary());
-      else if (accept("/"))
-        a = node(Heuristic::Op::Div, a, unary());
-      else if (accept("%"))
-        a = node(Heuristic::Op::Mod, a, unary());
-      else
-        return a;
-    }
+  std::string text(const frontend::Expr &e) const {
+    // Spans count from the '(' put before the lambda.
+    size_t begin = e.span.begin > 0 ? e.span.begin - 1 : 0;
+    return h.source_.substr(std::min(begin, h.source_.size()), e.span.end - e.span.begin);
   }
-  int32_t unary() {
-    if (accept("-"))
-      return node(Heuristic::Op::Neg, unary());
-    if (accept("+"))
-      return unary();
-    int32_t base = primary();
-    if (accept("**"))
-      return node(Heuristic::Op::Pow, base, unary());
-    return base;
-  }
-  int32_t primary() {
-    skip();
-    if (accept("(")) {
-      int32_t e = conditional();
-      expect(")");
-      return e;
-    }
-    if (pos < s.size() && (std::isdigit(static_cast<unsigned char>(s[pos])) || s[pos] == '.')) {
-      size_t used = 0;
-      std::string rest = s.substr(pos);
-      HeuristicValue v;
-      size_t intEnd = 0;
-      long long iv = std::stoll(rest, &intEnd, 0);
-      double fv = std::stod(rest, &used);
-      if (used > intEnd) {
-        v.kind = Kind::Float;
-        v.f = fv;
-      } else {
-        v.kind = Kind::Int;
-        v.i = iv;
-        used = intEnd;
+  int32_t parameter(const frontend::Expr &e) {
+    if (e.value->kind != frontend::ExprKind::Name || e.value->name != argsName)
+      fail("'" + text(e) + "' is not supported");
+    if (e.index->kind != frontend::ExprKind::String)
+      fail("expected a quoted parameter name after " + argsName + "[");
+    for (size_t i = 0; i < h.paramNames_.size(); ++i)
+      if (h.paramNames_[i] == e.index->name) {
+        int32_t n = node(Heuristic::Op::Param);
+        h.nodes_[size_t(n)].param = uint32_t(i);
+        return n;
       }
-      pos += used;
-      int32_t n = node(Heuristic::Op::Const);
-      h.nodes_[size_t(n)].value = v;
-      return n;
+    fail("'" + e.index->name + "' is not a parameter of the kernel");
+  }
+  int32_t unary(const frontend::Expr &e) {
+    switch (e.unaryOp) {
+    case frontend::UnaryOpKind::Neg: return node(Heuristic::Op::Neg, expr(*e.value));
+    case frontend::UnaryOpKind::Pos: return expr(*e.value);
+    case frontend::UnaryOpKind::Not: return node(Heuristic::Op::Not, expr(*e.value));
+    default: fail(std::string("'") + frontend::spelling(e.unaryOp) + "' is not supported");
     }
-    std::string id = name();
-    if (id == "True" || id == "False") {
-      int32_t n = node(Heuristic::Op::Const);
-      h.nodes_[size_t(n)].value = {Kind::Bool, id == "True", 0};
-      return n;
+  }
+  int32_t binary(const frontend::Expr &e) {
+    static const std::pair<frontend::BinOpKind, Heuristic::Op> ops[] = {
+        {frontend::BinOpKind::Add, Heuristic::Op::Add},      {frontend::BinOpKind::Sub, Heuristic::Op::Sub},
+        {frontend::BinOpKind::Mul, Heuristic::Op::Mul},      {frontend::BinOpKind::Div, Heuristic::Op::Div},
+        {frontend::BinOpKind::FloorDiv, Heuristic::Op::FloorDiv}, {frontend::BinOpKind::Mod, Heuristic::Op::Mod},
+        {frontend::BinOpKind::Pow, Heuristic::Op::Pow}};
+    for (const auto &[kind, op] : ops)
+      if (e.binOp == kind) {
+        int32_t a = expr(*e.value);
+        return node(op, a, expr(*e.index));
+      }
+    fail(std::string("'") + frontend::spelling(e.binOp) + "' is not supported");
+  }
+  // a < b <= c is (a < b) and (b <= c), as in Python.
+  int32_t comparison(const frontend::Expr &e) {
+    static const std::pair<frontend::CmpOpKind, Heuristic::Op> ops[] = {
+        {frontend::CmpOpKind::Eq, Heuristic::Op::Eq}, {frontend::CmpOpKind::NotEq, Heuristic::Op::Ne},
+        {frontend::CmpOpKind::Lt, Heuristic::Op::Lt}, {frontend::CmpOpKind::LtE, Heuristic::Op::Le},
+        {frontend::CmpOpKind::Gt, Heuristic::Op::Gt}, {frontend::CmpOpKind::GtE, Heuristic::Op::Ge}};
+    int32_t result = -1;
+    for (size_t i = 0; i < e.cmpOps.size(); ++i) {
+      const auto *op = std::find_if(std::begin(ops), std::end(ops), [&](const auto &o) { return o.first == e.cmpOps[i]; });
+      if (op == std::end(ops))
+        fail(std::string("'") + frontend::spelling(e.cmpOps[i]) + "' is not supported");
+      int32_t a = expr(*e.items[i]);
+      int32_t test = node(op->second, a, expr(*e.items[i + 1]));
+      result = result < 0 ? test : node(Heuristic::Op::And, result, test);
     }
-    if (id == argsName) {
-      expect("[");
-      skip();
-      if (pos >= s.size() || (s[pos] != '\'' && s[pos] != '"'))
-        fail("expected a quoted parameter name after " + argsName + "[");
-      char quote = s[pos++];
-      size_t end = s.find(quote, pos);
-      if (end == std::string::npos)
-        fail("unterminated string");
-      std::string param = s.substr(pos, end - pos);
-      pos = end + 1;
-      expect("]");
-      for (size_t i = 0; i < h.paramNames_.size(); ++i)
-        if (h.paramNames_[i] == param) {
-          int32_t n = node(Heuristic::Op::Param);
-          h.nodes_[size_t(n)].param = uint32_t(i);
-          return n;
-        }
-      fail("'" + param + "' is not a parameter of the kernel");
-    }
+    return result;
+  }
+  int32_t call(const frontend::Expr &e) {
+    const frontend::Expr &callee = *e.value;
+    std::string fn = callee.kind == frontend::ExprKind::Name ? callee.name
+                     : callee.kind == frontend::ExprKind::Attribute && callee.value->kind == frontend::ExprKind::Name
+                         ? callee.value->name + "." + callee.name
+                         : text(callee);
     static const std::pair<const char *, Heuristic::Op> calls[] = {
         {"triton.next_power_of_2", Heuristic::Op::NextPow2}, {"next_power_of_2", Heuristic::Op::NextPow2},
         {"triton.cdiv", Heuristic::Op::Cdiv}, {"cdiv", Heuristic::Op::Cdiv}, {"min", Heuristic::Op::Min},
         {"max", Heuristic::Op::Max}, {"abs", Heuristic::Op::Abs}, {"int", Heuristic::Op::ToInt},
         {"float", Heuristic::Op::ToFloat}, {"bool", Heuristic::Op::ToBool}};
-    for (const auto &[fn, op] : calls) {
-      if (id != fn)
+    for (const auto &[name, op] : calls) {
+      if (fn != name)
         continue;
-      expect("(");
-      int32_t a = conditional(), b = -1;
-      if (accept(","))
-        b = conditional();
-      expect(")");
       bool binary = op == Heuristic::Op::Cdiv || op == Heuristic::Op::Min || op == Heuristic::Op::Max;
-      if (binary != (b >= 0))
-        fail(std::string(fn) + " takes " + (binary ? "two arguments" : "one argument"));
-      return node(op, a, b);
+      if (e.items.size() != (binary ? 2u : 1u) || !e.keywords.empty())
+        fail(fn + " takes " + (binary ? "two arguments" : "one argument"));
+      int32_t a = expr(*e.items[0]);
+      return node(op, a, binary ? expr(*e.items[1]) : -1);
     }
-    fail("'" + id + "' is not supported");
+    fail("'" + fn + "' is not supported");
   }
 };
 
 Heuristic::Heuristic(const std::string &param, const std::string &lambdaSource, const std::vector<std::string> &params)
     : param_(param), source_(lambdaSource), paramNames_(params) {
-  HeuristicParser p{*this, source_, 0, {}};
+  HeuristicParser p{*this, {}};
   root_ = p.lambda();
 }
 

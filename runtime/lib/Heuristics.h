@@ -3,7 +3,8 @@
 // values by a Python lambda, e.g.
 //   'EVEN_N': lambda args: args['N'] % args['BLOCK_N'] == 0
 //   'BLOCK':  lambda args: triton.next_power_of_2(args['n_cols'])
-// The lambda is parsed once into a small expression tree and evaluated on each
+// The lambda is parsed once, by the frontend's parser (frontend/syntax, also in a
+// runtime without the compiler), into a small expression tree evaluated on each
 // launch without allocating. Supported: integer, float and bool literals,
 // args['name'] of integer, float and bool parameters, + - * / // % **, comparisons,
 // and / or / not, `x if c else y`, and next_power_of_2, cdiv, min, max, abs,

@@ -4,6 +4,7 @@
 // shuffles of every width), and atomics of every kind.
 #include "trident/backends/nvptx/CodeGen.h"
 #include "trident/backends/nvptx/Target.h"
+#include "trident/ir/ArithOps.h"
 #include "trident/ir/Builder.h"
 #include "trident/ir/MathOps.h"
 #include "trident/ir/Printer.h"
@@ -101,6 +102,15 @@ void compileEverywhere(const std::string &name, Module &m) {
 const std::vector<Type> kIntegers = {Type::i8(), Type::i16(), Type::i32(), Type::i64()};
 const std::vector<Type> kFloats = {Type::f16(), Type::bf16(), Type::f32(), Type::f64()};
 
+// The ops of ArithOps.def on `elements` of `arity` operands.
+std::vector<OpCode> arithOps(ArithElements elements, int arity) {
+  std::vector<OpCode> ops;
+  for (unsigned i = 0; i < numOpCodes(); ++i)
+    if (const ArithOpInfo *a = arithOpInfo(static_cast<OpCode>(i)); a && a->elements == elements && a->arity == arity)
+      ops.push_back(a->code);
+  return ops;
+}
+
 } // namespace
 
 TEST_CASE("integer arithmetic and comparisons on every width") {
@@ -108,10 +118,8 @@ TEST_CASE("integer arithmetic and comparisons on every width") {
     std::cout << "SKIPPED (partly): ptxas not found; op PTX is generated but not assembled\n";
   for (Type t : kIntegers) {
     KernelBuilder k;
-    std::vector<OpCode> ops = {OpCode::AddI,  OpCode::SubI,  OpCode::MulI,  OpCode::DivSI, OpCode::DivUI,
-                               OpCode::RemSI, OpCode::RemUI, OpCode::AndI,  OpCode::OrI,   OpCode::XOrI,
-                               OpCode::ShLI,  OpCode::ShRSI, OpCode::ShRUI, OpCode::MinSI, OpCode::MinUI,
-                               OpCode::MaxSI, OpCode::MaxUI, OpCode::UMulHi};
+    std::vector<OpCode> ops = arithOps(ArithElements::Integer, 2);
+    REQUIRE(ops.size() == 18);
     std::vector<Type> outs(ops.size() + 2, t);
     k.build(t, outs, [&](KernelBuilder &kb) {
       std::vector<Value *> r;
@@ -128,11 +136,9 @@ TEST_CASE("integer arithmetic and comparisons on every width") {
 TEST_CASE("float arithmetic, comparisons and math on every float type") {
   for (Type t : kFloats) {
     KernelBuilder k;
-    std::vector<OpCode> binary = {OpCode::AddF,    OpCode::SubF,       OpCode::MulF,     OpCode::DivF,
-                                  OpCode::RemF,    OpCode::MinimumF,   OpCode::MaximumF, OpCode::MinNumF,
-                                  OpCode::MaxNumF, OpCode::PreciseDivF};
-    std::vector<OpCode> unary = {OpCode::NegF};
-    // Every unary and binary float op of MathOps.def (math.fma below).
+    // Every float op of ArithOps.def, and every unary and binary one of MathOps.def (math.fma below).
+    std::vector<OpCode> binary = arithOps(ArithElements::Float, 2), unary = arithOps(ArithElements::Float, 1);
+    REQUIRE(binary.size() == 10);
     for (unsigned i = 0; i < numOpCodes(); ++i) {
       const MathOpInfo *math = mathOpInfo(static_cast<OpCode>(i));
       if (math && math->elements == MathElements::Float && math->arity <= 2)

@@ -227,6 +227,36 @@ def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
                        doctest::Contains("@triton.heuristics computes it"), Error);
 }
 
+TEST_CASE("@triton.heuristics lambdas are read by the frontend's parser: lines, chains, what is refused") {
+  auto kernelWith = [](const std::string &lambda) {
+    return Kernel::fromSource("import triton\nimport triton.language as tl\n\n@triton.heuristics({'B': " + lambda +
+                                  "})\n@triton.jit\ndef k(x_ptr, n, B: tl.constexpr):\n"
+                                  "    tl.store(x_ptr + tl.arange(0, 1), tl.full((1,), B, tl.int32))\n",
+                              "k", "h.py");
+  };
+  Runtime rt(test::testOptions());
+  Device dev = rt.device("host:0");
+  auto valueFor = [&](Kernel &k, int n) {
+    Buffer x(dev, 1, DType::I32);
+    k.launch(dev, Grid(1), {x, n});
+    return x.toHost<int32_t>()[0];
+  };
+  // Over two lines (as inside the dict's braces), a chained comparison, ** and //, max.
+  Kernel k = kernelWith("lambda args: 1 if 0 < args['n'] <= 8\n        else max(2 ** 3, -(-args['n'] // 2))");
+  CHECK(valueFor(k, 5) == 1);
+  CHECK(valueFor(k, 0) == 8);
+  CHECK(valueFor(k, 30) == 15);
+  for (auto [lambda, message] : std::initializer_list<std::pair<const char *, const char *>>{
+           {"lambda args: args['n'] << 1", "@triton.heuristics for 'B': '<<' is not supported in `lambda args: "
+                                           "args['n'] << 1` (supported: numbers"},
+           {"lambda args: args['m']", "'m' is not a parameter of the kernel"},
+           {"lambda args: min(args['n'])", "min takes two arguments"},
+           {"lambda args: tl.cdiv(args['n'], 2)", "'tl.cdiv' is not supported"},
+           {"lambda a, b: 1", "expected a lambda of one parameter"}}) {
+    CHECK_THROWS_WITH_AS(kernelWith(lambda), doctest::Contains(message), Error);
+  }
+}
+
 TEST_CASE("None binds to a runtime parameter as a constant, as Triton's optional pointers") {
   Runtime rt(test::testOptions());
   Device dev = rt.device("host:0");

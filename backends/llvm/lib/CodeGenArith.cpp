@@ -84,11 +84,39 @@ llvm::Value *definedShift(llvm::IRBuilder<> &b, OpCode code, llvm::Value *x, llv
   return b.CreateSelect(inRange, shifted, llvm::Constant::getNullValue(x->getType()));
 }
 
+// ArithOps.def's llvm column: an instruction or an intrinsic on the two operands, or the
+// op's own case in translateArith.
+struct ArithLlvm {
+  enum Kind : uint8_t { Own, BinOp, Intrinsic } kind;
+  unsigned id; // llvm::Instruction::BinaryOps or llvm::Intrinsic::ID
+};
+
+ArithLlvm arithLlvm(OpCode code) {
+#define binop(X) ArithLlvm{ArithLlvm::BinOp, llvm::Instruction::X}
+#define intrinsic(X) ArithLlvm{ArithLlvm::Intrinsic, llvm::Intrinsic::X}
+#define own ArithLlvm{ArithLlvm::Own, 0}
+  switch (code) {
+#define TRIDENT_ARITH_OP(Id, Name, Arity, Elements, Traits, Llvm, ...) case OpCode::Id: return Llvm;
+#include "trident/ir/ArithOps.def"
+#undef TRIDENT_ARITH_OP
+  default: return own;
+  }
+#undef binop
+#undef intrinsic
+#undef own
+}
+
 } // namespace
 
 bool Translator::translateArith(Op *op) {
   auto x = [&](unsigned i) { return value(op->operand(i)); };
   Type resultType = op->numResults() ? op->result()->type() : Type();
+  if (ArithLlvm arith = arithLlvm(op->code()); arith.kind != ArithLlvm::Own) {
+    define(op->result(), arith.kind == ArithLlvm::BinOp
+                             ? b.CreateBinOp(llvm::Instruction::BinaryOps(arith.id), x(0), x(1))
+                             : b.CreateBinaryIntrinsic(llvm::Intrinsic::ID(arith.id), x(0), x(1)));
+    return true;
+  }
   llvm::Value *r = nullptr;
   switch (op->code()) {
   case OpCode::Constant: {
@@ -104,23 +132,9 @@ bool Translator::translateArith(Op *op) {
       r = llvm::ConstantFP::get(t, v.getFloat());
     break;
   }
-  case OpCode::AddI: r = b.CreateAdd(x(0), x(1)); break;
-  case OpCode::SubI: r = b.CreateSub(x(0), x(1)); break;
-  case OpCode::MulI: r = b.CreateMul(x(0), x(1)); break;
-  case OpCode::DivSI: r = b.CreateSDiv(x(0), x(1)); break;
-  case OpCode::DivUI: r = b.CreateUDiv(x(0), x(1)); break;
-  case OpCode::RemSI: r = b.CreateSRem(x(0), x(1)); break;
-  case OpCode::RemUI: r = b.CreateURem(x(0), x(1)); break;
-  case OpCode::AndI: r = b.CreateAnd(x(0), x(1)); break;
-  case OpCode::OrI: r = b.CreateOr(x(0), x(1)); break;
-  case OpCode::XOrI: r = b.CreateXor(x(0), x(1)); break;
   case OpCode::ShLI:
   case OpCode::ShRSI:
   case OpCode::ShRUI: r = definedShift(b, op->code(), x(0), x(1)); break;
-  case OpCode::MinSI: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x(0), x(1)); break;
-  case OpCode::MinUI: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x(0), x(1)); break;
-  case OpCode::MaxSI: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x(0), x(1)); break;
-  case OpCode::MaxUI: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, x(0), x(1)); break;
   case OpCode::UMulHi: {
     unsigned bits = resultType.bitWidth();
     llvm::Type *wide = b.getIntNTy(2 * bits);
@@ -128,21 +142,12 @@ bool Translator::translateArith(Op *op) {
     r = b.CreateTrunc(b.CreateLShr(p, bits), type(resultType));
     break;
   }
-  case OpCode::AddF: r = b.CreateFAdd(x(0), x(1)); break;
-  case OpCode::SubF: r = b.CreateFSub(x(0), x(1)); break;
-  case OpCode::MulF: r = b.CreateFMul(x(0), x(1)); break;
   case OpCode::DivF:
     r = hooks.approximateDivide(b, x(0), x(1));
     if (!r)
       r = b.CreateFDiv(x(0), x(1));
     break;
-  case OpCode::PreciseDivF: r = b.CreateFDiv(x(0), x(1)); break;
-  case OpCode::RemF: r = b.CreateFRem(x(0), x(1)); break;
   case OpCode::NegF: r = b.CreateFNeg(x(0)); break;
-  case OpCode::MinimumF: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, x(0), x(1)); break;
-  case OpCode::MaximumF: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, x(0), x(1)); break;
-  case OpCode::MinNumF: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x(0), x(1)); break;
-  case OpCode::MaxNumF: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x(0), x(1)); break;
   case OpCode::CmpI: {
     llvm::CmpInst::Predicate p = intPredicate(op->stringAttr("predicate"));
     if (p == llvm::CmpInst::BAD_ICMP_PREDICATE)

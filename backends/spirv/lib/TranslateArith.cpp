@@ -4,6 +4,7 @@
 // selected explicitly; guards vanish when an operand is a known constant.
 #include "Translator.h"
 
+#include "trident/ir/ArithOps.h"
 #include "trident/support/FloatFormats.h"
 
 #include <bit>
@@ -47,24 +48,41 @@ bool translateConstant(Translator &t, Op *op) {
 
 // ---- integers ----
 
+// ArithOps.def's spirv and spirvBool columns: the instruction of a plain binary op, the
+// comparison a min or max selects by, and the logical instruction of an integer op on i1.
+struct ArithSpirv {
+  enum Kind : uint8_t { Own, Binary, Pick } kind;
+  Spv spv;
+  std::optional<Spv> onBool;
+};
+
+ArithSpirv arithSpirv(OpCode code) {
+#define own ArithSpirv::Own, Spv{}
+#define binary(X) ArithSpirv::Binary, Spv::X
+#define pick(X) ArithSpirv::Pick, Spv::X
+#define logical(X) std::optional<Spv>(Spv::X)
+#define none std::nullopt
+  switch (code) {
+#define TRIDENT_ARITH_OP(Id, Name, Arity, Elements, Traits, Llvm, Spirv, SpirvBool)               \
+  case OpCode::Id: return ArithSpirv{Spirv, SpirvBool};
+#include "trident/ir/ArithOps.def"
+#undef TRIDENT_ARITH_OP
+  default: return ArithSpirv{ArithSpirv::Own, Spv{}, std::nullopt};
+  }
+#undef own
+#undef binary
+#undef pick
+#undef logical
+#undef none
+}
+
 // Integer ops on i1 (bools): the ones with a logical equivalent.
 bool translateBoolArith(Translator &t, Op *op) {
-  Spv spv;
-  switch (op->code()) {
-  case OpCode::AddI:
-  case OpCode::SubI:
-  case OpCode::XOrI: spv = Spv::LogicalNotEqual; break;
-  case OpCode::MulI:
-  case OpCode::AndI:
-  case OpCode::MinUI:
-  case OpCode::MaxSI: spv = Spv::LogicalAnd; break; // signed, true (-1) is the smaller
-  case OpCode::OrI:
-  case OpCode::MaxUI:
-  case OpCode::MinSI: spv = Spv::LogicalOr; break;
-  default: return t.error(op, "on i1 cannot be translated");
-  }
+  std::optional<Spv> spv = arithSpirv(op->code()).onBool;
+  if (!spv)
+    return t.error(op, "on i1 cannot be translated");
   uint32_t b = t.boolType();
-  mapComponents(t, op, [&](const std::vector<uint32_t> &a) { return t.emit(spv, b, {a[0], a[1]}); });
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) { return t.emit(*spv, b, {a[0], a[1]}); });
   return true;
 }
 
@@ -127,19 +145,12 @@ bool translateIntArith(Translator &t, Op *op) {
     });
     return true;
   };
+  ArithSpirv arith = arithSpirv(code);
+  if (arith.kind == ArithSpirv::Binary)
+    return binary(arith.spv);
+  if (arith.kind == ArithSpirv::Pick)
+    return pick(arith.spv);
   switch (code) {
-  case OpCode::AddI: return binary(Spv::IAdd);
-  case OpCode::SubI: return binary(Spv::ISub);
-  case OpCode::MulI: return binary(Spv::IMul);
-  case OpCode::DivUI: return binary(Spv::UDiv);
-  case OpCode::RemUI: return binary(Spv::UMod);
-  case OpCode::AndI: return binary(Spv::BitwiseAnd);
-  case OpCode::OrI: return binary(Spv::BitwiseOr);
-  case OpCode::XOrI: return binary(Spv::BitwiseXor);
-  case OpCode::MinSI: return pick(Spv::SLessThan);
-  case OpCode::MinUI: return pick(Spv::ULessThan);
-  case OpCode::MaxSI: return pick(Spv::SGreaterThan);
-  case OpCode::MaxUI: return pick(Spv::UGreaterThan);
   case OpCode::DivSI:
   case OpCode::RemSI:
     mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
@@ -269,11 +280,9 @@ bool translateFloatArith(Translator &t, Op *op) {
     floatOp(t, op, true, [&](uint32_t type, const std::vector<uint32_t> &a) { return t.emit(spv, type, {a[0], a[1]}); });
     return true;
   };
+  if (ArithSpirv arith = arithSpirv(code); arith.kind == ArithSpirv::Binary)
+    return binary(arith.spv);
   switch (code) {
-  case OpCode::AddF: return binary(Spv::FAdd);
-  case OpCode::SubF: return binary(Spv::FSub);
-  case OpCode::MulF: return binary(Spv::FMul);
-  case OpCode::DivF: return binary(Spv::FDiv);
   case OpCode::RemF: // exactly, in f32 for f16 (bf16 is already there)
     floatOp(t, op, true, [&](uint32_t type, const std::vector<uint32_t> &a) {
       if (t.w.widthOf(type) != 16)
@@ -308,36 +317,10 @@ bool translateSelect(Translator &t, Op *op) {
 } // namespace
 
 bool translateArith(Translator &t, Op *op) {
+  if (const ArithOpInfo *arith = arithOpInfo(op->code())) // tt.precise_divf: with the math ops (CodeGen.cpp)
+    return arith->elements == ArithElements::Integer ? translateIntArith(t, op) : translateFloatArith(t, op);
   switch (op->code()) {
   case OpCode::Constant: return translateConstant(t, op);
-  case OpCode::AddI:
-  case OpCode::SubI:
-  case OpCode::MulI:
-  case OpCode::DivSI:
-  case OpCode::DivUI:
-  case OpCode::RemSI:
-  case OpCode::RemUI:
-  case OpCode::AndI:
-  case OpCode::OrI:
-  case OpCode::XOrI:
-  case OpCode::ShLI:
-  case OpCode::ShRSI:
-  case OpCode::ShRUI:
-  case OpCode::MinSI:
-  case OpCode::MinUI:
-  case OpCode::MaxSI:
-  case OpCode::MaxUI:
-  case OpCode::UMulHi: return translateIntArith(t, op);
-  case OpCode::AddF:
-  case OpCode::SubF:
-  case OpCode::MulF:
-  case OpCode::DivF:
-  case OpCode::RemF:
-  case OpCode::NegF:
-  case OpCode::MinimumF:
-  case OpCode::MaximumF:
-  case OpCode::MinNumF:
-  case OpCode::MaxNumF: return translateFloatArith(t, op);
   case OpCode::CmpI: return translateCmpI(t, op);
   case OpCode::CmpF: return translateCmpF(t, op);
   case OpCode::Select: return translateSelect(t, op);

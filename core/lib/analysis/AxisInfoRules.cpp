@@ -4,6 +4,7 @@
 #include "AxisInfoRules.h"
 
 #include "AxisInfoMath.h"
+#include "trident/ir/ArithOps.h"
 
 #include <algorithm>
 
@@ -142,6 +143,10 @@ std::vector<AxisInfo> inferResults(const Op *op, std::span<const AxisInfo *const
   if (op->numResults() == 0)
     return out;
   Type type = op->result()->type();
+  if (const ArithOpInfo *arith = arithOpInfo(op->code()); arith && arith->elements == ArithElements::Integer) {
+    out.push_back(inferIntegerOp(op, in));
+    return out;
+  }
   switch (op->code()) {
   case OpCode::Constant: out.push_back(inferConstant(op, type)); break;
   case OpCode::MakeRange: out.push_back(inferMakeRange(op, type)); break;
@@ -168,24 +173,6 @@ std::vector<AxisInfo> inferResults(const Op *op, std::span<const AxisInfo *const
     out.push_back(out.back());
     break;
   }
-  case OpCode::AddI:
-  case OpCode::SubI:
-  case OpCode::MulI:
-  case OpCode::DivSI:
-  case OpCode::DivUI:
-  case OpCode::RemSI:
-  case OpCode::RemUI:
-  case OpCode::AndI:
-  case OpCode::OrI:
-  case OpCode::XOrI:
-  case OpCode::ShLI:
-  case OpCode::ShRSI:
-  case OpCode::ShRUI:
-  case OpCode::MinSI:
-  case OpCode::MinUI:
-  case OpCode::MaxSI:
-  case OpCode::MaxUI:
-  case OpCode::UMulHi:
   case OpCode::CmpI:
   case OpCode::Select:
   case OpCode::AddPtr: out.push_back(inferIntegerOp(op, in)); break;

@@ -6,6 +6,7 @@
 // float, f16/bf16/f8 in float and rounded to the type (to nearest even) after each op.
 
 #include "InterpImpl.h"
+#include "trident/ir/ArithOps.h"
 #include "trident/ir/MathOps.h"
 
 #include <algorithm>
@@ -423,25 +424,8 @@ bool execArith(Exec &ex, const Op *op) {
   if (!prepare(ex, op, p))
     return false;
   bool ok;
+  const ArithOpInfo *arith = arithOpInfo(op->code());
   switch (op->code()) {
-  case OpCode::AddI:
-  case OpCode::SubI:
-  case OpCode::MulI:
-  case OpCode::DivSI:
-  case OpCode::DivUI:
-  case OpCode::RemSI:
-  case OpCode::RemUI:
-  case OpCode::AndI:
-  case OpCode::OrI:
-  case OpCode::XOrI:
-  case OpCode::ShLI:
-  case OpCode::ShRSI:
-  case OpCode::ShRUI:
-  case OpCode::MinSI:
-  case OpCode::MinUI:
-  case OpCode::MaxSI:
-  case OpCode::MaxUI:
-  case OpCode::UMulHi: ok = integerBinary(ex, op, p); break;
   case OpCode::CmpI:
   case OpCode::CmpF: ok = compare(ex, op, p); break;
   case OpCode::ExtSI:
@@ -460,9 +444,12 @@ bool execArith(Exec &ex, const Op *op) {
   case OpCode::AddPtr:
   case OpCode::Select: ok = convert(ex, op, p); break;
   default:
-    if (!p.out.elem.isFloat())
+    if (arith && arith->elements == ArithElements::Integer)
+      ok = integerBinary(ex, op, p);
+    else if (!p.out.elem.isFloat())
       return unsupported(ex, op);
-    ok = floatArith(ex, op, p);
+    else
+      ok = floatArith(ex, op, p);
   }
   if (!ok)
     return false;

@@ -1,4 +1,5 @@
 #include "trident/ir/OpInfo.h"
+#include "trident/ir/ArithOps.h"
 #include "trident/ir/MathOps.h"
 
 #include <algorithm>
@@ -61,6 +62,17 @@ const MathOpInfo *mathOpInfo(OpCode code) {
     if (m.code == code)
       return &m;
   return nullptr;
+}
+
+const ArithOpInfo *arithOpInfo(OpCode code) {
+  static constexpr ArithOpInfo kArith[] = {
+#define TRIDENT_ARITH_OP(Id, Name, Arity, Elements, ...) ArithOpInfo{OpCode::Id, Arity, ArithElements::Elements},
+#include "trident/ir/ArithOps.def"
+#undef TRIDENT_ARITH_OP
+  };
+  // Ops.def includes the table in one piece, so its op codes are consecutive.
+  size_t i = size_t(code) - size_t(kArith[0].code);
+  return i < std::size(kArith) && kArith[i].code == code ? &kArith[i] : nullptr;
 }
 
 } // namespace trident

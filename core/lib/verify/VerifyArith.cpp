@@ -4,6 +4,7 @@
 
 #include "OpChecker.h"
 
+#include "trident/ir/ArithOps.h"
 #include "trident/ir/MathOps.h"
 
 namespace trident::verifier {
@@ -91,36 +92,9 @@ void verifyCast(OpChecker &c, Elements from, Elements to, Width width) {
 void verifyArithOp(OpChecker &c) {
   if (const MathOpInfo *math = mathOpInfo(c.op()->code()))
     return verifySameTypeOp(c, math->elements == MathElements::Integer ? Elements::Integer : Elements::Float);
+  if (const ArithOpInfo *arith = arithOpInfo(c.op()->code()))
+    return verifySameTypeOp(c, arith->elements == ArithElements::Integer ? Elements::Integer : Elements::Float);
   switch (c.op()->code()) {
-  case OpCode::AddI:
-  case OpCode::SubI:
-  case OpCode::MulI:
-  case OpCode::DivSI:
-  case OpCode::DivUI:
-  case OpCode::RemSI:
-  case OpCode::RemUI:
-  case OpCode::AndI:
-  case OpCode::OrI:
-  case OpCode::XOrI:
-  case OpCode::ShLI:
-  case OpCode::ShRSI:
-  case OpCode::ShRUI:
-  case OpCode::MinSI:
-  case OpCode::MinUI:
-  case OpCode::MaxSI:
-  case OpCode::MaxUI:
-  case OpCode::UMulHi: return verifySameTypeOp(c, Elements::Integer);
-  case OpCode::AddF:
-  case OpCode::SubF:
-  case OpCode::MulF:
-  case OpCode::DivF:
-  case OpCode::RemF:
-  case OpCode::NegF:
-  case OpCode::MinimumF:
-  case OpCode::MaximumF:
-  case OpCode::MinNumF:
-  case OpCode::MaxNumF:
-  case OpCode::PreciseDivF: return verifySameTypeOp(c, Elements::Float);
   case OpCode::CmpI: return verifyCompare(c, Elements::Integer);
   case OpCode::CmpF: return verifyCompare(c, Elements::Float);
   case OpCode::Select: return verifySelect(c);

@@ -2,6 +2,7 @@
 
 #include "VerifyTestUtil.h"
 
+#include "trident/ir/ArithOps.h"
 #include "trident/ir/MathOps.h"
 
 #include <deque>
@@ -210,8 +211,8 @@ const Case kInvalid[] = {
      "'math.fma' op operand types must match, got block<4xf32> and f32"},
 };
 
-// Every math op of MathOps.def, by its table row alone: its operands on block<4xf32>
-// (block<4xi32> for integer ops) are valid, those of the other element family are not.
+// Every op of MathOps.def and ArithOps.def, by its table row alone: its operands on
+// block<4xf32> (block<4xi32> for integer ops) are valid, those of the other element family are not.
 struct MathCases {
   std::deque<std::string> text; // what the cases' string_views point into
   std::vector<Case> valid, invalid;
@@ -219,18 +220,21 @@ struct MathCases {
     for (unsigned i = 0; i < trident::numOpCodes(); ++i) {
       auto code = static_cast<trident::OpCode>(i);
       const trident::MathOpInfo *math = trident::mathOpInfo(code);
-      if (!math)
+      const trident::ArithOpInfo *arith = trident::arithOpInfo(code);
+      if (!math && !arith)
         continue;
       std::string_view name = trident::opInfo(code).name;
-      bool integer = math->elements == trident::MathElements::Integer;
+      const int arity = math ? math->arity : arith->arity;
+      bool integer = math ? math->elements == trident::MathElements::Integer
+                          : arith->elements == trident::ArithElements::Integer;
       auto body = [&](const char *operand, const char *type) -> std::string_view {
         std::string s = "    %r = " + std::string(name) + " " + operand;
-        for (int k = 1; k < math->arity; ++k)
+        for (int k = 1; k < arity; ++k)
           s += std::string(", ") + operand;
         return text.emplace_back(s + " : " + type);
       };
       valid.push_back({name, body(integer ? "%i" : "%x", integer ? "block<4xi32>" : "block<4xf32>"), ""});
-      std::string message = "'" + std::string(name) + "' op " + (math->arity == 1 ? "operand" : "operands") +
+      std::string message = "'" + std::string(name) + "' op " + (arity == 1 ? "operand" : "operands") +
                             " must have " + (integer ? "integer" : "float") + " elements, got " +
                             (integer ? "block<4xf32>" : "block<4xi32>");
       invalid.push_back({name, body(integer ? "%x" : "%i", integer ? "block<4xf32>" : "block<4xi32>"),
@@ -253,8 +257,8 @@ TEST_CASE("elementwise ops: valid samples pass") { verify_test::runCases(kValid)
 
 TEST_CASE("elementwise ops: invalid samples give the expected message") { verify_test::runCases(kInvalid); }
 
-TEST_CASE("math ops: the table's type rule, valid and invalid") {
-  CHECK(mathCases().valid.size() >= 15);
+TEST_CASE("math and arithmetic ops: the tables' type rule, valid and invalid") {
+  CHECK(mathCases().valid.size() >= 15 + 29);
   verify_test::runCases(mathCases().valid);
   verify_test::runCases(mathCases().invalid);
 }

@@ -136,20 +136,19 @@ ExprPtr ParserImpl::parseTargetList() {
 ExprPtr ParserImpl::parseExpr() {
   NestingGuard guard(*this);
   if (atName("lambda")) {
-    Span s = spanOf(next());
-    // Parameters: names with optional defaults, up to ':'.
+    ExprPtr e = make(ExprKind::Lambda, spanOf(next()));
+    e->name = "lambda";
+    // Parameters: names (kept as Name items) with optional defaults (dropped), up to ':'.
     while (!atOp(":") && tok().kind != Tok::Newline && tok().kind != Tok::End) {
-      if (atOp("=")) {
-        next();
+      if (accept("=")) {
         parseExpr();
         continue;
       }
-      next();
+      if (const Token &t = next(); t.kind == Tok::Name)
+        (e->items.emplace_back(make(ExprKind::Name, spanOf(t))))->name = t.text;
     }
     expect(":", "after the parameters of lambda");
-    parseExpr();
-    ExprPtr e = make(ExprKind::Lambda, s);
-    e->name = "lambda";
+    e->value = parseExpr();
     return finish(std::move(e));
   }
   if (atName("yield") || atName("await")) {

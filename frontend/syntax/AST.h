@@ -40,7 +40,7 @@ enum class ExprKind : uint8_t {
   List,
   Dict,
   Set,
-  Lambda,        // kept as source text
+  Lambda,        // lambda params: body
   Starred,       // *value (in calls)
   DoubleStarred, // **value (in calls)
   Unsupported,   // a construct the frontend parses past but cannot compile (comprehension, f-string...)
@@ -88,10 +88,11 @@ struct Expr {
   BinOpKind binOp = BinOpKind::Add;
   UnaryOpKind unaryOp = UnaryOpKind::Neg;
   std::vector<CmpOpKind> cmpOps;
-  ExprPtr value;               // Attribute/Subscript/Starred: the object; Call: callee; UnaryOp: operand
+  ExprPtr value;               // Attribute/Subscript/Starred: the object; Call: callee; UnaryOp: operand;
+                               // Lambda: the body
   ExprPtr index;               // Subscript: the index; BinOp: rhs (value is lhs)
   std::vector<ExprPtr> items;  // Call args, tuple/list/set elements, Dict keys, BoolOp/Compare operands,
-                               // Slice [lower, upper, step], IfExp [test, body, orelse]
+                               // Slice [lower, upper, step], IfExp [test, body, orelse], Lambda parameters
   std::vector<ExprPtr> values; // Dict values
   std::vector<Keyword> keywords;
   unsigned depth = 1; // nesting depth, bounded by the parser
