@@ -194,12 +194,8 @@ bool Translator::translateCast(Op *op) {
   case OpCode::ExtSI: r = b.CreateSExt(v, t); break;
   case OpCode::ExtUI: r = b.CreateZExt(v, t); break;
   case OpCode::TruncI: r = b.CreateTrunc(v, t); break;
-  case OpCode::SIToFP:
-    // i1 true is -1. LLVM 19's NVPTX backend converts `sitofp i1` as if unsigned (+1.0),
-    // so an i1 source becomes a select of the two possible results.
-    r = from.element() == Type::i1()
-            ? b.CreateSelect(v, llvm::ConstantFP::get(t, -1.0), llvm::ConstantFP::get(t, 0.0))
-            : b.CreateSIToFP(v, t);
+  case OpCode::SIToFP: // of an i1: a select after the optimizer (Optimize.h), as NVPTX needs
+    r = b.CreateSIToFP(v, t);
     break;
   case OpCode::UIToFP: r = b.CreateUIToFP(v, t); break;
   // Trident defines out-of-range conversions as saturating (docs/ir.md).
