@@ -68,9 +68,28 @@ struct TensorMapStorage {
 };
 constexpr size_t kTensorMapWords = 19, kMaxTensorMaps = 16;
 
+// The address of a zeroed 16-byte element on `device`, made at its first use and freed
+// when the device closes (CudaPlugin.cpp). The device's context is current.
+trident_status zeroElement(CudaDevice &device, uint64_t &out) {
+  std::lock_guard<std::mutex> lock(device.zeroMutex);
+  if (!device.zero) {
+    const sdk::GpuCalls &c = driver().calls;
+    sdk::GpuPtr p = 0;
+    if (trident_status s = check(c.alloc.fn(&p, 16), c.alloc.name))
+      return s;
+    if (trident_status s = check(c.fill8.fn(p, 0, 16, nullptr), c.fill8.name))
+      return s;
+    if (trident_status s = check(c.synchronize.fn(), c.synchronize.name))
+      return s;
+    device.zero = p;
+  }
+  out = uint64_t(device.zero);
+  return TRIDENT_SUCCESS;
+}
+
 // Map `m` of `kernel` (its words: simt/Tma.h) for this launch's arguments.
-trident_status encodeTensorMap(const trident_kernel_s &kernel, size_t m, const trident_launch_params *params,
-                               TensorMapStorage &out) {
+trident_status encodeTensorMap(CudaDevice &device, const trident_kernel_s &kernel, size_t m,
+                               const trident_launch_params *params, TensorMapStorage &out) {
   const int64_t *w = kernel.tensorMaps.data() + m * kTensorMapWords;
   int64_t rank = w[0], bytes = w[1], swizzle = w[2];
   auto value = [&](int64_t ref, uint64_t &v) {
@@ -89,21 +108,40 @@ trident_status encodeTensorMap(const trident_kernel_s &kernel, size_t m, const t
   // CUDA lists dimensions innermost first; strides in bytes, for all but the innermost.
   uint64_t dims[5], strides[5];
   uint32_t box[5], elementStrides[5];
+  bool empty = false;
   for (int64_t k = 0; k < rank; ++k) {
     size_t at = size_t(rank - 1 - k);
     uint64_t size = 0, stride = 0;
     if (!value(w[4 + k], size) || !value(w[9 + k], stride))
       return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel.name + "' has a malformed tensor map");
-    if (int64_t(size) <= 0 || size > (uint64_t(1) << 32))
+    if (int64_t(size) < 0 || size > (uint64_t(1) << 32))
       return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
                   "kernel '" + kernel.name + "': a tensor descriptor's size " + std::to_string(int64_t(size)) +
-                      " is outside what the tensor-copy engine takes (1 .. 2^32); launch with TRIDENT_CUDA_TMA=off");
+                      " is outside what the tensor-copy engine takes (0 .. 2^32); launch with TRIDENT_CUDA_TMA=off");
+    empty = empty || size == 0;
     dims[at] = size;
     if (at)
       strides[at - 1] = stride * uint64_t(bytes);
     box[at] = uint32_t(w[14 + k]);
     elementStrides[at] = 1;
   }
+  // The engine wants every stride a multiple of 16 bytes. A dimension of one element has
+  // no use for its stride (only coordinate 0 is in bounds), so it gets the smallest
+  // valid one; a tensor with no elements reads nothing but the zero fill, so its map
+  // is one element of a zeroed device buffer, every box coordinate but 0 out of bounds
+  // and that one zero too.
+  if (empty) {
+    if (trident_status st = zeroElement(device, base))
+      return st;
+    for (int64_t k = 0; k < rank; ++k) {
+      dims[k] = 1;
+      if (k)
+        strides[k - 1] = 16;
+    }
+  }
+  for (int64_t k = 1; k < rank; ++k)
+    if (dims[k] == 1)
+      strides[k - 1] = (((k == 1 ? uint64_t(bytes) : strides[k - 2]) * dims[k - 1]) + 15) / 16 * 16;
   int dataType = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : 4; // UINT8/16/32/64: copies move bits
   int swizzleMode = swizzle == 128 ? 3 : swizzle == 64 ? 2 : swizzle == 32 ? 1 : 0;
   constexpr int kL2Promotion128B = 2, kInterleaveNone = 0, kOobFillZero = 0;
@@ -151,7 +189,7 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
     if (numMaps > kMaxTensorMaps)
       return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + kernel->name + "' has too many tensor maps");
     for (size_t m = 0; m < numMaps; ++m)
-      if (trident_status st = encodeTensorMap(*kernel, m, params, maps[m]))
+      if (trident_status st = encodeTensorMap(cudaDevice(*s.device), *kernel, m, params, maps[m]))
         return st;
     withMaps.assign(args, args + params->num_args);
     for (size_t m = 0; m < numMaps; ++m)

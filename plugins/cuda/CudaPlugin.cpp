@@ -112,7 +112,13 @@ trident_status openDevice(sdk::GpuDevice &device, bool first) {
 void closeDevice(sdk::GpuDevice &device) {
   CudaDevice &dev = cudaDevice(device);
   closeEpoch.fetch_add(1);
-  driver().cuDevicePrimaryCtxRelease(dev.native);
+  Driver &d = driver();
+  if (dev.zero && d.cuCtxSetCurrent(dev.primary) == CUDA_SUCCESS) {
+    d.calls.free.fn(dev.zero);
+    d.cuCtxSetCurrent(nullptr);
+  }
+  dev.zero = 0;
+  d.cuDevicePrimaryCtxRelease(dev.native);
   dev.primary = nullptr;
 }
 

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct CudaDevice : sdk::GpuDevice {
   CUcontext primary = nullptr; // the primary context while opened
   int computeMajor = 0, computeMinor = 0;
   int maxSharedOptin = 0;
+  std::mutex zeroMutex;
+  sdk::GpuPtr zero = 0; // 16 zero bytes: the map of an empty tensor descriptor (CudaModules.cpp)
 };
 
 inline CudaDevice &cudaDevice(sdk::GpuDevice &d) { return static_cast<CudaDevice &>(d); }

@@ -242,7 +242,7 @@ TEST_CASE("the compiler-less CUDA plugin runs PTX compiled ahead of time; import
   for (int i = 0; i < n; ++i)
     bad += out[i] != x[i] + y[i];
   CHECK(bad == 0);
-  CHECK(h.api->module_unload(k.module) == TRIDENT_SUCCESS);
+  CHECK(h.unload(k.module) == TRIDENT_SUCCESS);
 
   // dout imported twice and both imports released: it is still dout's memory.
   for (int i = 0; i < 2; ++i) {
@@ -253,7 +253,7 @@ TEST_CASE("the compiler-less CUDA plugin runs PTX compiled ahead of time; import
   }
   CHECK(h.download<float>(dout, n) == out);
   for (trident_devptr p : {dx, dy, dout})
-    CHECK(h.api->mem_free(h.device, p) == TRIDENT_SUCCESS);
+    CHECK(h.free(p) == TRIDENT_SUCCESS);
   // Freed now (cuMemFree), so a second free is the driver's error, not a silent success.
   CHECK(h.api->mem_free(h.device, dout) == TRIDENT_ERROR_DEVICE);
 }
