@@ -96,7 +96,8 @@ namespace {
 
 // TRIDENT_VULKAN_PREFETCH = auto (the default), late, early or off;
 // TRIDENT_VULKAN_COOP_ORDER = lazyb (the default) or eager; TRIDENT_VULKAN_COOP_SHARED =
-// auto (the default), padded or tiled (docs/vulkan.md, measurement knobs).
+// auto (the default), padded or tiled; TRIDENT_VULKAN_SUBGROUP_BARRIERS = on (the
+// default) or off (docs/vulkan.md, measurement knobs).
 CoopPrefetch coopPrefetchFromEnv() {
   const char *v = std::getenv("TRIDENT_VULKAN_PREFETCH");
   if (v && !std::strcmp(v, "late"))
@@ -135,6 +136,8 @@ TargetDesc targetDesc(const DeviceInfo &device) {
     t.coopShared = CoopSharedLayout::Padded;
   else if (shared && !std::strcmp(shared, "tiled"))
     t.coopShared = CoopSharedLayout::Tiled;
+  const char *subgroup = std::getenv("TRIDENT_VULKAN_SUBGROUP_BARRIERS");
+  t.subgroupBarriers = !subgroup || std::strcmp(subgroup, "off") != 0;
   return t;
 }
 

@@ -359,12 +359,16 @@ bool translateMemory(Translator &t, Op *op) {
   case OpCode::ThStoreShared: return translateShared(t, op);
   case OpCode::ThBarrier: {
     // Every thread of the program waits; shared and global memory (UniformMemory covers
-    // PhysicalStorageBuffer) written before are visible to the workgroup after.
-    uint32_t sem = semantics::kAcquireRelease | semantics::kWorkgroupMemory | semantics::kUniformMemory;
+    // PhysicalStorageBuffer) written before are visible to the workgroup after. A
+    // subgroup barrier waits for the subgroup and orders its shared-memory accesses only.
+    bool subgroup = op->attr("scope").isString();
+    uint32_t sem = semantics::kAcquireRelease | semantics::kWorkgroupMemory;
+    if (!subgroup)
+      sem |= semantics::kUniformMemory;
     if (t.vulkanMemoryModel())
       sem |= semantics::kMakeAvailable | semantics::kMakeVisible;
-    t.emitVoid(Spv::ControlBarrier,
-               {t.u32(uint32_t(Scope::Workgroup)), t.u32(uint32_t(Scope::Workgroup)), t.u32(sem)});
+    uint32_t scope = uint32_t(subgroup ? Scope::Subgroup : Scope::Workgroup);
+    t.emitVoid(Spv::ControlBarrier, {t.u32(scope), t.u32(scope), t.u32(sem)});
     return true;
   }
   default: return t.error(op, "cannot be translated");

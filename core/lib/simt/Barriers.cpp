@@ -13,11 +13,36 @@ struct Access {
   const Op *alloc;
   int64_t lo, hi; // bytes [lo, hi)
   bool write;
+  // Of a {subgroup = 1} allocation, with a subgroup barrier since: ordered before later
+  // accesses of that allocation, not before other allocations placed over its bytes.
+  bool warpOrdered = false;
   bool operator==(const Access &) const = default;
 };
 
 // Shared-memory accesses since the last barrier on some path to here.
 using State = std::vector<Access>;
+
+// What an access needs before it: nothing, a barrier of its warp (its race is with an
+// earlier access of the same {subgroup = 1} allocation, whose bytes no other warp
+// touches, so it can only be with its own warp's), or one of the whole program.
+enum class Need { None, Subgroup, Program };
+
+bool subgroupPrivate(const Op *alloc) { return alloc->attr("subgroup").isInt(); }
+
+// Forgets what a barrier of `need`'s scope orders.
+void passBarrier(State &state, Need need) {
+  if (need == Need::Program) {
+    state.clear();
+    return;
+  }
+  for (Access &a : state)
+    a.warpOrdered = a.warpOrdered || subgroupPrivate(a.alloc);
+  State ordered;
+  for (const Access &a : state)
+    if (std::find(ordered.begin(), ordered.end(), a) == ordered.end())
+      ordered.push_back(a);
+  state = std::move(ordered);
+}
 
 // The allocations `op` reads or writes: operand 0's, and a th.wgmma's A in shared memory.
 std::vector<Access> accessesOf(const Op *op) {
@@ -44,16 +69,27 @@ bool isSharedAccess(const Op *op) {
 // need a barrier between them here. Against other allocations they count as usual.
 bool pipelined(const Op *alloc) { return alloc->attr("pipelined").isInt(); }
 
-bool races(const Access &a, const State &state) {
+Need races(const Access &a, const State &state) {
+  Need need = Need::None;
   for (const Access &s : state) {
     if (s.hi <= a.lo || a.hi <= s.lo)
       continue;
-    if (s.alloc == a.alloc && pipelined(a.alloc))
+    if (s.alloc == a.alloc && (pipelined(a.alloc) || s.warpOrdered))
       continue;
-    if (a.write ? (!s.write || s.alloc != a.alloc) : s.write)
-      return true;
+    if (a.write ? (!s.write || s.alloc != a.alloc) : s.write) {
+      if (s.alloc != a.alloc || !subgroupPrivate(a.alloc))
+        return Need::Program;
+      need = Need::Subgroup;
+    }
   }
-  return false;
+  return need;
+}
+
+Need racesAll(const std::vector<Access> &accesses, const State &state) {
+  Need need = Need::None;
+  for (const Access &a : accesses)
+    need = std::max(need, races(a, state));
+  return need;
 }
 
 void merge(State &into, const State &from) {
@@ -62,34 +98,41 @@ void merge(State &into, const State &from) {
       into.push_back(a);
 }
 
-// True when an access anywhere inside `op` races with `state`.
-bool racesInside(Op *op, const State &state) {
-  bool found = false;
+// What an access anywhere inside `op` needs before `op`, against `state`.
+Need racesInside(Op *op, const State &state) {
+  Need need = Need::None;
   op->walk([&](Op *inner) {
-    if (!found && isSharedAccess(inner))
-      for (const Access &a : accessesOf(inner))
-        found = found || races(a, state);
+    if (isSharedAccess(inner))
+      need = std::max(need, racesAll(accessesOf(inner), state));
   });
-  return found;
+  return need;
 }
 
 class Placer {
 public:
   explicit Placer(bool insert) : insert_(insert) {}
 
-  void barrierBefore(Op *op) {
+  // A barrier of `need`'s scope before `op` (none for Need::None), and `state` after it.
+  void barrierBefore(Op *op, Need need, State &state) {
+    if (need == Need::None)
+      return;
+    passBarrier(state, need);
     if (!insert_)
       return;
     Builder b;
     b.setLoc(op->loc());
     b.setInsertionPoint(op);
-    b.create(OpCode::ThBarrier, {}, {});
+    Op *barrier = b.create(OpCode::ThBarrier, {}, {});
+    if (need == Need::Subgroup)
+      barrier->setAttr("scope", Attribute::string("subgroup"));
   }
 
   State walk(Block *block, State state) {
     for (Op *op : block->ops()) {
       switch (op->code()) {
-      case OpCode::ThBarrier: state.clear(); break;
+      case OpCode::ThBarrier:
+        passBarrier(state, op->attr("scope").isString() ? Need::Subgroup : Need::Program);
+        break;
       case OpCode::ThLoadShared:
       case OpCode::ThStoreShared:
       case OpCode::ThLdMatrix:
@@ -98,10 +141,7 @@ public:
       case OpCode::ThCoopLoad:
       case OpCode::ThCoopStore: {
         std::vector<Access> accesses = accessesOf(op);
-        if (std::any_of(accesses.begin(), accesses.end(), [&](const Access &a) { return races(a, state); })) {
-          barrierBefore(op);
-          state.clear();
-        }
+        barrierBefore(op, racesAll(accesses, state), state);
         state.insert(state.end(), accesses.begin(), accesses.end());
         break;
       }
@@ -109,10 +149,7 @@ public:
       case OpCode::While: {
         // What races with the accesses before the loop waits once, before it, not in
         // every iteration (conditions are uniform, so every thread reaches it).
-        if (racesInside(op, state)) {
-          barrierBefore(op);
-          state.clear();
-        }
+        barrierBefore(op, racesInside(op, state), state);
         // Around the back edge: the body starts with what reaches the loop plus what
         // is left at the end of an iteration (found by a dry run).
         State end = Placer(false).iteration(op, state);
@@ -123,10 +160,7 @@ public:
         break;
       }
       case OpCode::If: {
-        if (racesInside(op, state)) {
-          barrierBefore(op);
-          state.clear();
-        }
+        barrierBefore(op, racesInside(op, state), state);
         State thenState = walk(op->region(0), state);
         State elseState = walk(op->region(1), state);
         state = thenState;

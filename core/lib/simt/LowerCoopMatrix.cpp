@@ -182,6 +182,56 @@ CoopRounds coopRounds(const Lowering &l, const LinearLayout &tiles, const CoopMa
   return r;
 }
 
+// True when `tiles` (coopLayout, tiles of `s` stored with a stride of `N` elements) and
+// `other` (a register layout) put each warp's elements at offsets of `at` no other warp
+// uses: both give warp basis k the same offset, a single bit, and nothing else either
+// side adds to an offset (registers, lanes, tile origins, a tile's rows and columns) has
+// a bit of those. The buffer between them is then each subgroup's alone (Barriers.h).
+bool ownedBySubgroups(const LinearLayout &tiles, const CoopMatrixShape &s, const LinearLayout &other,
+                      const SharedLayout &at, int64_t N) {
+  LinearLayout offsets = at.offsets(other);
+  if (tiles.warpBases().size() != offsets.warpBases().size() || tiles.warpBases().empty())
+    return false;
+  auto singleBit = [](int64_t o) { return o > 0 && (o & (o - 1)) == 0; };
+  int64_t warpBits = 0;
+  for (size_t k = 0; k < tiles.warpBases().size(); ++k) {
+    int64_t o = at.offset(tiles.warpBases()[k]);
+    if (!singleBit(o) || o != offsets.warpBases()[k] || (warpBits & o))
+      return false;
+    warpBits |= o;
+  }
+  for (const std::vector<int64_t> *bases : {&offsets.regBases(), &offsets.laneBases()})
+    for (int64_t b : *bases)
+      if (b & warpBits)
+        return false;
+  // The tiles' side adds its terms (subgroupBase, plus, the stride): distinct single bits
+  // add without carries, so those too must stay clear of the warps' bits.
+  std::vector<int64_t> terms;
+  for (int64_t b : tiles.regBases())
+    terms.push_back(at.offset(b));
+  for (int64_t i = 1; i < s.m; i <<= 1)
+    terms.push_back(i * N);
+  for (int64_t j = 1; j < s.n; j <<= 1)
+    terms.push_back(j);
+  int64_t seen = warpBits;
+  for (int64_t t : terms) {
+    if (t == 0)
+      continue;
+    if (!singleBit(t) || (seen & t))
+      return false;
+    seen |= t;
+  }
+  return true;
+}
+
+// A conversion buffer between `tiles` and `other` that each subgroup uses alone is marked
+// so (Barriers.h), where the target takes subgroup barriers.
+void markIfOwned(Lowering &l, Value *buffer, const LinearLayout &tiles, const CoopMatrixShape &s,
+                 const LinearLayout &other, const SharedLayout &at, int64_t N) {
+  if (l.target.subgroupBarriers && ownedBySubgroups(tiles, s, other, at, N))
+    buffer->definingOp()->setAttr("subgroup", Attribute::integer(1));
+}
+
 // Which registers of `layout` hold elements of round `round` (all of them with one round).
 std::vector<bool> roundRegisters(const CoopRounds &r, const LinearLayout &layout, int64_t round) {
   std::vector<bool> only(size_t(layout.numRegisters()), false);
@@ -201,6 +251,7 @@ Lowered materialize(Lowering &l, const Lowered &tiles, const CoopMatrixShape &s,
   }
   int64_t N = dst.shape()[1];
   Value *buffer = l.sharedAlloc(element, r.bufferElements);
+  markIfOwned(l, buffer, tiles.layout, s, dst, r.at, N);
   Value *base = subgroupBase(l, tiles.layout, [&](int64_t b) { return r.at.offset(b); });
   Lowered out{dst, std::vector<Value *>(size_t(dst.numRegisters()), nullptr)};
   for (int64_t round = 0; round < r.count; ++round) {
@@ -258,6 +309,7 @@ Lowered toTiles(Lowering &l, const Lowered &src, const LinearLayout &dst, const 
   CoopRounds r = coopRounds(l, dst, s, src.layout);
   int64_t N = dst.shape()[1];
   Value *buffer = l.sharedAlloc(element, r.bufferElements);
+  markIfOwned(l, buffer, dst, s, src.layout, r.at, N);
   Value *base = subgroupBase(l, dst, [&](int64_t b) { return r.at.offset(b); });
   for (int64_t round = 0; round < r.count; ++round) {
     writeSome(l, buffer, src, r.at, roundRegisters(r, src.layout, round));

@@ -44,6 +44,10 @@ public:
       break;
     case OpCode::ThWgmma: checkWgmma(); break;
     case OpCode::ThWgmmaFence: checkPassThrough(); break;
+    case OpCode::ThBarrier:
+      expect(!op->attr("scope").present() || (op->attr("scope").isString() && op->stringAttr("scope") == "subgroup"),
+             "has no attribute 'scope' (the program) or the string \"subgroup\"");
+      break;
     case OpCode::ThCoopLoad:
     case OpCode::ThCoopStore:
     case OpCode::ThCoopMma:

@@ -20,7 +20,7 @@ public:
   SimProgram(ThreadSim &sim, const Op *func, std::array<uint32_t, 3> pid, std::array<uint32_t, 3> grid)
       : sim_(sim), func_(func), pid_(pid), grid_(grid),
         threads_(static_cast<unsigned>(func->intAttr("num_threads"))),
-        shared_(static_cast<size_t>(func->intAttr("shared_bytes")), threads_),
+        shared_(static_cast<size_t>(func->intAttr("shared_bytes")), threads_, sim.warpSize_),
         storedSinceBarrier_(threads_, 0) {}
 
   void run(const std::vector<uint64_t> &args) {
@@ -333,6 +333,11 @@ private:
       return;
     }
     case OpCode::ThBarrier: // completes no asynchronous copy
+      if (op->attr("scope").isString()) { // every warp at once: the threads run in lockstep
+        shared_.subgroupBarrier();
+        ++sim_.subgroupBarriers_;
+        return;
+      }
       shared_.barrier();
       std::fill(storedSinceBarrier_.begin(), storedSinceBarrier_.end(), 0);
       ++sim_.barriers_;

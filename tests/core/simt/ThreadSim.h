@@ -45,6 +45,7 @@ public:
   // accesses of up to 4 bytes, 16 for 8 bytes, 8 for 16 bytes and for each matrix of
   // an ldmatrix) takes as many wavefronts as its busiest bank has distinct words.
   uint64_t barriersExecuted() const { return barriers_; }
+  uint64_t subgroupBarriersExecuted() const { return subgroupBarriers_; }
   uint64_t sharedWavefronts() const { return wavefronts_; }
   uint64_t bankConflicts() const { return wavefronts_ - minimumWavefronts_; }
 
@@ -57,7 +58,7 @@ private:
   unsigned warpSize_;
   std::vector<MatrixAtom> atoms_;
   std::vector<Buffer> buffers_;
-  uint64_t barriers_ = 0, wavefronts_ = 0, minimumWavefronts_ = 0;
+  uint64_t barriers_ = 0, subgroupBarriers_ = 0, wavefronts_ = 0, minimumWavefronts_ = 0;
   bool checkReleases_ = false;
 };
 

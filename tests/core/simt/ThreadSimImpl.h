@@ -95,7 +95,7 @@ std::vector<uint8_t> tensorBox(const int64_t *words, const std::function<uint64_
 
 class SharedMemory {
 public:
-  SharedMemory(size_t bytes, unsigned threads);
+  SharedMemory(size_t bytes, unsigned threads, unsigned warpSize);
 
   size_t size() const { return bytes_.size(); }
 
@@ -104,6 +104,9 @@ public:
   void read(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes, void *out);
   void write(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes, const void *in);
   void barrier() { ++epoch_; }
+  // th.barrier {scope = "subgroup"} in every warp: orders each warp's accesses before
+  // it against the same warp's after it, and no other warp's.
+  void subgroupBarrier() { ++subgroupEpoch_; }
 
   // th.async_copy by `thread`: `data` lands at `offset` when a th.async_wait
   // completes the group it belongs to (the thread's open group).
@@ -172,6 +175,16 @@ private:
   // Per byte: the last writer and reader (-2: several readers) and the epochs
   // (barrier counts) of those accesses; -1 epoch: never.
   std::vector<int> writer_, writeEpoch_, reader_, readEpoch_;
+  // Per byte: the subgroup-barrier counts at its last write and read, and the warp of
+  // its readers since the last barrier (-2: several warps).
+  std::vector<int> writeSubgroupEpoch_, readSubgroupEpoch_, readerWarp_;
+  unsigned warpSize_;
+  int subgroupEpoch_ = 0;
+  // An earlier access by `other` (of the warp `otherWarp`) at subgroup epoch `then` is
+  // ordered before this thread's by a subgroup barrier of their warp.
+  bool warpOrdered(int thread, int otherWarp, int then) const {
+    return otherWarp == thread / int(warpSize_) && then < subgroupEpoch_;
+  }
   std::vector<uint32_t> copiesPending_; // per byte: copies started, not completed
   std::vector<ThreadCopies> copies_;    // per thread
   int epoch_ = 1; // bytes written "before any barrier" (landed copies) have epoch 0

@@ -52,8 +52,9 @@ void checkInAllocation(const Op *access, uint64_t offset, uint64_t bytes, unsign
                      std::to_string(end) + ")");
 }
 
-SharedMemory::SharedMemory(size_t bytes, unsigned threads)
+SharedMemory::SharedMemory(size_t bytes, unsigned threads, unsigned warpSize)
     : bytes_(bytes, 0), writer_(bytes, -1), writeEpoch_(bytes, -1), reader_(bytes, -1), readEpoch_(bytes, -1),
+      writeSubgroupEpoch_(bytes, 0), readSubgroupEpoch_(bytes, 0), readerWarp_(bytes, -1), warpSize_(warpSize),
       copiesPending_(bytes, 0), copies_(threads), asyncHolds_(bytes, 0), unfenced_(bytes, false) {}
 
 void SharedMemory::read(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes, void *out) {
@@ -101,25 +102,34 @@ void SharedMemory::readByte(const Op *op, int thread, uint64_t i) {
       fail(op, byteName(i) + " is read by the async proxy after a write no th.fence_async_shared ordered before it");
     recorded_.push_back(i);
   }
-  if (writeEpoch_[i] == epoch_ && writer_[i] != thread)
+  int warp = thread / int(warpSize_);
+  if (writeEpoch_[i] == epoch_ && writer_[i] != thread &&
+      !warpOrdered(thread, writer_[i] / int(warpSize_), writeSubgroupEpoch_[i]))
     fail(op, "race: " + byteName(i) + " is read after another thread wrote it, without a barrier between");
-  if (readEpoch_[i] == epoch_ && reader_[i] != thread)
+  if (readEpoch_[i] == epoch_ && reader_[i] != thread) {
     reader_[i] = -2; // several readers: any later writer races
-  else if (readEpoch_[i] != epoch_)
+    if (readerWarp_[i] != warp)
+      readerWarp_[i] = -2; // ... unless they were of its warp, before a subgroup barrier
+  } else if (readEpoch_[i] != epoch_) {
     reader_[i] = thread;
+    readerWarp_[i] = warp;
+  }
   readEpoch_[i] = epoch_;
+  readSubgroupEpoch_[i] = subgroupEpoch_;
 }
 
 void SharedMemory::writeByte(const Op *op, int thread, uint64_t i, bool record) {
   if (asyncHolds_[i])
     fail(op, byteName(i) + " is written while a th.wgmma in flight reads it (no th.wgmma_wait has completed its group)");
-  if (writeEpoch_[i] == epoch_ && writer_[i] != thread)
+  if (writeEpoch_[i] == epoch_ && writer_[i] != thread &&
+      !warpOrdered(thread, writer_[i] / int(warpSize_), writeSubgroupEpoch_[i]))
     fail(op, "race: two threads write " + byteName(i) + " without a barrier between");
-  if (readEpoch_[i] == epoch_ && reader_[i] != thread)
+  if (readEpoch_[i] == epoch_ && reader_[i] != thread && !warpOrdered(thread, readerWarp_[i], readSubgroupEpoch_[i]))
     fail(op, "race: " + byteName(i) + " is written after another thread read it, without a barrier between");
   if (record) {
     writer_[i] = thread;
     writeEpoch_[i] = epoch_;
+    writeSubgroupEpoch_[i] = subgroupEpoch_;
     unfenced_[i] = true;
   }
 }

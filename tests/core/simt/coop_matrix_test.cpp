@@ -8,6 +8,8 @@
 #include "../../backends/spirv/CoopMatmulKernel.h"
 #include "SimtTestUtil.h"
 
+#include "trident/simt/Barriers.h"
+
 #include "trident/support/FloatFormats.h"
 
 using namespace trident;
@@ -104,4 +106,68 @@ TEST_CASE("dot operands tile by tile in shared memory where padded rows do not f
   Module thread = lowerOrFail(trident::test::coopMatmulKernel(64, 64, 64, 32), 4, small);
   CHECK(countOps(thread, "th.coop_load") > 0);
   CHECK(print(thread).find("stride = 16") != std::string::npos); // a tile's rows, one after another
+}
+
+namespace {
+
+int countSubgroupBarriers(const Module &m) {
+  int n = 0;
+  m.op()->walk([&](Op *op) { n += op->is(OpCode::ThBarrier) && op->attr("scope").isString(); });
+  return n;
+}
+
+} // namespace
+
+TEST_CASE("conversions each subgroup does alone wait with subgroup barriers") {
+  TargetDesc t = coopTarget();
+  t.subgroupBarriers = true;
+  // The same cases pass with their conversions' buffers on subgroup barriers (the
+  // simulator reports a race where a warp reads what another wrote without the
+  // program's barrier).
+  runCase(64, 64, 64, 32, 4, false, false, t);
+  runCase(128, 32, 32, 32, 4, false, false, t);
+  runCase(32, 64, 64, 16, 4, true, true, t);
+  Module thread = lowerOrFail(trident::test::coopMatmulKernel(64, 64, 64, 32), 4, t);
+  CHECK(countSubgroupBarriers(thread) > 0); // the epilogue's rounds
+  CHECK(countSubgroupBarriers(lowerOrFail(trident::test::coopMatmulKernel(64, 64, 64, 32), 4, coopTarget())) == 0);
+  // C's tiles, 64 x 32 on 4 subgroups along M, from a blocked load whose warps hold rows
+  // of another subgroup's part: that buffer is not a subgroup's alone.
+  Module fromC = lowerOrFail(trident::test::coopMatmulKernel(64, 32, 32, 16, true), 4, t);
+  int marked = 0, unmarked = 0;
+  fromC.op()->walk([&](Op *op) {
+    if (op->is(OpCode::ThSharedAlloc))
+      (op->attr("subgroup").isInt() ? marked : unmarked) += 1;
+  });
+  CHECK(marked > 0);
+  CHECK(unmarked > 0);
+}
+
+TEST_CASE("a buffer wrongly marked as a subgroup's is a race in the simulator") {
+  // Every allocation of the plain case marked {subgroup = 1} and its barriers placed
+  // again: the operand arrays, which all subgroups read, then wait for their warp only.
+  TargetDesc t = coopTarget();
+  t.coopPrefetch = CoopPrefetch::Off;
+  Module thread = lowerOrFail(trident::test::coopMatmulKernel(64, 64, 64, 32), 4, t);
+  std::vector<Op *> barriers;
+  thread.op()->walk([&](Op *op) {
+    if (op->is(OpCode::ThSharedAlloc))
+      op->setAttr("subgroup", Attribute::integer(1));
+    if (op->is(OpCode::ThBarrier))
+      barriers.push_back(op);
+  });
+  for (Op *op : barriers)
+    op->erase();
+  Op *func = thread.lookupFunction("mm");
+  REQUIRE(func);
+  simt::insertBarriers(func);
+  CHECK(countSubgroupBarriers(thread) > 0);
+  std::vector<uint16_t> a(64 * 64, 0x3c00), b(64 * 64, 0x3c00), d(64 * 64, 0);
+  std::vector<float> c(64 * 64, 0.0f);
+  ThreadSim sim(32);
+  for (auto [p, n] : {std::pair<void *, size_t>{a.data(), a.size() * 2}, {b.data(), b.size() * 2},
+                      {c.data(), c.size() * 4}, {d.data(), d.size() * 2}})
+    sim.addBuffer(p, n);
+  std::string error;
+  sim.run(thread, "mm", {ptrArg(a.data()), ptrArg(b.data()), ptrArg(c.data()), ptrArg(d.data())}, {1, 1, 1}, error);
+  CHECK(error.find("race:") != std::string::npos);
 }

@@ -13,6 +13,12 @@
 // Loops are followed around their back edge;
 // both branches of an scf.if count (their conditions are uniform in thread IR
 // produced by the lowering, so a barrier inside one is reached by every thread).
+//
+// An allocation marked {subgroup = 1} is one whose bytes each warp reads and writes
+// alone (the lowering proves it: a conversion between cooperative-matrix tiles and
+// registers where both sides give each warp the same part). Its accesses race only with
+// their own warp's, so between two of them the barrier is th.barrier {scope =
+// "subgroup"}, which waits for the warp, not the program.
 
 #include "trident/ir/IR.h"
 

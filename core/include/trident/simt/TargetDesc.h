@@ -106,6 +106,10 @@ struct TargetDesc {
   // step first), instead of all of the step's tiles first: fewer tiles live at once.
   bool coopLazyB = false;
   CoopSharedLayout coopShared = CoopSharedLayout::Auto;
+  // The conversions between cooperative-matrix tiles and registers mark the shared buffers
+  // each subgroup writes and reads alone ({subgroup = 1}); the accesses of one such buffer
+  // then wait for each other with th.barrier {scope = "subgroup"} (Barriers.h)
+  bool subgroupBarriers = false;
 
   unsigned log2WarpSize() const;
 };
