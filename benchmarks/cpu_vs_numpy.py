@@ -170,7 +170,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", default="cpu:0")
     p.add_argument("--repeats", type=int, default=10)
-    p.add_argument("--matmul-block", default="128,128,32", help="BM,BN,BK of the matmul kernel")
+    p.add_argument("--matmul-block", default="128,256,32", help="BM,BN,BK of the matmul kernel")
     p.add_argument("--blas-as-is", action="store_true",
                    help="keep the core OpenBLAS chose, even one older than the CPU's (no OPENBLAS_CORETYPE)")
     a = p.parse_args()
