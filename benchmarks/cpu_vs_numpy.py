@@ -3,11 +3,23 @@
 and the cold compile time of each kernel (the first launch, with the kernel cache off).
 Not part of CTest's default run (docs/status.md has the numbers and the machine).
 
-    TRIDENT_CACHE=0 PYTHONPATH=build-rel/python python3 benchmarks/cpu_vs_numpy.py [--device cpu:0]
+    TRIDENT_CACHE=0 PYTHONPATH=build-rel/python /usr/bin/python3 benchmarks/cpu_vs_numpy.py [--device cpu:0]
+
+OpenBLAS picks its kernels by the CPU it detects, and Debian's 0.3.21 takes some newer
+CPUs for an old core ("Prescott": SSE3 kernels, about a fifth of its AVX-512 speed). The
+script asks the loaded libopenblas which core it chose (`openblas_get_corename`) and, where
+that is older than what the CPU's flags allow, runs itself again with `OPENBLAS_CORETYPE`
+set to the right core (read at the library's load, so before numpy is imported again);
+`--blas-as-is` keeps OpenBLAS's own choice. The output names the machine (CPU model,
+cores, load average at the start and the end) and the BLAS core, as the load of a shared
+machine moves both sides' numbers.
 """
 
 import argparse
+import ctypes
+import os
 import statistics
+import sys
 import time
 
 import numpy as np
@@ -49,6 +61,91 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
+# OpenBLAS's x86-64 cores by the newest instructions their kernels use: a core of a lower
+# rank than the CPU allows is a misdetection. Cores not listed (Prescott, Core2, Nehalem,
+# Opteron, Bulldozer, Sandybridge, ...) rank 0.
+CORE_RANK = {"haswell": 1, "zen": 1, "skylakex": 2, "cooperlake": 3, "sapphirerapids": 3}
+REEXEC_MARK = "TRIDENT_BENCH_BLAS_CORE_SET"
+
+
+def cpu_info():
+    """(model name, flags) of the first CPU in /proc/cpuinfo; empty where there is none."""
+    model, flags = "unknown CPU", set()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                key = key.strip()
+                if key == "model name" and model == "unknown CPU":
+                    model = value.strip()
+                elif key == "flags" and not flags:
+                    flags = set(value.split())
+    except OSError:
+        pass
+    return model, flags
+
+
+def wanted_core(flags):
+    """The OpenBLAS core this CPU's flags allow (the names OPENBLAS_CORETYPE takes), or None."""
+    if {"avx512f", "avx512vl", "avx512bw", "avx512dq", "avx512cd"} <= flags:
+        return "Cooperlake" if "avx512_bf16" in flags else "SkylakeX"
+    if {"avx2", "fma"} <= flags:
+        return "Haswell"
+    return None
+
+
+def loaded_openblas():
+    """numpy's loaded OpenBLAS as a ctypes library, or None (another BLAS, or not Linux)."""
+    try:
+        with open("/proc/self/maps") as f:
+            paths = sorted({line.split()[-1] for line in f if "openblas" in line.lower() and "/" in line})
+    except OSError:
+        return None
+    for path in paths:
+        try:
+            lib = ctypes.CDLL(path)
+            lib.openblas_get_corename.restype = ctypes.c_char_p
+            lib.openblas_get_config.restype = ctypes.c_char_p
+            return lib
+        except (OSError, AttributeError):
+            continue
+    return None
+
+
+def blas_description(flags, as_is):
+    """A line naming numpy's BLAS and its core. Re-executes the script with OPENBLAS_CORETYPE
+    set where OpenBLAS chose a core below the CPU's, unless `as_is` or done once already."""
+    lib = loaded_openblas()
+    if lib is None:
+        return "BLAS: not OpenBLAS (no openblas_get_corename in the process)"
+    core = lib.openblas_get_corename().decode()
+    config = lib.openblas_get_config().decode().split()
+    version = config[1] if len(config) > 1 and config[0] == "OpenBLAS" else "?"
+    want = wanted_core(flags)
+    below = want is not None and CORE_RANK.get(core.lower(), 0) < CORE_RANK[want.lower()]
+    if os.environ.get(REEXEC_MARK):
+        return (f"BLAS: OpenBLAS {version}, core {core} (OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE')} "
+                f"set by this script: OpenBLAS chose {os.environ[REEXEC_MARK]})")
+    if below and not as_is:
+        env = dict(os.environ, OPENBLAS_CORETYPE=want, **{REEXEC_MARK: core})
+        print(f"OpenBLAS chose core {core} on a CPU with {want}'s instructions: running again with "
+              f"OPENBLAS_CORETYPE={want} (--blas-as-is keeps {core})", flush=True)
+        os.execve(sys.executable, [sys.executable] + sys.argv, env)
+    given = os.environ.get("OPENBLAS_CORETYPE")
+    how = f"OPENBLAS_CORETYPE={given} from the environment" if given else "chosen by OpenBLAS"
+    note = f"; below this CPU's {want}: --blas-as-is kept it" if below else ""
+    return f"BLAS: OpenBLAS {version}, core {core} ({how}{note})"
+
+
+def machine_description(model):
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"machine: {model}, {cores} cores, load average {load_average()}"
+
+
+def load_average():
+    return " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
 def timed(body, repeats):
     body()
     samples = []
@@ -73,11 +170,16 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", default="cpu:0")
     p.add_argument("--repeats", type=int, default=10)
-    p.add_argument("--matmul-block", default="128,128,32", help="BM,BN,BK of the matmul kernel")
+    p.add_argument("--matmul-block", default="128,256,32", help="BM,BN,BK of the matmul kernel")
+    p.add_argument("--blas-as-is", action="store_true",
+                   help="keep the core OpenBLAS chose, even one older than the CPU's (no OPENBLAS_CORETYPE)")
     a = p.parse_args()
+    model, flags = cpu_info()
+    blas = blas_description(flags, a.blas_as_is)
     dev = trident.device(a.device)
     rng = np.random.default_rng(0)
-    print(f"device {a.device}; numpy {np.__version__}")
+    print(machine_description(model))
+    print(f"device {a.device}; numpy {np.__version__}; {blas}")
     print(f"{'kernel':<16} {'trident':>10} {'numpy':>10} {'unit':<7} {'ratio':>7}  {'cold compile':>12}")
 
     n = 1 << 25
@@ -118,6 +220,7 @@ def main():
     gflops = lambda s: 2 * size**3 / s / 1e9
     row("matmul f32", "GFLOP/s", gflops(timed(launch, max(3, a.repeats // 3))),
         gflops(timed(lambda: A @ B, a.repeats)), compile_s)
+    print(f"load average at the end {load_average()}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,9 @@
 #include "ThreadLoops.h"
 
+#include "CpuTarget.h"
+#include "LaneGroups.h"
+#include "StretchEffects.h"
+
 #include "trident/ir/Builder.h"
 
 #include <cstdlib>
@@ -69,6 +73,12 @@ public:
       for (unsigned i = op->numResults(); i-- > 0;)
         op->eraseResult(i);
     }
+    // Thread loops taking lane and warp parts of the thread id run in groups of one
+    // f32 vector's lanes (LaneGroups.h).
+    if (!std::getenv("TRIDENT_CPU_NO_LANE_GROUPS"))
+      for (Op *loop : collect(OpCode::For))
+        if (threadLoops_.count(loop))
+          groupLanes(loop, threads_, simdBytes() / 4);
     func_->setAttr("num_threads", Attribute::integer(1));
     func_->setAttr("shared_bytes", Attribute::integer(sharedBytes_));
     return true;
@@ -148,6 +158,7 @@ private:
     Op *alloc = b.create(OpCode::ThSharedAlloc, std::span<Value *const>{}, types,
                          {{"offset", Attribute::integer(offset)}, {"size", Attribute::integer(bytes)}});
     uniform_.insert(alloc);
+    perThreadArrays_.insert(alloc->result());
     return alloc->result();
   }
 
@@ -286,44 +297,73 @@ private:
   }
 
   // Splits `block` at its barriers (and ops holding barriers) into loops over the threads.
+  // A barrier that orders nothing between the stretches before and after it
+  // (StretchEffects.h) is dropped, and the two run as one loop.
   void split(Block *block) {
-    std::vector<Op *> stretch;
-    auto flush = [&] {
-      if (stretch.empty())
-        return;
-      Builder b;
-      b.setInsertionPoint(stretch.front());
-      Op *loop = b.forOp(zero_, count_, one_, {});
-      // Threads between barriers are unordered: their iterations are independent.
-      if (!std::getenv("TRIDENT_CPU_SERIAL_THREADS"))
-        loop->setAttr("parallel", Attribute::boolean(true));
-      Block *region = loop->region();
-      for (Op *op : stretch) {
-        op->detach();
-        region->push_back(op);
-      }
-      b.setInsertionPointToEnd(region);
-      b.yield();
-      threadLoops_.insert(loop);
-      stretch.clear();
-    };
+    std::vector<std::vector<Op *>> stretches(1);
+    std::vector<Op *> separators; // barriers and ops holding barriers, between the stretches
     for (Op *op : block->ops()) {
       if (op->has(kTerminator))
         break;
       if (uniform_.count(op))
         continue;
       if (!containsBarrier(op)) {
-        stretch.push_back(op);
+        stretches.back().push_back(op);
         continue;
       }
-      flush();
+      separators.push_back(op);
+      stretches.emplace_back();
+    }
+    static const bool keepBarriers = std::getenv("TRIDENT_CPU_KEEP_BARRIERS") != nullptr;
+    std::vector<Op *> stretch = stretches[0];
+    StretchEffects effects = effectsOf(stretch);
+    for (size_t i = 0; i < separators.size(); ++i) {
+      Op *op = separators[i];
+      StretchEffects next = effectsOf(stretches[i + 1]);
+      if (op->is(OpCode::ThBarrier) && !keepBarriers && StretchEffects::unordered(effects, next)) {
+        op->erase();
+        stretch.insert(stretch.end(), stretches[i + 1].begin(), stretches[i + 1].end());
+        effects.merge(next);
+        continue;
+      }
+      flush(stretch);
       if (op->is(OpCode::ThBarrier))
         op->erase();
-      else // a uniform scf.for or scf.if
+      else // a uniform scf.for, scf.if or scf.while
         for (unsigned r = 0; r < op->numRegions(); ++r)
           split(op->region(r));
+      stretch = std::move(stretches[i + 1]);
+      effects = next;
     }
-    flush();
+    flush(stretch);
+  }
+
+  StretchEffects effectsOf(const std::vector<Op *> &ops) {
+    StretchEffects effects(perThreadArrays_);
+    for (Op *op : ops)
+      effects.add(op);
+    return effects;
+  }
+
+  // One loop over the threads holding `stretch`, where its first op was.
+  void flush(std::vector<Op *> &stretch) {
+    if (stretch.empty())
+      return;
+    Builder b;
+    b.setInsertionPoint(stretch.front());
+    Op *loop = b.forOp(zero_, count_, one_, {});
+    // Threads between barriers are unordered: their iterations are independent.
+    if (!std::getenv("TRIDENT_CPU_SERIAL_THREADS"))
+      loop->setAttr("parallel", Attribute::boolean(true));
+    Block *region = loop->region();
+    for (Op *op : stretch) {
+      op->detach();
+      region->push_back(op);
+    }
+    b.setInsertionPointToEnd(region);
+    b.yield();
+    threadLoops_.insert(loop);
+    stretch.clear();
   }
 
   // The thread loop around `op`, or null at the uniform level.
@@ -478,6 +518,7 @@ private:
   int64_t sharedBytes_;
   Value *zero_ = nullptr, *one_ = nullptr, *count_ = nullptr;
   std::set<Op *> uniform_, threadLoops_;
+  std::set<Value *> perThreadArrays_; // allocate()'s, each thread at its own index
   std::map<Value *, Value *> arrayOf_, spills_;
   std::map<std::pair<Value *, Op *>, Value *> recomputed_;
   std::map<Op *, Op *> lastRecomputed_;

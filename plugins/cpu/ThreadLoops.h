@@ -18,8 +18,10 @@
 // A uniform scf.for with barriers inside stays one loop whose body is split the same
 // way; its loop-carried values move to per-thread arrays. Warps are single threads
 // (the CPU target's warp size is 1), so shuffles read the thread's own value.
-// A uniform scf.if with barriers inside is split likewise, its results in per-thread
-// arrays; scf.while with barriers inside is refused (a diagnostic at the op).
+// A uniform scf.if or scf.while with barriers inside is split likewise, its results in
+// per-thread arrays. A barrier that orders nothing between the stretches around it is
+// dropped, the two one loop (StretchEffects.h); loops taking lane and warp parts of the
+// thread id run in groups of a vector's lanes (LaneGroups.h).
 
 #include "trident/ir/IR.h"
 #include "trident/support/Diagnostic.h"

@@ -1,5 +1,6 @@
 """The CPU plugin (cpu:0) on what only it splits into loops over threads: scf.while loops
-holding barriers (plugins/cpu/ThreadLoops.cpp), against the interpreter and numpy.
+holding barriers, and barriers it keeps or drops (plugins/cpu/ThreadLoops.cpp), against
+the interpreter and numpy.
 Skipped, with a message, where cpu:0 is absent (a build without LLVM)."""
 
 import os
@@ -12,6 +13,7 @@ import trident
 from support import HERE, SAMPLES, rng
 
 cpu_kernels = trident.load(os.path.join(HERE, "cpu_kernels.py"))
+cpu_barriers = trident.load(os.path.join(HERE, "cpu_barriers.py"))
 layer_norm = trident.load(os.path.join(SAMPLES, "layer_norm.py"))
 present = {d.name: d for d in trident.devices()}
 if "cpu:0" not in present:
@@ -64,6 +66,37 @@ class CpuWhileTest(unittest.TestCase):
         np.testing.assert_allclose(part_dw.sum(axis=0), (dy * xhat).sum(axis=0), atol=1e-3)
         np.testing.assert_allclose(part_db.sum(axis=0), dy.astype(np.float64).sum(axis=0), atol=1e-3)
         np.testing.assert_array_equal(locks, [0] * G + [1] * G)
+
+
+@unittest.skipUnless("cpu:0" in present, "no cpu:0 here")
+class CpuBarrierTest(unittest.TestCase):
+    # Barriers that ThreadLoops.cpp keeps or drops (StretchEffects.h); their thread loops
+    # are checked in tests/lit/stages/cpu.tir.
+    def test_two_sums_in_the_same_shared_bytes(self):
+        # The second sum's partials overwrite the first's: the barrier between reading
+        # those and writing these must stay (one loop would mix the two sums' partials).
+        x = rng(11).random(1024, dtype=np.float32)
+        got = {}
+        for dev in ("host:0", "cpu:0"):
+            out = np.zeros_like(x)
+            with present[dev]:
+                cpu_barriers.two_sums_kernel[(1,)](x, out, BLOCK=1024)
+            got[dev] = out
+        x64 = x.astype(np.float64)
+        want = x64 + (x64 * x64.sum()).sum()
+        np.testing.assert_allclose(got["host:0"], want, rtol=1e-5)
+        np.testing.assert_allclose(got["cpu:0"], got["host:0"], rtol=1e-5)
+
+    def test_matmul_with_loads_and_stores_in_one_loop(self):
+        # The barrier between the K loop's global loads and its stores to shared memory
+        # is dropped; the tiles still read what every thread stored.
+        rows, cols, inner = 128, 256, 96
+        a = rng(12).standard_normal((rows, inner)).astype(np.float32)
+        b = rng(13).standard_normal((inner, cols)).astype(np.float32)
+        c = np.zeros((rows, cols), dtype=np.float32)
+        with present["cpu:0"]:
+            cpu_barriers.matmul_kernel[(rows // 64, cols // 128)](a, b, c, rows, cols, inner, BM=64, BN=128, BK=32)
+        np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-4)
 
 
 if __name__ == "__main__":
