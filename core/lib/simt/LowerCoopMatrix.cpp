@@ -30,6 +30,7 @@
 //   th.store_shared %strip, ... (M x 16: row r holds 16 copies of alpha[r])
 //   %t = th.coop_load %strip, %i {layout = "row", stride = 16} : coopmat<16x16xf32, acc>
 //   %s0 = arith.mulf %c0, %t : coopmat<16x16xf32, acc>                (per tile of the row)
+#include "CoopOwnership.h"
 #include "LowerContext.h"
 #include "trident/simt/DotLayout.h"
 
@@ -180,48 +181,6 @@ CoopRounds coopRounds(const Lowering &l, const LinearLayout &tiles, const CoopMa
   r.count = r.rm;
   r.bufferElements = r.plan.warpsM * s.m * N;
   return r;
-}
-
-// True when `tiles` (coopLayout, tiles of `s` stored with a stride of `N` elements) and
-// `other` (a register layout) put each warp's elements at offsets of `at` no other warp
-// uses: both give warp basis k the same offset, a single bit, and nothing else either
-// side adds to an offset (registers, lanes, tile origins, a tile's rows and columns) has
-// a bit of those. The buffer between them is then each subgroup's alone (Barriers.h).
-bool ownedBySubgroups(const LinearLayout &tiles, const CoopMatrixShape &s, const LinearLayout &other,
-                      const SharedLayout &at, int64_t N) {
-  LinearLayout offsets = at.offsets(other);
-  if (tiles.warpBases().size() != offsets.warpBases().size() || tiles.warpBases().empty())
-    return false;
-  auto singleBit = [](int64_t o) { return o > 0 && (o & (o - 1)) == 0; };
-  int64_t warpBits = 0;
-  for (size_t k = 0; k < tiles.warpBases().size(); ++k) {
-    int64_t o = at.offset(tiles.warpBases()[k]);
-    if (!singleBit(o) || o != offsets.warpBases()[k] || (warpBits & o))
-      return false;
-    warpBits |= o;
-  }
-  for (const std::vector<int64_t> *bases : {&offsets.regBases(), &offsets.laneBases()})
-    for (int64_t b : *bases)
-      if (b & warpBits)
-        return false;
-  // The tiles' side adds its terms (subgroupBase, plus, the stride): distinct single bits
-  // add without carries, so those too must stay clear of the warps' bits.
-  std::vector<int64_t> terms;
-  for (int64_t b : tiles.regBases())
-    terms.push_back(at.offset(b));
-  for (int64_t i = 1; i < s.m; i <<= 1)
-    terms.push_back(i * N);
-  for (int64_t j = 1; j < s.n; j <<= 1)
-    terms.push_back(j);
-  int64_t seen = warpBits;
-  for (int64_t t : terms) {
-    if (t == 0)
-      continue;
-    if (!singleBit(t) || (seen & t))
-      return false;
-    seen |= t;
-  }
-  return true;
 }
 
 // A conversion buffer between `tiles` and `other` that each subgroup uses alone is marked
