@@ -96,8 +96,8 @@ namespace {
 
 // TRIDENT_VULKAN_PREFETCH = auto (the default), late, early or off;
 // TRIDENT_VULKAN_COOP_ORDER = lazyb (the default) or eager; TRIDENT_VULKAN_COOP_SHARED =
-// auto (the default), padded or tiled; TRIDENT_VULKAN_SUBGROUP_BARRIERS = on (the
-// default) or off (docs/vulkan.md, measurement knobs).
+// auto (the default), padded or tiled; TRIDENT_VULKAN_SUBGROUP_BARRIERS and
+// TRIDENT_VULKAN_SPREAD_SHARED = on (the default) or off (docs/vulkan.md, measurement knobs).
 CoopPrefetch coopPrefetchFromEnv() {
   const char *v = std::getenv("TRIDENT_VULKAN_PREFETCH");
   if (v && !std::strcmp(v, "late"))
@@ -138,6 +138,10 @@ TargetDesc targetDesc(const DeviceInfo &device) {
     t.coopShared = CoopSharedLayout::Tiled;
   const char *subgroup = std::getenv("TRIDENT_VULKAN_SUBGROUP_BARRIERS");
   t.subgroupBarriers = !subgroup || std::strcmp(subgroup, "off") != 0;
+  // Only where cooperative matrices take the loops' dots (their loops hold the most
+  // conversions): the plain lowering keeps its smallest footprint.
+  const char *spread = std::getenv("TRIDENT_VULKAN_SPREAD_SHARED");
+  t.spreadSharedMemory = !t.coopMatrices.empty() && (!spread || std::strcmp(spread, "off") != 0);
   return t;
 }
 

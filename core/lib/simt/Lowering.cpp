@@ -414,7 +414,7 @@ unsigned defaultNumWarps(const Op *func, const TargetDesc &target) {
 }
 
 bool placeSharedMemory(Op *threadFunc, const TargetDesc &target, Diagnostics &diags) {
-  int64_t shared = allocateSharedMemory(threadFunc);
+  int64_t shared = allocateSharedMemory(threadFunc, target.spreadSharedMemory ? int64_t(target.sharedMemoryBytes) : 0);
   threadFunc->setAttr("shared_bytes", Attribute::integer(shared));
   if (static_cast<uint64_t>(shared) <= target.maxSharedMemoryBytes)
     return true;

@@ -1,6 +1,7 @@
 #include "trident/simt/SharedMemory.h"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 #include <vector>
 
@@ -25,7 +26,7 @@ Op *ancestorIn(Op *op, Block *block) {
 
 } // namespace
 
-int64_t allocateSharedMemory(Op *func) {
+int64_t allocateSharedMemory(Op *func, int64_t spreadLimit) {
   std::unordered_map<const Op *, int64_t> first, last;
   int64_t counter = 0;
   func->walk([&](Op *op) { first[op] = counter++; });
@@ -61,17 +62,50 @@ int64_t allocateSharedMemory(Op *func) {
     // th.shared_alloc's optional `align` (swizzled tiles whose pattern follows the
     // address bits) raises the alignment.
     int64_t align = cur.alloc->attr("align").isInt() ? std::max(kAlignment, cur.alloc->intAttr("align")) : kAlignment;
+    auto up = [&](int64_t x) { return (x + align - 1) / align * align; };
     int64_t offset = 0;
     for (auto [lo, hi] : busy) {
       if (offset + cur.size <= lo)
         break;
-      offset = std::max(offset, (hi + align - 1) / align * align);
+      offset = std::max(offset, up(hi));
+    }
+    if (spreadLimit > 0) {
+      // Of the places that fit under the limit, the one whose bytes died longest ago:
+      // the fewer recent accesses it overlaps, the fewer barriers it needs.
+      auto diedAt = [&](int64_t at) {
+        int64_t latest = -1;
+        for (size_t j = 0; j < i; ++j) {
+          const Interval &e = intervals[j];
+          bool overlaps = e.offset < at + cur.size && at < e.offset + e.size;
+          if (overlaps && e.end >= cur.start)
+            return std::numeric_limits<int64_t>::max(); // still live
+          if (overlaps)
+            latest = std::max(latest, e.end);
+        }
+        return latest;
+      };
+      std::vector<int64_t> candidates{0};
+      for (size_t j = 0; j < i; ++j)
+        candidates.push_back(up(intervals[j].offset + intervals[j].size));
+      std::sort(candidates.begin(), candidates.end());
+      int64_t best = diedAt(offset);
+      for (int64_t at : candidates) {
+        if (at + cur.size > spreadLimit)
+          break;
+        int64_t died = diedAt(at);
+        if (died < best) {
+          best = died;
+          offset = at;
+        }
+      }
     }
     cur.offset = offset;
     cur.alloc->setAttr("offset", Attribute::integer(offset));
     total = std::max(total, offset + cur.size);
   }
-  return (total + kAlignment - 1) / kAlignment * kAlignment;
+  total = (total + kAlignment - 1) / kAlignment * kAlignment;
+  // Spreading the early ones can leave no room for a later one: then the lowest offsets.
+  return spreadLimit > 0 && total > spreadLimit ? allocateSharedMemory(func, 0) : total;
 }
 
 } // namespace trident::simt

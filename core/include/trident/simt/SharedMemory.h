@@ -16,6 +16,10 @@
 namespace trident::simt {
 
 // Sets the offset of every th.shared_alloc in `func`; returns the bytes the function needs.
-int64_t allocateSharedMemory(Op *func);
+// Each goes to the lowest offset where it fits; with `spreadLimit` > 0, to the place below
+// that many bytes whose earlier occupants died longest ago (more memory, fewer barriers
+// between the accesses of allocations that would otherwise share bytes one after another),
+// or the lowest offsets again where that placement goes over the limit.
+int64_t allocateSharedMemory(Op *func, int64_t spreadLimit = 0);
 
 } // namespace trident::simt

@@ -110,6 +110,9 @@ struct TargetDesc {
   // each subgroup writes and reads alone ({subgroup = 1}); the accesses of one such buffer
   // then wait for each other with th.barrier {scope = "subgroup"} (Barriers.h)
   bool subgroupBarriers = false;
+  // Shared allocations placed where earlier ones died longest ago, up to sharedMemoryBytes,
+  // rather than at the lowest offset that fits (SharedMemory.h): fewer barriers, more bytes
+  bool spreadSharedMemory = false;
 
   unsigned log2WarpSize() const;
 };
