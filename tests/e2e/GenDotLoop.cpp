@@ -81,7 +81,8 @@ Value *DotGen::pointerLoad(const KLoopState &k, LoopTile &s, unsigned argIndex, 
 // This iteration's tile by tt.descriptor_load: the tensor is the program's matrix, the
 // box's K offset the iteration's, and the bounds are the dimensions' sizes (zero padding
 // for masks). With `checked` (a block pointer's boundary_check) the dimensions with a
-// bound and some others; without it (a tensor descriptor) every dimension is checked.
+// bound and some others; without it (a tensor descriptor) every dimension is checked, and
+// only matrices that keep the contract are read so.
 Value *DotGen::descriptorLoad(const KLoopState &k, LoopTile &s, Value *edgeBound) {
   std::vector<Value *> operands = {note(g.b_.addPtr(s.param, s.base))}, strides, offsets;
   int64_t checked = 0;
@@ -98,7 +99,9 @@ Value *DotGen::descriptorLoad(const KLoopState &k, LoopTile &s, Value *edgeBound
   operands.insert(operands.end(), offsets.begin(), offsets.end());
   AttributeList attrs;
   attrs.set("padding", Attribute::string("zero"));
-  if (checked != 3 || side.chance(0.5))
+  // A matrix that breaks TensorDescriptor's contract (column-major, rows of other than
+  // 16-byte multiples, boxes under 16 bytes a row) is read through a block pointer.
+  if (checked != 3 || !s.keepsContract || side.chance(0.5))
     attrs.set("checked", Attribute::integer(checked));
   if (k.kBound || edgeBound)
     g.use("mask");
