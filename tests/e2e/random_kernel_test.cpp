@@ -6,6 +6,7 @@
 #include "Compare.h"
 #include "Differential.h"
 #include "IsolatedRuns.h"
+#include "KernelFile.h"
 
 #include "trident/Trident.h"
 #include "trident/ir/Printer.h"
@@ -257,6 +258,36 @@ TEST_CASE("the generator's tensor descriptors keep Triton's contract") {
   CHECK(broken == 0);
   CHECK(descriptors > 20);
   CHECK(blockPointers > 20);
+}
+
+TEST_CASE("a kernel file gives back the kernel, arguments and all") {
+  GeneratorOptions options;
+  options.dotWeight = 8;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    RandomKernel k = generateRandomKernel(seed, options);
+    std::string text = writeKernelFile(k, "seed " + std::to_string(seed) + "\nat dot weight 8");
+    std::string error;
+    std::optional<RandomKernel> back = readKernelFile(text, error);
+    INFO("seed " << seed);
+    REQUIRE_MESSAGE(back, error);
+    CHECK(writeKernelFile(*back, "seed " + std::to_string(seed) + "\nat dot weight 8") == text);
+    CHECK(print(back->module) == print(k.module));
+    CHECK(back->grid == k.grid);
+    REQUIRE(back->args.size() == k.args.size());
+    for (size_t i = 0; i < k.args.size(); ++i) {
+      const ArgSpec &a = k.args[i], &b = back->args[i];
+      CHECK((a.kind == b.kind && a.name == b.name && a.element == b.element && a.count == b.count));
+      CHECK((a.init == b.init && a.bits == b.bits && a.written == b.written));
+      CHECK((a.check.mode == b.check.mode && a.check.tolerance == b.check.tolerance &&
+             a.check.hasRange == b.check.hasRange && a.check.lo == b.check.lo && a.check.hi == b.check.hi &&
+             a.check.exact == b.check.exact && a.check.frac == b.check.frac));
+    }
+  }
+  std::string error;
+  CHECK(!readKernelFile("trident-kernel 1\ngrid 1 1 1\n", error));
+  CHECK(error.find("no IR") != std::string::npos);
+  CHECK(!readKernelFile("trident-kernel 1\nbuffer in0 f32 2 input mode=bytes tolerance=0x0p+0\ndata 0011\n", error));
+  CHECK(error.find("bad data") != std::string::npos);
 }
 
 TEST_CASE("the comparison tells right results from wrong ones") {
