@@ -118,8 +118,9 @@ Facts Generator::infer(const Op *op, unsigned result) {
   case OpCode::PtrToInt:
   case OpCode::IntToPtr: return otherFacts();
   case OpCode::Load:
+  case OpCode::DescriptorLoad:
   case OpCode::AtomicRMW:
-  case OpCode::AtomicCAS: return facts(r); // fixed when built
+  case OpCode::AtomicCAS: return facts(r); // fixed when built (a loop's inferFor infers its body again)
   case OpCode::Reduce:
   case OpCode::Scan: {
     const std::vector<Combine> &kinds = combiners_.at(op);

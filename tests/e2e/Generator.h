@@ -2,8 +2,8 @@
 // The random-kernel generator's state, shared by its files: GenArith.cpp (elementwise
 // ops and casts), GenShape.cpp (shape ops, reductions, scans), GenMemory.cpp (loads,
 // stores, masks, gathers, atomics), GenControlFlow.cpp (scf.for, scf.if), GenDot.cpp
-// (tt.dot and K loops), and
-// Generator.cpp (the kernel's frame, value facts, outputs).
+// (tt.dot) and GenDotLoop.cpp (K loops, their tensor descriptors and block pointers),
+// both behind GenDot.h, and Generator.cpp (the kernel's frame, value facts, outputs).
 //
 // The generator keeps a pool of values visible at the insertion point and the Facts
 // of every value it made; each step picks a value from the pool and builds an op on
@@ -109,7 +109,7 @@ public:
   Facts inferFor(const Op *op, unsigned result);
   Facts inferIf(const Op *op, unsigned result);
 
-  // ---- GenDot.cpp ----
+  // ---- GenDot.cpp, GenDotLoop.cpp ----
   // A tt.dot with its operands (loads, pool values, elementwise ops, transposes), its
   // accumulator and an epilogue, stored; or a K loop of loads feeding a dot.
   bool genDot();

@@ -6,6 +6,7 @@
 #include "Compare.h"
 #include "Differential.h"
 #include "IsolatedRuns.h"
+#include "KernelFile.h"
 
 #include "trident/Trident.h"
 #include "trident/ir/Printer.h"
@@ -19,6 +20,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <numeric>
 
 using namespace trident;
 using namespace trident::e2e;
@@ -154,6 +156,138 @@ TEST_CASE("the interpreter's results obey the generator's facts") {
   CHECK(checkPromise(a, {5, 0, 0, 0}).empty());
   CHECK(!checkPromise(a, {11, 0, 0, 0}).empty());
   CHECK(!checkPromise(a, {0xff, 0xff, 0xff, 0xff}).empty());
+}
+
+TEST_CASE("the facts of descriptor loads hold in dot loops") {
+  // Seeds 3097, 3877 and 4689 at --dot-weight 8 broke their promises in the interpreter
+  // itself: the facts of a tt.descriptor_load were inferred again (when the loop around
+  // it was recorded) as a pointer's, and what the loop computed from them went wrong.
+  GeneratorOptions options;
+  options.dotWeight = 8;
+  auto interp = makeInterpreterRunner();
+  for (uint64_t seed : {3097ull, 3877ull, 4689ull}) {
+    RandomKernel k = generateRandomKernel(seed, options);
+    INFO("seed " << seed << " at dot weight 8");
+    CHECK(print(k.module).find("tt.descriptor_load") != std::string::npos);
+    RunResult r = interp->run(k, "");
+    REQUIRE_MESSAGE(r.ok, r.error);
+    for (size_t i = 0; i < k.args.size(); ++i) {
+      const ArgSpec &a = k.args[i];
+      if (a.written && a.check.hasRange && a.check.mode != OutputCheck::Mode::Skip)
+        CHECK_MESSAGE(checkPromise(a, r.buffers[i]).empty(), checkPromise(a, r.buffers[i]));
+    }
+  }
+}
+
+namespace {
+
+// A number `v` is surely a multiple of (0: v is 0), from constants, products and sums.
+int64_t knownMultiple(const Value *v) {
+  const Op *op = v->definingOp();
+  if (!op)
+    return 1;
+  switch (op->code()) {
+  case OpCode::Constant: {
+    const Attribute &a = op->attr("value");
+    return a.isInt() ? std::abs(a.getInt()) : 1;
+  }
+  case OpCode::MulI: return knownMultiple(op->operand(0)) * knownMultiple(op->operand(1));
+  case OpCode::AddI:
+  case OpCode::SubI: return std::gcd(knownMultiple(op->operand(0)), knownMultiple(op->operand(1)));
+  case OpCode::ExtSI:
+  case OpCode::ExtUI:
+  case OpCode::Splat: return knownMultiple(op->operand(0));
+  default: return 1;
+  }
+}
+
+// Why tensor-descriptor load `load` breaks the contract of Triton's TensorDescriptor
+// (buffers start 16-byte aligned), or "" when it keeps it.
+std::string breaksDescriptorContract(const Op *load) {
+  Type t = load->result()->type();
+  int64_t bytes = t.element().bitWidth() / 8;
+  unsigned rank = t.rank();
+  const Value *base = load->operand(0);
+  if (const Op *def = base->definingOp()) {
+    if (def->code() != OpCode::AddPtr || !def->operand(0)->isBlockArgument())
+      return "a base that is not a buffer plus an offset";
+    if (knownMultiple(def->operand(1)) * bytes % 16 != 0)
+      return "a base that may not be 16-byte aligned";
+  }
+  for (unsigned d = 0; d < rank; ++d) {
+    const Op *c = load->operand(1 + rank + d)->definingOp();
+    if (!c || c->code() != OpCode::Constant)
+      return "a stride that is not a constant";
+    int64_t stride = c->attr("value").getInt();
+    if (d + 1 == rank && stride != 1)
+      return "a last stride of " + std::to_string(stride);
+    if (d + 1 < rank && stride * bytes % 16 != 0)
+      return "stride " + std::to_string(d) + " of " + std::to_string(stride * bytes) + " bytes";
+  }
+  if (t.shape().back() * bytes < 16)
+    return "a box of " + std::to_string(t.shape().back() * bytes) + " bytes per row";
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("the generator's tensor descriptors keep Triton's contract") {
+  // Triton's TensorDescriptor takes a 16-byte aligned base, strides that are multiples
+  // of 16 bytes but the last, which is 1, and boxes of 16 bytes or more per row; CUDA's
+  // cuTensorMapEncodeTiled refuses others (a (1, 48) tensor with strides (1, 1) did).
+  // Loads with `checked` are block pointers, which promise nothing of the kind.
+  GeneratorOptions options;
+  options.dotWeight = 8;
+  size_t descriptors = 0, blockPointers = 0, broken = 0;
+  for (uint64_t seed = 0; seed < 300; ++seed) {
+    RandomKernel k = generateRandomKernel(seed, options);
+    k.module.op()->walk([&](Op *op) {
+      if (op->code() != OpCode::DescriptorLoad)
+        return;
+      if (op->attr("checked").present()) {
+        ++blockPointers;
+        return;
+      }
+      ++descriptors;
+      std::string why = breaksDescriptorContract(op);
+      if (!why.empty() && broken++ < 5)
+        MESSAGE("seed " << seed << ": a tensor descriptor with " << why << ": " << print(op));
+    });
+  }
+  MESSAGE(descriptors << " tensor-descriptor loads, " << blockPointers << " block-pointer loads");
+  CHECK(broken == 0);
+  CHECK(descriptors > 20);
+  CHECK(blockPointers > 20);
+}
+
+TEST_CASE("a kernel file gives back the kernel, arguments and all") {
+  GeneratorOptions options;
+  options.dotWeight = 8;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    RandomKernel k = generateRandomKernel(seed, options);
+    std::string text = writeKernelFile(k, "seed " + std::to_string(seed) + "\nat dot weight 8");
+    std::string error;
+    std::optional<RandomKernel> back = readKernelFile(text, error);
+    INFO("seed " << seed);
+    REQUIRE_MESSAGE(back, error);
+    CHECK(writeKernelFile(*back, "seed " + std::to_string(seed) + "\nat dot weight 8") == text);
+    CHECK(print(back->module) == print(k.module));
+    CHECK(back->grid == k.grid);
+    REQUIRE(back->args.size() == k.args.size());
+    for (size_t i = 0; i < k.args.size(); ++i) {
+      const ArgSpec &a = k.args[i], &b = back->args[i];
+      CHECK((a.kind == b.kind && a.name == b.name && a.element == b.element && a.count == b.count));
+      CHECK((a.init == b.init && a.bits == b.bits && a.written == b.written));
+      CHECK((a.check.mode == b.check.mode && a.check.tolerance == b.check.tolerance &&
+             a.check.hasRange == b.check.hasRange && a.check.lo == b.check.lo && a.check.hi == b.check.hi &&
+             a.check.exact == b.check.exact && a.check.frac == b.check.frac));
+    }
+  }
+  std::string error;
+  CHECK(!readKernelFile("trident-kernel 1\ngrid 1 1 1\n", error));
+  CHECK(error.find("no IR") != std::string::npos);
+  CHECK(!readKernelFile("trident-kernel 1\nbuffer in0 f32 2 input mode=bytes tolerance=0x0p+0\ndata 0011\n", error));
+  CHECK(error.find("bad data") != std::string::npos);
 }
 
 TEST_CASE("the comparison tells right results from wrong ones") {

@@ -7,6 +7,7 @@
 #include "Compare.h"
 #include "Differential.h"
 #include "IsolatedRuns.h"
+#include "KernelFile.h"
 #include "Reducer.h"
 
 #include "trident/Trident.h"
@@ -49,34 +50,18 @@ void usage(std::ostream &os) {
         "  --ir FILE         run the block IR in FILE (a kernel --reduce printed, maybe edited) with\n"
         "                    the arguments of seed --first on --device D (\"host:0\", \"sim:sm_90\")\n"
         "                    and compare it with the interpreter\n"
+        "  --save-kernel FILE write the kernel of seed --first, with its arguments, to FILE\n"
+        "                    (KernelFile.h; --comment TEXT goes into its header) and stop; with\n"
+        "                    --reduce, the reduced kernel of the (last) failing seed instead\n"
+        "  --kernel FILE     run a kernel FILE that --save-kernel wrote on --device D and compare it\n"
+        "                    with the interpreter: it replays after the generator has changed\n"
         "  --no-isolate      run in this process (for a debugger); by default seeds run in child\n"
         "                    processes, so a crash or hang fails one seed, not the run\n"
         "  --quiet           print only failures and the summary\n";
 }
 
-// --ir: the kernel in `path` with the arguments of `seed`, on `device` and the interpreter.
-int runFile(const std::string &path, uint64_t seed, const GeneratorOptions &options, const std::string &device) {
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "trident-randtest: cannot read '" << path << "'\n";
-    return 2;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  RandomKernel k = generateRandomKernel(seed, options);
-  Diagnostics diags;
-  std::optional<Module> m = parseModule(text.str(), path, diags);
-  if (!m || !verify(*m, diags)) {
-    std::cerr << diags.str();
-    return 2;
-  }
-  k.module = std::move(*m);
-  Op *f = k.module.lookupFunction(k.name);
-  if (!f || f->region()->numArguments() != k.args.size()) {
-    std::cerr << "trident-randtest: '" << path << "' needs a function '" << k.name << "' with the "
-              << k.args.size() << " parameters of seed " << seed << "\n";
-    return 2;
-  }
+// Runs kernel `k` on `device` and the interpreter and compares them.
+int runKernel(RandomKernel k, const std::string &device) {
   std::unique_ptr<Runtime> runtime;
   std::unique_ptr<DeviceRunner> runner;
   try {
@@ -115,6 +100,66 @@ int runFile(const std::string &path, uint64_t seed, const GeneratorOptions &opti
   return report.empty() ? 0 : 1;
 }
 
+std::optional<std::string> readText(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "trident-randtest: cannot read '" << path << "'\n";
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// --ir: the kernel in `path` with the arguments of `seed`, on `device` and the interpreter.
+int runFile(const std::string &path, uint64_t seed, const GeneratorOptions &options, const std::string &device) {
+  std::optional<std::string> text = readText(path);
+  if (!text)
+    return 2;
+  RandomKernel k = generateRandomKernel(seed, options);
+  Diagnostics diags;
+  std::optional<Module> m = parseModule(*text, path, diags);
+  if (!m || !verify(*m, diags)) {
+    std::cerr << diags.str();
+    return 2;
+  }
+  k.module = std::move(*m);
+  Op *f = k.module.lookupFunction(k.name);
+  if (!f || f->region()->numArguments() != k.args.size()) {
+    std::cerr << "trident-randtest: '" << path << "' needs a function '" << k.name << "' with the "
+              << k.args.size() << " parameters of seed " << seed << "\n";
+    return 2;
+  }
+  return runKernel(std::move(k), device);
+}
+
+// --kernel: a kernel file (KernelFile.h), arguments and all.
+int runKernelFile(const std::string &path, const std::string &device) {
+  std::optional<std::string> text = readText(path);
+  if (!text)
+    return 2;
+  std::string error;
+  std::optional<RandomKernel> k = readKernelFile(*text, error);
+  Diagnostics diags;
+  if (!k || !verify(k->module, diags)) {
+    std::cerr << "trident-randtest: '" << path << "': " << (k ? diags.str() : error) << "\n";
+    return 2;
+  }
+  return runKernel(std::move(*k), device);
+}
+
+// --save-kernel: the kernel of `seed` as a kernel file.
+int saveKernel(const std::string &path, uint64_t seed, const GeneratorOptions &options, const std::string &comment) {
+  RandomKernel k = generateRandomKernel(seed, options);
+  std::ofstream out(path, std::ios::binary);
+  out << writeKernelFile(k, comment);
+  if (!out) {
+    std::cerr << "trident-randtest: cannot write '" << path << "'\n";
+    return 2;
+  }
+  return 0;
+}
+
 bool parseNumber(const char *s, uint64_t &out) {
   char *end = nullptr;
   out = std::strtoull(s, &end, 10);
@@ -127,7 +172,7 @@ int main(int argc, char **argv) {
   uint64_t seeds = 100, first = 0, ops = 60, maxElements = 256;
   std::string only;
   bool printIR = false, noDevices = false, quiet = false, strict = false, isolate = true;
-  std::string reduceOn, irFile;
+  std::string reduceOn, irFile, saveFile, kernelFile, comment;
   std::vector<std::string> compileTargets;
   GeneratorOptions options;
   for (int i = 1; i < argc; ++i) {
@@ -189,6 +234,12 @@ int main(int argc, char **argv) {
       reduceOn = value();
     else if (a == "--ir")
       irFile = value();
+    else if (a == "--save-kernel")
+      saveFile = value();
+    else if (a == "--kernel")
+      kernelFile = value();
+    else if (a == "--comment")
+      comment = value();
     else if (a == "--no-isolate")
       isolate = false;
     else if (a == "--strict")
@@ -208,6 +259,10 @@ int main(int argc, char **argv) {
   options.maxElements = int64_t(maxElements);
   if (!irFile.empty())
     return runFile(irFile, first, options, only);
+  if (!saveFile.empty() && reduceOn.empty())
+    return saveKernel(saveFile, first, options, comment);
+  if (!kernelFile.empty())
+    return runKernelFile(kernelFile, only);
 
   std::map<std::string, uint64_t> passed, failed, unsupported;
   std::map<std::string, uint64_t> featureCounts;
@@ -240,6 +295,11 @@ int main(int argc, char **argv) {
                     << red->kernel.grid[1] << "x" << red->kernel.grid[2] << ", arguments:\n"
                     << describeArgs(red->kernel) << print(red->kernel.module, PrintOptions{.locations = false})
                     << "\n";
+        if (red && !saveFile.empty()) {
+          std::ofstream out(saveFile, std::ios::binary);
+          out << writeKernelFile(red->kernel, comment);
+          std::cout << (out ? "saved the reduced kernel to " : "cannot write ") << saveFile << "\n";
+        }
       }
     } else if (printIR) {
       std::cout << "seed " << r.seed << ": passed\ngrid " << k.grid[0] << "x" << k.grid[1] << "x" << k.grid[2]

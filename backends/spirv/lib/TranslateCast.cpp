@@ -263,6 +263,15 @@ bool translateIntResize(Translator &t, Op *op) {
   Type src = op->operand(0)->type().element(), dst = op->result()->type().element();
   uint32_t type = t.valueType(dst), b = t.boolType();
   OpCode code = op->code();
+  // A sign extension of a value proven non-negative is a zero extension, and is emitted
+  // as one: Mesa's lavapipe (22.3.6) folds `0 <= sext(x) < c` wrongly for some x built
+  // from lane ids (the comparisons of a masked descriptor load came out false on every
+  // lane; random kernels at --dot-weight 8 read zeros). OpUConvert it handles.
+  if (code == OpCode::ExtSI && src != Type::i1()) {
+    std::optional<IntRange> range = t.ranges().of(op->operand(0));
+    if (range && range->nonNegative())
+      code = OpCode::ExtUI;
+  }
   mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
     if (code == OpCode::TruncI) {
       if (dst == Type::i1()) {
