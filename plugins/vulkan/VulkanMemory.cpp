@@ -12,13 +12,9 @@
 
 namespace trident::vulkan {
 
-namespace {
+using sdk::hex;
 
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+namespace {
 
 trident_status outOfRange(Device &d, uint64_t addr, size_t bytes) {
   return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
