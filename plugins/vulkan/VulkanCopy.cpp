@@ -121,7 +121,7 @@ bool kernelsReady(Device &d) {
     d.copyKernelsState = d.copyKernel && d.fillKernel ? 1 : -1;
     if (d.copyKernelsState < 0) // a bug or a driver failure: say so once, and keep copying
       std::fprintf(stderr, "trident vulkan: the copy kernels do not load on %s (%s); copies use transfer commands\n",
-                   d.name.c_str(), lastErrorMessage());
+                   d.name.c_str(), sdk::lastError());
   }
   return d.copyKernelsState == 1;
 }

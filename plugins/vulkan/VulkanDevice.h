@@ -16,13 +16,14 @@
 #include "trident/backends/spirv/CodeGen.h"
 #include "trident/backends/spirv/Target.h"
 #include "trident/plugin.h"
+#include "trident/sdk/GpuModules.h"
+#include "trident/sdk/Status.h"
 
 #include <atomic>
 #include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <new>
 #include <set>
 #include <string>
 #include <vector>
@@ -31,24 +32,10 @@ struct trident_context_s;
 
 namespace trident::vulkan {
 
-// Sets this thread's last error and returns `status`.
-trident_status fail(trident_status status, std::string message);
-// This thread's last error message (what fail() set).
-const char *lastErrorMessage();
+using sdk::fail;    // sets this thread's last error and returns the status (trident/sdk/Status.h)
+using sdk::guarded; // turns escaping exceptions into statuses (none may cross the ABI)
 // A failed Vulkan call: out-of-memory results give OUT_OF_MEMORY, others DEVICE.
 trident_status failVk(VkResult result, const std::string &what);
-// Runs `body`, turning escaping exceptions into statuses (none may cross the ABI).
-template <class F> trident_status guarded(F &&body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc &) {
-    return fail(TRIDENT_ERROR_OUT_OF_MEMORY, "out of host memory");
-  } catch (const std::exception &e) {
-    return fail(TRIDENT_ERROR_INTERNAL, std::string("internal error: ") + e.what());
-  }
-}
-
-
 
 // What init learns about a usable physical device.
 struct PhysicalDevice {
@@ -224,13 +211,15 @@ struct trident_kernel_s {
   trident_module_s *module = nullptr;
 };
 
+// One kernel per module (a TVK1 binary holds one), found by name in the SDK's table.
 struct trident_module_s {
   trident::vulkan::Device *device = nullptr;
   trident::spirv::KernelInterface interface;
+  std::vector<uint32_t> argumentCodes; // the TRIDENT_ARG_* code of each argument (interface.args)
   VkShaderModule shader = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  trident_kernel_s kernel;
+  trident::sdk::KernelTable<trident_kernel_s> kernels;
 };
 
 namespace trident::vulkan {

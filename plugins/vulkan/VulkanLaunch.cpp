@@ -6,33 +6,23 @@
 
 #include "KernelBinary.h"
 #include "VulkanDevice.h"
+#include "trident/sdk/KernelArgs.h"
 
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 
 namespace trident::vulkan {
 
 namespace {
 
-const char *kindName(spirv::ArgKind k) {
-  static const char *names[] = {"pointer", "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"};
-  return names[unsigned(k)];
-}
-
-std::optional<spirv::ArgKind> kindOf(uint32_t abiType) {
-  switch (abiType) {
-  case TRIDENT_ARG_POINTER: return spirv::ArgKind::Pointer;
-  case TRIDENT_ARG_I1: return spirv::ArgKind::I1;
-  case TRIDENT_ARG_I8: return spirv::ArgKind::I8;
-  case TRIDENT_ARG_I16: return spirv::ArgKind::I16;
-  case TRIDENT_ARG_I32: return spirv::ArgKind::I32;
-  case TRIDENT_ARG_I64: return spirv::ArgKind::I64;
-  case TRIDENT_ARG_F16: return spirv::ArgKind::F16;
-  case TRIDENT_ARG_BF16: return spirv::ArgKind::BF16;
-  case TRIDENT_ARG_F32: return spirv::ArgKind::F32;
-  case TRIDENT_ARG_F64: return spirv::ArgKind::F64;
-  default: return std::nullopt;
-  }
+// The TRIDENT_ARG_* code that passes an argument of kind `k`.
+uint32_t argumentCode(spirv::ArgKind k) {
+  static constexpr uint32_t codes[] = {TRIDENT_ARG_POINTER, TRIDENT_ARG_I1,  TRIDENT_ARG_I8,   TRIDENT_ARG_I16,
+                                       TRIDENT_ARG_I32,     TRIDENT_ARG_I64, TRIDENT_ARG_F16,  TRIDENT_ARG_BF16,
+                                       TRIDENT_ARG_F32,     TRIDENT_ARG_F64};
+  static_assert(std::size(codes) == unsigned(spirv::ArgKind::F64) + 1);
+  return codes[unsigned(k)];
 }
 
 void destroyModule(trident_module_s &m) {
@@ -134,7 +124,11 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
     auto m = std::make_unique<trident_module_s>();
     m->device = &d;
     m->interface = i;
-    m->kernel.module = m.get();
+    for (const spirv::ArgSlot &slot : i.args)
+      m->argumentCodes.push_back(argumentCode(slot.kind));
+    auto kernel = std::make_unique<trident_kernel_s>();
+    kernel->module = m.get();
+    m->kernels.add(i.name, std::move(kernel));
     VkShaderModuleCreateInfo shaderInfo = vk<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
     shaderInfo.codeSize = k->words.size() * 4;
     shaderInfo.pCode = k->words.data();
@@ -190,11 +184,9 @@ trident_status moduleUnload(trident_module module) {
 }
 
 trident_status moduleGetKernel(trident_module module, const char *name, trident_kernel *out) {
-  if (!name || module->interface.name != name)
-    return fail(TRIDENT_ERROR_NOT_FOUND, std::string("the module holds kernel '") + module->interface.name + "', not '" +
-                                             (name ? name : "") + "'");
-  *out = &module->kernel;
-  return TRIDENT_SUCCESS;
+  if (!name)
+    return sdk::missingKernelError("");
+  return module->kernels.find(name, out);
 }
 
 trident_status launch(trident_stream stream, trident_kernel kernel, const trident_launch_params *params) {
@@ -205,29 +197,18 @@ trident_status launch(trident_stream stream, trident_kernel kernel, const triden
     if (m.device != &d)
       return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + k.name + "' was loaded on " + m.device->name +
                                                       ", not on " + d.name);
-    if (params->version != TRIDENT_LAUNCH_ABI_VERSION)
-      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "launch parameters version " + std::to_string(params->version) +
-                                                      "; the vulkan plugin reads version " +
-                                                      std::to_string(TRIDENT_LAUNCH_ABI_VERSION));
-    if (params->num_args != k.args.size())
-      return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "kernel '" + k.name + "' takes " + std::to_string(k.args.size()) +
-                                                      " arguments, got " + std::to_string(params->num_args));
+    if (trident_status s = sdk::checkLaunch("vulkan", params); s != TRIDENT_SUCCESS)
+      return s;
+    if (trident_status s = sdk::checkArgumentCodes(k.name, m.argumentCodes, *params); s != TRIDENT_SUCCESS)
+      return s;
     if (params->dynamic_shared_memory)
       return fail(TRIDENT_ERROR_NOT_SUPPORTED, "the vulkan plugin has no dynamic shared memory");
-    for (int i = 0; i < 3; ++i)
-      if (params->grid[i] == 0)
-        return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "grid dimension " + std::to_string(i) + " is 0");
 
     // The argument block.
     std::vector<uint8_t> block(k.argsInBuffer ? k.argBufferBytes : k.pushConstantBytes, 0);
     for (size_t i = 0; i < k.args.size(); ++i) {
       const trident_kernel_arg &a = params->args[i];
       const spirv::ArgSlot &slot = k.args[i];
-      std::optional<spirv::ArgKind> kind = kindOf(a.type);
-      if (!kind || *kind != slot.kind)
-        return fail(TRIDENT_ERROR_INVALID_ARGUMENT, "argument " + std::to_string(i) + " of kernel '" + k.name +
-                                                        "' must be " + kindName(slot.kind) +
-                                                        (kind ? std::string(", got ") + kindName(*kind) : std::string()));
       uint64_t bits = slot.kind == spirv::ArgKind::I1 ? uint64_t(a.bits != 0) : a.bits;
       std::memcpy(block.data() + slot.offset, &bits, slot.size); // little-endian: the low bytes
     }

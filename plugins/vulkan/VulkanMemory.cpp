@@ -12,17 +12,14 @@
 
 namespace trident::vulkan {
 
+using sdk::hex;
+
 namespace {
 
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 trident_status outOfRange(Device &d, uint64_t addr, size_t bytes) {
-  return fail(TRIDENT_ERROR_INVALID_ARGUMENT,
-              "[" + hex(addr) + ", " + hex(addr + bytes) + ") is not inside one allocation of " + d.name);
+  std::string range = "["; // (appended: GCC 12 warns of -Wrestrict for "[" + hex(...))
+  range += hex(addr) + ", " + hex(addr + bytes) + ")";
+  return fail(TRIDENT_ERROR_INVALID_ARGUMENT, range + " is not inside one allocation of " + d.name);
 }
 
 // The host address of device address `addr` in a mapped allocation.

@@ -8,6 +8,7 @@
 
 #include "VulkanDevice.h"
 #include "trident/Version.h"
+#include "trident/sdk/DeviceProps.h"
 
 #include <cstdio>
 #include <cstring>
@@ -15,9 +16,6 @@
 namespace trident::vulkan {
 
 namespace {
-
-thread_local std::string lastErrorText;
-
 
 trident_status init(const trident_init_params *, trident_context *out) {
   return guarded([&]() -> trident_status {
@@ -57,8 +55,7 @@ trident_status deviceProps(trident_context ctx, uint32_t ordinal, trident_device
   p.max_grid[0] = p.max_grid[1] = p.max_grid[2] = 0x7fffffffu;
   p.shared_memory_per_program = pd.info.sharedMemoryBytes;
   p.global_memory = pd.globalMemory;
-  std::memcpy(props, &p, std::min<size_t>(props->struct_size, sizeof p));
-  props->struct_size = uint32_t(std::min<size_t>(props->struct_size, sizeof p));
+  sdk::writeDeviceProps(p, props);
   return TRIDENT_SUCCESS;
 }
 
@@ -106,7 +103,7 @@ trident_status memImport(trident_device device, uint64_t, size_t, trident_devptr
 const trident_plugin_api api = [] {
   trident_plugin_api a{};
   a.struct_size = sizeof(a);
-  a.last_error = lastErrorMessage;
+  a.last_error = sdk::lastError;
   a.init = init;
   a.shutdown = shutdown;
   a.device_count = deviceCount;
@@ -146,13 +143,6 @@ const trident_plugin_info info = {sizeof(trident_plugin_info), TRIDENT_PLUGIN_AB
                                   "vulkan", TRIDENT_VERSION_STRING, &api};
 
 } // namespace
-
-trident_status fail(trident_status status, std::string message) {
-  lastErrorText = std::move(message);
-  return status;
-}
-
-const char *lastErrorMessage() { return lastErrorText.c_str(); }
 
 } // namespace trident::vulkan
 

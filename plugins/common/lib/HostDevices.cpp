@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/mman.h>
 #include <thread>
 #include <unistd.h>
 
@@ -34,6 +35,27 @@ struct trident_event_s {
 namespace trident::sdk {
 
 namespace {
+
+// Allocations of 4 MiB or more (numpy's threshold too) start on a 2 MiB boundary, fill
+// whole 2 MiB pages and are advised MADV_HUGEPAGE, so that with transparent huge pages
+// in "madvise" mode (Debian's default) they are backed by huge pages, as numpy's arrays
+// are: a kernel streaming through 4 KiB pages misses the TLB every 4 KiB (vector add
+// 2^25 f32 on cpu:0 lost about a tenth of its bandwidth to it; docs/cpu.md).
+// TRIDENT_HUGE_PAGES=0 keeps them on 4 KiB pages (for measuring).
+constexpr size_t kHugePage = size_t(2) << 20;
+constexpr size_t kHugeAllocation = size_t(4) << 20;
+
+void *allocateHost(size_t bytes) {
+  const char *env = std::getenv("TRIDENT_HUGE_PAGES");
+  if (bytes >= kHugeAllocation && !(env && std::strcmp(env, "0") == 0)) {
+    size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    void *p = std::aligned_alloc(kHugePage, rounded);
+    if (p)
+      madvise(p, rounded, MADV_HUGEPAGE); // advice: where it fails, 4 KiB pages
+    return p;
+  }
+  return std::aligned_alloc(256, (std::max<size_t>(bytes, 1) + 255) / 256 * 256);
+}
 
 int64_t nowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -100,10 +122,9 @@ trident_status memAlloc(trident_device device, size_t bytes, trident_devptr *out
       if (bytes > m.available)
         return outOfMemory(d, bytes, m);
     }
-    if (bytes > SIZE_MAX - 255)
+    if (bytes > SIZE_MAX - kHugePage)
       return outOfMemory(d, bytes, queryHostMemory());
-    size_t rounded = (std::max<size_t>(bytes, 1) + 255) / 256 * 256;
-    std::unique_ptr<void, decltype(&std::free)> p(std::aligned_alloc(256, rounded), &std::free);
+    std::unique_ptr<void, decltype(&std::free)> p(allocateHost(bytes), &std::free);
     if (!p)
       return outOfMemory(d, bytes, queryHostMemory());
     uint64_t address = reinterpret_cast<uint64_t>(p.get());

@@ -312,9 +312,15 @@ TEST_CASE("launch and load errors are statuses with messages") {
   VulkanHarness::Kernel k = h.load(readKernelFile("vector_add.tir"), "vector_add");
   trident_devptr p = h.alloc(256);
   CHECK(h.tryLaunch(k, {1, 1, 1}, {h.ptr(p), h.ptr(p), h.ptr(p), h.f32(1.0f)}) == TRIDENT_ERROR_INVALID_ARGUMENT);
-  CHECK(h.error() == "argument 3 of kernel 'vector_add' must be i32, got f32");
+  CHECK(h.error() == "argument 3 of kernel 'vector_add' expects i32 but the launch passes f32");
   CHECK(h.tryLaunch(k, {1, 1, 1}, {h.ptr(p)}) == TRIDENT_ERROR_INVALID_ARGUMENT);
-  CHECK(h.tryLaunch(k, {0, 1, 1}, {h.ptr(p), h.ptr(p), h.ptr(p), h.i32(1)}) == TRIDENT_ERROR_INVALID_ARGUMENT);
+  CHECK(h.error() == "kernel 'vector_add' takes 4 runtime arguments, the launch passes 1");
+  CHECK(h.tryLaunch(k, {1, 0, 1}, {h.ptr(p), h.ptr(p), h.ptr(p), h.i32(1)}) == TRIDENT_ERROR_INVALID_ARGUMENT);
+  CHECK(h.error() == "grid dimension 1 is 0");
+  trident_kernel other = nullptr;
+  CHECK(h.api->module_get_kernel(k.module, "vector_sub", &other) == TRIDENT_ERROR_NOT_FOUND);
+  CHECK(h.error() == "the module has no kernel 'vector_sub'");
+  CHECK(other == nullptr);
   h.unload(k);
   h.free(p);
 
