@@ -109,6 +109,12 @@ CoopPrefetch coopPrefetchFromEnv() {
   return CoopPrefetch::Auto;
 }
 
+// An on/off knob that is on unless set to "off".
+bool knobOn(const char *name) {
+  const char *v = std::getenv(name);
+  return !v || std::strcmp(v, "off") != 0;
+}
+
 } // namespace
 
 TargetDesc targetDesc(const DeviceInfo &device) {
@@ -136,12 +142,10 @@ TargetDesc targetDesc(const DeviceInfo &device) {
     t.coopShared = CoopSharedLayout::Padded;
   else if (shared && !std::strcmp(shared, "tiled"))
     t.coopShared = CoopSharedLayout::Tiled;
-  const char *subgroup = std::getenv("TRIDENT_VULKAN_SUBGROUP_BARRIERS");
-  t.subgroupBarriers = !subgroup || std::strcmp(subgroup, "off") != 0;
+  t.subgroupBarriers = knobOn("TRIDENT_VULKAN_SUBGROUP_BARRIERS");
   // Only where cooperative matrices take the loops' dots (their loops hold the most
   // conversions): the plain lowering keeps its smallest footprint.
-  const char *spread = std::getenv("TRIDENT_VULKAN_SPREAD_SHARED");
-  t.spreadSharedMemory = !t.coopMatrices.empty() && (!spread || std::strcmp(spread, "off") != 0);
+  t.spreadSharedMemory = !t.coopMatrices.empty() && knobOn("TRIDENT_VULKAN_SPREAD_SHARED");
   return t;
 }
 

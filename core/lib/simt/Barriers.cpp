@@ -29,21 +29,6 @@ enum class Need { None, Subgroup, Program };
 
 bool subgroupPrivate(const Op *alloc) { return alloc->attr("subgroup").isInt(); }
 
-// Forgets what a barrier of `need`'s scope orders.
-void passBarrier(State &state, Need need) {
-  if (need == Need::Program) {
-    state.clear();
-    return;
-  }
-  for (Access &a : state)
-    a.warpOrdered = a.warpOrdered || subgroupPrivate(a.alloc);
-  State ordered;
-  for (const Access &a : state)
-    if (std::find(ordered.begin(), ordered.end(), a) == ordered.end())
-      ordered.push_back(a);
-  state = std::move(ordered);
-}
-
 // The allocations `op` reads or writes: operand 0's, and a th.wgmma's A in shared memory.
 std::vector<Access> accessesOf(const Op *op) {
   auto at = [&](unsigned operand) -> Access {
@@ -96,6 +81,19 @@ void merge(State &into, const State &from) {
   for (const Access &a : from)
     if (std::find(into.begin(), into.end(), a) == into.end())
       into.push_back(a);
+}
+
+// Forgets what a barrier of `need`'s scope orders.
+void passBarrier(State &state, Need need) {
+  if (need == Need::Program) {
+    state.clear();
+    return;
+  }
+  for (Access &a : state)
+    a.warpOrdered = a.warpOrdered || subgroupPrivate(a.alloc);
+  State ordered;
+  merge(ordered, state); // marking may have made two accesses equal
+  state = std::move(ordered);
 }
 
 // What an access anywhere inside `op` needs before `op`, against `state`.

@@ -9,11 +9,10 @@ bool ownedBySubgroups(const LinearLayout &tiles, const CoopMatrixShape &s, const
   LinearLayout offsets = at.offsets(other);
   if (tiles.warpBases().size() != offsets.warpBases().size() || tiles.warpBases().empty())
     return false;
-  auto singleBit = [](int64_t o) { return o > 0 && (o & (o - 1)) == 0; };
   int64_t warpBits = 0;
   for (size_t k = 0; k < tiles.warpBases().size(); ++k) {
     int64_t o = at.offset(tiles.warpBases()[k]);
-    if (!singleBit(o) || o != offsets.warpBases()[k] || (warpBits & o))
+    if (!isPowerOfTwo(o) || o != offsets.warpBases()[k] || (warpBits & o))
       return false;
     warpBits |= o;
   }
@@ -34,7 +33,7 @@ bool ownedBySubgroups(const LinearLayout &tiles, const CoopMatrixShape &s, const
   for (int64_t t : terms) {
     if (t == 0)
       continue;
-    if (!singleBit(t) || (seen & t))
+    if (!isPowerOfTwo(t) || (seen & t))
       return false;
     seen |= t;
   }

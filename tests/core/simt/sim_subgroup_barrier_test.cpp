@@ -10,26 +10,31 @@ using namespace trident::simt::test;
 
 namespace {
 
-// 64 threads (2 warps of 32) write their id to shared element `tid`, wait with
-// `barrier`, read element `tid ^ flip` and store it to out[tid]: flip 1 reads a lane of
-// the own warp, flip 32 the same lane of the other warp.
-std::string kernel(const char *barrier, int flip) {
-  return std::string(R"(builtin.module ({
+// A program of 64 threads (2 warps of 32) whose element `tid` of a {subgroup = 1}
+// allocation of 64 i32 is `%a`; `body` ends by storing its result to out[tid].
+std::string program(const std::string &body) {
+  return R"(builtin.module ({
   tt.func {num_threads = 64, shared_bytes = 256, sym_name = "k"} ({
   ^(%out: ptr<i32>):
     %t = th.thread_id : i32
     %a = th.shared_alloc {offset = 0, size = 256, subgroup = 1} : ptr<i32, 3>
-    th.store_shared %a, %t, %t
-    )") + barrier + R"(
+)" + body + R"(    tt.return
+  })
+})
+)";
+}
+
+// Each thread writes its id to element `tid`, waits with `barrier`, reads element
+// `tid ^ flip` and stores it to out[tid]: flip 1 reads a lane of the own warp, flip 32
+// the same lane of the other warp.
+std::string kernel(const char *barrier, int flip) {
+  return program(std::string("    th.store_shared %a, %t, %t\n    ") + barrier + R"(
     %f = arith.constant {value = )" + std::to_string(flip) + R"(} : i32
     %j = arith.xori %t, %f : i32
     %v = th.load_shared %a, %j : i32
     %p = tt.addptr %out, %t : ptr<i32>
     th.store %p, %v
-    tt.return
-  })
-})
-)";
+)");
 }
 
 std::string run(const std::string &text, std::vector<int32_t> &out) {
@@ -66,12 +71,7 @@ TEST_CASE("without any barrier the own warp's read races too") {
 TEST_CASE("a write after reads of several lanes of one warp waits for the warp") {
   // Lanes t and t^1 both read element t's pair; then every thread writes its element.
   auto text = [](const char *barrier) {
-    return std::string(R"(builtin.module ({
-  tt.func {num_threads = 64, shared_bytes = 256, sym_name = "k"} ({
-  ^(%out: ptr<i32>):
-    %t = th.thread_id : i32
-    %a = th.shared_alloc {offset = 0, size = 256, subgroup = 1} : ptr<i32, 3>
-    th.store_shared %a, %t, %t
+    return program(std::string(R"(    th.store_shared %a, %t, %t
     th.barrier
     %one = arith.constant {value = 1} : i32
     %j = arith.xori %t, %one : i32
@@ -82,10 +82,7 @@ TEST_CASE("a write after reads of several lanes of one warp waits for the warp")
     th.store_shared %a, %t, %s
     %p = tt.addptr %out, %t : ptr<i32>
     th.store %p, %s
-    tt.return
-  })
-})
-)";
+)");
   };
   std::vector<int32_t> out;
   CHECK(run(text("th.barrier {scope = \"subgroup\"}"), out).empty());
