@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 namespace trident::bench {
@@ -22,12 +23,29 @@ inline double median(std::vector<double> v) {
   return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// TRIDENT_BENCH_WARMUP_MS: after the warm-up launches, keep launching for this many
+// milliseconds more (default 0), so that a GPU that idled while the kernel compiled
+// is back at its clocks when the timing starts.
+inline double warmupMs() {
+  const char *v = std::getenv("TRIDENT_BENCH_WARMUP_MS");
+  return v ? std::max(0.0, std::atof(v)) : 0.0;
+}
+
 // Milliseconds on the device per call of `body` (events around each `chain` calls;
-// median of `repeats` after 3 warm-ups) and the host time of the call itself (median, us).
+// median of `repeats` after 3 warm-ups and TRIDENT_BENCH_WARMUP_MS) and the host time
+// of the call itself (median, us).
 template <class F> inline std::pair<double, double> timeOnDevice(const Device &dev, int repeats, int chain, F &&body) {
   Stream s = dev.defaultStream();
   for (int i = 0; i < 3; ++i)
     body();
+  if (double warm = warmupMs(); warm > 0) {
+    auto t0 = Clock::now();
+    while (msSince(t0) < warm) {
+      for (int i = 0; i < 4; ++i)
+        body();
+      s.synchronize();
+    }
+  }
   std::vector<Event> starts, ends;
   std::vector<double> hostUs;
   for (int i = 0; i < repeats; ++i) {
