@@ -52,7 +52,8 @@ void usage(std::ostream &os) {
         "                    and compare it with the interpreter\n"
         "  --save-kernel FILE write the kernel of seed --first, with its arguments, to FILE\n"
         "                    (KernelFile.h; --comment TEXT goes into its header) and stop; with\n"
-        "                    --reduce, the reduced kernel of the (last) failing seed instead\n"
+        "                    --reduce, the reduced kernel of the (last) failing seed instead;\n"
+        "                    with --ir, the kernel of that file\n"
         "  --kernel FILE     run a kernel FILE that --save-kernel wrote on --device D and compare it\n"
         "                    with the interpreter: it replays after the generator has changed\n"
         "  --no-isolate      run in this process (for a debugger); by default seeds run in child\n"
@@ -72,6 +73,9 @@ int runKernel(RandomKernel k, const std::string &device) {
       DeviceSelection selection = selectDevices(*runtime, device.empty() ? "host:0" : device);
       if (!selection.runners.empty())
         runner = std::move(selection.runners[0]);
+      else
+        for (const std::string &s : selection.skipped) // why: CTest skips on these lines
+          std::cout << "SKIPPED: " << s << "\n";
     }
   } catch (const Error &e) {
     std::cerr << "trident-randtest: " << e.what() << "\n";
@@ -111,8 +115,12 @@ std::optional<std::string> readText(const std::string &path) {
   return text.str();
 }
 
-// --ir: the kernel in `path` with the arguments of `seed`, on `device` and the interpreter.
-int runFile(const std::string &path, uint64_t seed, const GeneratorOptions &options, const std::string &device) {
+int saveKernelAs(const std::string &path, const RandomKernel &k, const std::string &comment);
+
+// --ir: the kernel in `path` with the arguments of `seed`, on `device` and the interpreter;
+// with --save-kernel, written to `saveFile` with those arguments instead.
+int runFile(const std::string &path, uint64_t seed, const GeneratorOptions &options, const std::string &device,
+            const std::string &saveFile, const std::string &comment) {
   std::optional<std::string> text = readText(path);
   if (!text)
     return 2;
@@ -130,6 +138,8 @@ int runFile(const std::string &path, uint64_t seed, const GeneratorOptions &opti
               << k.args.size() << " parameters of seed " << seed << "\n";
     return 2;
   }
+  if (!saveFile.empty())
+    return saveKernelAs(saveFile, k, comment);
   return runKernel(std::move(k), device);
 }
 
@@ -150,7 +160,10 @@ int runKernelFile(const std::string &path, const std::string &device) {
 
 // --save-kernel: the kernel of `seed` as a kernel file.
 int saveKernel(const std::string &path, uint64_t seed, const GeneratorOptions &options, const std::string &comment) {
-  RandomKernel k = generateRandomKernel(seed, options);
+  return saveKernelAs(path, generateRandomKernel(seed, options), comment);
+}
+
+int saveKernelAs(const std::string &path, const RandomKernel &k, const std::string &comment) {
   std::ofstream out(path, std::ios::binary);
   out << writeKernelFile(k, comment);
   if (!out) {
@@ -258,7 +271,7 @@ int main(int argc, char **argv) {
   options.ops = int(ops);
   options.maxElements = int64_t(maxElements);
   if (!irFile.empty())
-    return runFile(irFile, first, options, only);
+    return runFile(irFile, first, options, only, saveFile, comment);
   if (!saveFile.empty() && reduceOn.empty())
     return saveKernel(saveFile, first, options, comment);
   if (!kernelFile.empty())

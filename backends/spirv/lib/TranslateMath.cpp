@@ -20,6 +20,8 @@
 #include "trident/ir/MathOps.h"
 
 #include <bit>
+#include <cstdlib>
+#include <cstring>
 
 namespace trident::spirv {
 
@@ -57,6 +59,22 @@ uint32_t erfF32(Translator &t, uint32_t x) {
   return t.emit(Spv::Select, f32, {t.emit(Spv::IsNan, b, {x}), x, r}); // erf(NaN) = NaN
 }
 
+// Whether math.absi of i8 and i16 runs in 32 bits (TRIDENT_VULKAN_WIDE_ABS, on unless
+// "off"). |INT8_MIN| wraps to INT8_MIN in the IR; in its own width that is an OpSNegate
+// that overflows, which SPIR-V defines (it wraps) but NVIDIA's compilers have got wrong
+// before (LLVM issue 160482: the SASS ptxas made of a 16-bit negation of INT16_MIN kept
+// +32768 in 32 bits for the signed comparison after it). The suspected cause of
+// trident-randtest seed 2582 on the H200 (driver 580), whose reduced kernel
+// (tests/e2e/reduced/vulkan_nvidia_seed2582.kernel) computes maxsi(absi(-128), 1) = 1; not
+// confirmed on the device yet. In 32 bits nothing overflows, and the truncation back wraps.
+bool wideNarrowAbs() {
+  static const bool on = [] {
+    const char *v = std::getenv("TRIDENT_VULKAN_WIDE_ABS");
+    return !v || std::strcmp(v, "off") != 0;
+  }();
+  return on;
+}
+
 bool translateAbs(Translator &t, Op *op) {
   Type e = op->operand(0)->type().element();
   if (op->is(OpCode::AbsI)) {
@@ -65,9 +83,13 @@ bool translateAbs(Translator &t, Op *op) {
       t.set(op->result(), t.get(op->operand(0)));
       return true;
     }
+    bool wide = e.bitWidth() < 32 && wideNarrowAbs();
+    uint32_t absType = wide ? t.u32Type() : type;
     mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
-      uint32_t negative = t.emit(Spv::SLessThan, t.boolType(), {a[0], t.constant(type, 0)});
-      return t.emit(Spv::Select, type, {negative, t.emit(Spv::SNegate, type, {a[0]}), a[0]});
+      uint32_t x = wide ? t.emit(Spv::SConvert, absType, {a[0]}) : a[0];
+      uint32_t negative = t.emit(Spv::SLessThan, t.boolType(), {x, t.constant(absType, 0)});
+      uint32_t r = t.emit(Spv::Select, absType, {negative, t.emit(Spv::SNegate, absType, {x}), x});
+      return wide ? t.emit(Spv::UConvert, type, {r}) : r;
     });
     return true;
   }
