@@ -3,8 +3,10 @@
 // memory and in the disk cache. Later launches with the same key find the winner
 // with a shared lock and no allocation.
 //
-// Timing: one warm-up launch, then launches until kRepLaunches or kRepBudget,
-// whichever comes first (the host interpreter is slow; GPUs reach the count).
+// Timing: one warm-up launch, then launches until kRepLaunches have run and
+// timingMinimum() has passed, or until kRepBudget (the host interpreter is slow; GPUs
+// reach the count); the fastest launch counts (a GPU that idled while the config
+// compiled runs at lower clocks for its first launches).
 // Configs that fail to compile or launch (out of shared memory, say) are skipped.
 // Every buffer argument is saved before tuning and restored after each config, as
 // Triton's restore_value does, so tuning never changes the launch's results.
@@ -16,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <mutex>
 
@@ -25,6 +28,17 @@ namespace {
 
 constexpr int kRepLaunches = 5;
 constexpr std::chrono::milliseconds kRepBudget{200};
+
+// How long a config's timed launches last at least: TRIDENT_AUTOTUNE_MIN_MS, default 40
+// (the fastest launch of them counts; a GPU that idled while the config compiled comes
+// back to its clocks within them).
+std::chrono::milliseconds timingMinimum() {
+  static const std::chrono::milliseconds minimum = [] {
+    const char *v = std::getenv("TRIDENT_AUTOTUNE_MIN_MS");
+    return std::chrono::milliseconds(v && *v ? std::max(0, std::atoi(v)) : 40);
+  }();
+  return minimum;
+}
 
 // The key: for each key parameter its kind and value, then the dtype of every
 // pointer argument. Returns the number of words written.
@@ -163,14 +177,18 @@ const TuneConfig &chooseConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> 
       try {
         launchWithConfig(k, device, stream, grid, args, options, &k.configs[c]); // compile and warm up
         device->plugin->call(&trident_plugin_api::stream_synchronize, "stream_synchronize", "autotuning", stream);
+        // The fastest launch of those in the budget: the first ones after a compile can
+        // run at an idle GPU's lower clocks.
         int runs = 0;
+        double t = std::numeric_limits<double>::infinity();
         auto start = Clock::now();
         do {
+          auto launched = Clock::now();
           launchWithConfig(k, device, stream, grid, args, options, &k.configs[c]);
-          ++runs;
           device->plugin->call(&trident_plugin_api::stream_synchronize, "stream_synchronize", "autotuning", stream);
-        } while (runs < kRepLaunches && Clock::now() - start < kRepBudget);
-        double t = std::chrono::duration<double>(Clock::now() - start).count() / runs;
+          t = std::min(t, std::chrono::duration<double>(Clock::now() - launched).count());
+          ++runs;
+        } while ((runs < kRepLaunches || Clock::now() - start < timingMinimum()) && Clock::now() - start < kRepBudget);
         if (shared.printAutotuning) {
           char ms[32];
           std::snprintf(ms, sizeof ms, "%.4f ms", t * 1e3);
