@@ -7,7 +7,7 @@
 //
 //   %full, %empty = S mbarriers each (thread 0 initializes them); th.barrier
 //   th.warp_specialize {consumer_threads = C} ({
-//     th.setmaxnreg {count = 40, mode = "dec"}
+//     th.setmaxnreg {count = 40, mode = "dec"}     (with more than 256 threads)
 //     scf.for %i (..., %state, %slot = 0, %parity = 1) {
 //       th.mbarrier_wait %empty, %slot, %parity   // the consumers are done with the stage
 //       th.tma_arrive %full, %slot, %bytes, %first; th.tma_load ... %full, %slot, %first ...
@@ -56,12 +56,17 @@ bool harmlessEverywhere(const Op *op) {
 }
 
 // The registers each warpgroup keeps: the producer few (it only issues copies), the
-// consumers what the program's register file leaves them, a multiple of 8, at most 256.
+// consumers what the program's register file leaves them, a multiple of 8, at most 256;
+// 0 where an even split gives every thread 255 already (256 threads or fewer: ptxas then
+// ignores th.setmaxnreg, its note C7508, as it cannot tell the count at entry).
 constexpr int64_t kProducerRegisters = 40;
 
 int64_t consumerRegisters(const Lowering &l, int64_t consumerThreads) {
   int64_t producerThreads = int64_t(kProducerWarps) * l.layouts.warpSize;
-  int64_t left = int64_t(l.target.registersPerProcessor) - kProducerRegisters * producerThreads;
+  int64_t file = int64_t(l.target.registersPerProcessor);
+  if (file / (consumerThreads + producerThreads) >= 255)
+    return 0;
+  int64_t left = file - kProducerRegisters * producerThreads;
   return std::min<int64_t>(256, left / consumerThreads / 8 * 8);
 }
 
@@ -150,7 +155,8 @@ bool lowerWarpSpecializedFor(Lowering &l, Op *op, const PipelinePlan &plan) {
   {
     InsertionGuard guard(l.b);
     l.b.setInsertionPointToEnd(ws->region(0));
-    setMaxRegisters(l, kProducerRegisters, "dec");
+    if (registers)
+      setMaxRegisters(l, kProducerRegisters, "dec");
     l.tensorCopyIssuer = l.b.cmpi("eq", l.threadId(), l.constI32(consumerThreads));
     std::vector<Value *> operands{lb, ub, step};
     std::vector<Value *> carried = flattenState(state);
@@ -178,7 +184,8 @@ bool lowerWarpSpecializedFor(Lowering &l, Op *op, const PipelinePlan &plan) {
 
   // The consumers: the loop's body on the stages, then the rest of the kernel.
   l.b.setInsertionPointToEnd(ws->region(1));
-  setMaxRegisters(l, registers, "inc");
+  if (registers)
+    setMaxRegisters(l, registers, "inc");
   std::vector<Value *> operands{lb, ub, step};
   operands.insert(operands.end(), inits.begin(), inits.end());
   operands.push_back(l.constI32(0)); // the slot
