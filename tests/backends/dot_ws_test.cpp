@@ -61,10 +61,14 @@ struct WsCase {
   int m, n, k, bm, bn, bk, groupM;
   unsigned warps, stages;
   bool ws = true;
+  // C - the column maxima of C's tile: a reduction across the consumer warps through
+  // shared memory after the loop, with the consumers' own barriers (exact: no rounding).
+  bool columnMaxima = false;
 };
 
 struct WsOutcome {
   int specialized = 0, tensorCopies = 0, wgmma = 0, consumerArrivals = 0, setmaxnreg = 0;
+  int consumerBarriers = 0; // th.barrier in the consumers' region
   int64_t threads = 0;
 };
 
@@ -83,6 +87,10 @@ uint16_t halfOf(int eighths) {
 WsOutcome runWs(const WsCase &c, const Mutation *mutation = nullptr) {
   std::string source = kMatmulDescriptor;
   source.replace(source.find("WS"), 2, c.ws ? "True" : "False");
+  if (c.columnMaxima) {
+    std::string store = "c_desc.store([row, col], acc.to(";
+    source.replace(source.find(store), store.size(), "c_desc.store([row, col], (acc - tl.max(acc, axis=0)[None, :]).to(");
+  }
   auto size = [](int v) { return std::string(v % 16 == 0 ? "i32:16" : "i32"); };
   std::string signature = "*fp16:16, *fp16:16, *fp16:16, " + size(c.m) + ", " + size(c.n) + ", " + size(c.k) + ", " +
                           std::to_string(c.bm) + ", " + std::to_string(c.bn) + ", " + std::to_string(c.bk) + ", " +
@@ -139,6 +147,7 @@ WsOutcome runWs(const WsCase &c, const Mutation *mutation = nullptr) {
     outcome.wgmma += op->is(OpCode::ThWgmma);
     outcome.consumerArrivals += op->is(OpCode::ThMbarrierArrive);
     outcome.setmaxnreg += op->is(OpCode::ThSetMaxNReg);
+    outcome.consumerBarriers += op->is(OpCode::ThBarrier) && op->parentOp()->is(OpCode::ThWarpSpecialize);
   });
   if (mutation) {
     std::string text = mutation->edit(print(*threadIR));
@@ -218,6 +227,14 @@ TEST_CASE("sm_90 warp specialization: the descriptor matmul on a producer warpgr
   WsOutcome p = runWs(off);
   CHECK(p.specialized == 0);
   CHECK(p.threads == 4 * 32);
+}
+
+TEST_CASE("sm_90 warp specialization: an epilogue through shared memory, ordered by the consumers' barriers") {
+  WsCase c{256, 256, 192, 128, 256, 64, 8, 8, 3};
+  c.columnMaxima = true;
+  WsOutcome o = runWs(c);
+  CHECK(o.specialized == 1);
+  CHECK(o.consumerBarriers >= 2); // after the loop, and the reduction's own
 }
 
 TEST_CASE("sm_90 warp specialization: ragged sizes (partial boxes at every edge, a K tail of zeros)") {

@@ -102,7 +102,7 @@ bool warpSpecializable(const Lowering &l, const Op *loop, const PipelinePlan &pl
   // A loop of the kernel's body itself, after which the kernel is the consumers' alone,
   // and before which every op may run in the producer warps too.
   const Op *parent = loop->parentOp();
-  if (!l.loops.empty() || !parent || !parent->is(OpCode::Func))
+  if (!l.loops.empty() || l.specialized || !parent || !parent->is(OpCode::Func))
     return false;
   for (const Op *op : *loop->parentBlock()) {
     if (op == loop)
