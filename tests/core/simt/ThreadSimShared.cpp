@@ -202,7 +202,7 @@ void SharedMemory::initBarrier(const Op *op, unsigned thread, uint64_t offset, u
                      std::to_string(it->second.count) + " arrivals (it is still in use)");
   uint8_t object[8] = {};
   write(op, thread, offset, 8, object);
-  barriers_[offset] = Barrier{count, 0, {}};
+  barriers_[offset] = Barrier{count, 0, {}, -1, {}};
 }
 
 // The barrier at `offset`, initialized where `thread` may see it: by itself, or before a
