@@ -47,12 +47,14 @@ struct Shape {
 // Which kernel file: samples/matmul.py (Triton's tutorial 03), or benchmarks/
 // matmul_descriptor.py (the same tiling through tl.make_tensor_descriptor) or
 // benchmarks/matmul_persistent.py (tutorial 09's persistent tile loop).
-enum class Variant { Tutorial, Descriptor, Persistent };
+// DescriptorWs: matmul_descriptor.py with WARP_SPECIALIZE (a producer warpgroup, sm_90).
+enum class Variant { Tutorial, Descriptor, DescriptorWs, Persistent };
 
 const char *variantName(Variant v) {
-  return v == Variant::Tutorial     ? "matmul"
-         : v == Variant::Descriptor ? "matmul descriptor"
-                                    : "matmul persistent";
+  return v == Variant::Tutorial       ? "matmul"
+         : v == Variant::Descriptor   ? "matmul descriptor"
+         : v == Variant::DescriptorWs ? "matmul descriptor ws"
+                                      : "matmul persistent";
 }
 
 // C (fp16) = A @ B, row-major, all three variants autotuned; `programs`: the persistent
@@ -73,8 +75,10 @@ DotRow matmul(const Device &dev, In t, Variant variant, Shape sh, bool leaky, in
         [=](const Meta &m) -> Dim3 { return {cdiv(M, m["BLOCK_SIZE_M"]) * cdiv(N, m["BLOCK_SIZE_N"])}; });
     opts.constexprs = {{"ACTIVATION", Constexpr::string(leaky ? "leaky_relu" : "")}};
     launch = [&, grid] { k.launch(dev, grid, {ba, bb, c, M, N, K, K, 1, N, 1, N, 1}, opts); };
-  } else if (variant == Variant::Descriptor) {
+  } else if (variant == Variant::Descriptor || variant == Variant::DescriptorWs) {
     k = Kernel::fromFile(benchDir + "/matmul_descriptor.py", "matmul_descriptor_kernel");
+    if (variant == Variant::DescriptorWs)
+      opts.constexprs = {{"WARP_SPECIALIZE", Constexpr(true)}};
     Grid grid([=](const Meta &m) -> Dim3 { return {cdiv(M, m["BLOCK_M"]) * cdiv(N, m["BLOCK_N"])}; });
     launch = [&, grid] { k.launch(dev, grid, {ba, bb, c, M, N, K}, opts); };
   } else {
@@ -331,7 +335,7 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
   // The tutorial's tiling through device-side tensor descriptors, and tutorial 09's
   // persistent tile loop; --small adds a shape that no block size divides (boxes and
   // rows past the edges) and runs the persistent kernel on 3 programs (several tiles each).
-  for (Variant v : {Variant::Descriptor, Variant::Persistent}) {
+  for (Variant v : {Variant::Descriptor, Variant::DescriptorWs, Variant::Persistent}) {
     mm(In::F16, v, cube, false, small ? 3 : 0);
     if (small)
       mm(In::F16, v, Shape{200, 136, 72}, false, 3);

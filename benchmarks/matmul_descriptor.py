@@ -23,7 +23,7 @@ import triton.language as tl
 )
 @triton.jit
 def matmul_descriptor_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                             BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+                             BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr, WARP_SPECIALIZE: tl.constexpr = False):
     # The tile of C this program computes, in groups of GROUP_M rows of tiles.
     pid = tl.program_id(axis=0)
     tiles_m = tl.cdiv(M, BLOCK_M)
@@ -43,7 +43,9 @@ def matmul_descriptor_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr
     row = tile_m * BLOCK_M
     col = tile_n * BLOCK_N
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
+    # WARP_SPECIALIZE: a producer warpgroup issues the loads, the num_warps warps run the
+    # dots (trident-bench's "matmul descriptor ws" rows; docs/simt.md).
+    for k in tl.range(0, tl.cdiv(K, BLOCK_K), warp_specialize=WARP_SPECIALIZE):
         a = a_desc.load([row, k * BLOCK_K])
         b = b_desc.load([k * BLOCK_K, col])
         acc = tl.dot(a, b, acc)

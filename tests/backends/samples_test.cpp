@@ -225,3 +225,58 @@ TEST_CASE("sm_90 with block-pointer tensor maps (TRIDENT_CUDA_TMA=all): attentio
     }
   }
 }
+
+TEST_CASE("sm_90: the descriptor matmul with WARP_SPECIALIZE: a producer warpgroup, ptxas takes it without notes") {
+  // trident-bench's "matmul descriptor ws" configurations: 128x256x64 on 8 consumer warps
+  // (two warpgroups, 232 registers each, the producer 40) and 128x128x64 on 4 (one: no
+  // setmaxnreg), 4 producer warps.
+  if (!havePtxas())
+    std::cout << "SKIPPED (partly): ptxas not found; the warp-specialized PTX is generated but not assembled\n";
+  std::string source = readFile(fs::path(TRIDENT_SAMPLES_DIR) / "../benchmarks/matmul_descriptor.py");
+  REQUIRE(!source.empty());
+  struct Config {
+    const char *blocks;
+    unsigned warps, stages, registers;
+  };
+  for (Config c : {Config{"128, 256, 64", 8, 3, 232}, Config{"128, 128, 64", 4, 4, 0}}) {
+    INFO(std::string(c.blocks) << " on " << c.warps << " warps");
+    Diagnostics diags;
+    auto sig = parseSignature(std::string("*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, ") + c.blocks + ", 8, True",
+                              diags);
+    REQUIRE(sig);
+    CompileRequest request;
+    request.kernel = "matmul_descriptor_kernel";
+    request.args = *sig;
+    std::optional<Module> m = compileKernel(source, "matmul_descriptor.py", request, diags);
+    INFO(diags.str());
+    REQUIRE(m);
+    nvptx::PTXOptions options;
+    options.kernel = "matmul_descriptor_kernel";
+    options.numWarps = c.warps;
+    options.numStages = c.stages;
+    std::optional<nvptx::PTXModule> ptx = nvptx::compileModuleToPTX(*m, *nvptx::targetDesc("sm_90"), options, diags);
+    INFO(diags.str());
+    REQUIRE(ptx);
+    CHECK(ptx->kernels[0].numThreads == (c.warps + 4) * 32);
+    std::string text; // the PTX with each run of blanks one space
+    for (char ch : ptx->ptx)
+      if (!((ch == ' ' || ch == '\t') && !text.empty() && (text.back() == ' ' || text.back() == '\t')))
+        text += ch == '\t' ? ' ' : ch;
+    for (std::string instruction : {"barrier.sync 1, " + std::to_string(c.warps * 32) + ";",
+                                    std::string("mbarrier.arrive.shared::cta.b64"),
+                                    std::string("cp.async.bulk.tensor.2d"), std::string("wgmma.mma_async")})
+      CHECK_MESSAGE(text.find(instruction) != std::string::npos, instruction);
+    // 256 threads get 255 registers each without it (ptxas would ignore it, C7508).
+    CHECK((text.find("setmaxnreg.dec.sync.aligned.u32 40;") != std::string::npos) == (c.registers > 0));
+    if (c.registers)
+      CHECK(text.find("setmaxnreg.inc.sync.aligned.u32 " + std::to_string(c.registers) + ";") != std::string::npos);
+    if (havePtxas()) {
+      std::string output;
+      int rc = runPtxas(ptx->ptx, "sm_90", output);
+      INFO(output);
+      CHECK(rc == 0);
+      CHECK_MESSAGE(output.find("(C75") == std::string::npos, output); // no serialized wgmma, no injected arrives
+      CHECK_MESSAGE(output.find("setmaxnreg") == std::string::npos, output); // none ignored
+    }
+  }
+}

@@ -94,6 +94,7 @@ bool Translator::translateOp(Op *op) {
   case OpCode::For: return translateFor(op);
   case OpCode::If: return translateIf(op);
   case OpCode::While: return translateWhile(op);
+  case OpCode::ThWarpSpecialize: return translateWarpSpecialize(op);
   case OpCode::ThLoad:
   case OpCode::ThStore:
   case OpCode::ThAtomicRMW:
@@ -122,6 +123,8 @@ bool Translator::translateOp(Op *op) {
   case OpCode::ThMbarrierWait:
   case OpCode::ThTmaArrive:
   case OpCode::ThTmaLoad:
+  case OpCode::ThMbarrierArrive:
+  case OpCode::ThSetMaxNReg:
   case OpCode::ThAsyncWait:
   case OpCode::ThWgmma:
   case OpCode::ThWgmmaFence:
@@ -150,6 +153,41 @@ std::vector<llvm::Value *> operandsOf(const Translator &t, const Op *op, unsigne
   return out;
 }
 } // namespace
+
+bool Translator::translateWarpSpecialize(Op *op) {
+  if (partition_)
+    return error(op, "cannot be nested in another th.warp_specialize");
+  auto consumers = static_cast<unsigned>(op->intAttr("consumer_threads"));
+  auto threads = static_cast<unsigned>(func_->intAttr("num_threads"));
+  auto *producer = llvm::BasicBlock::Create(ctx, "ws.producer", function);
+  auto *consumer = llvm::BasicBlock::Create(ctx, "ws.consumer", function);
+  auto *exit = llvm::BasicBlock::Create(ctx, "ws.exit", function);
+  b.CreateCondBr(b.CreateICmpUGE(hooks.threadId(b), b.getInt32(consumers)), producer, consumer);
+  llvm::BasicBlock *entry[] = {producer, consumer};
+  for (unsigned k = 0; k < 2; ++k) {
+    b.SetInsertPoint(entry[k]);
+    partition_ = Partition{k ? 1u : 2u, k ? consumers : threads - consumers}; // the consumers': barrier 1
+    bool ok = translateBlock(op->region(k));
+    partition_.reset();
+    if (!ok)
+      return false;
+    b.CreateBr(exit);
+  }
+  b.SetInsertPoint(exit);
+  return true;
+}
+
+// A subgroup barrier too: every thread reaches it, and the program's barrier orders what
+// the warp's would (no LLVM target's lowering marks subgroup buffers yet).
+bool Translator::barrier(Op *op) {
+  if (!partition_) {
+    hooks.barrier(b);
+    return true;
+  }
+  if (!hooks.partitionBarrier(b, partition_->id, partition_->threads))
+    return error(op, "this target has no barrier of some of a program's threads (th.warp_specialize)");
+  return true;
+}
 
 bool Translator::translateFor(Op *op) {
   llvm::BasicBlock *pre = b.GetInsertBlock();

@@ -134,6 +134,13 @@ bool Translator::translateMatrix(Op *op) {
     llvm::Value *barrier = b.CreateInBoundsGEP(b.getInt64Ty(), x(0), x(1));
     return hooks.tensorArrive(b, barrier, x(2), x(3)) || unsupported();
   }
+  case OpCode::ThMbarrierArrive: {
+    llvm::Value *barrier = b.CreateInBoundsGEP(b.getInt64Ty(), x(0), x(1));
+    return hooks.barrierArrive(b, barrier, op->numOperands() > 2 ? x(2) : nullptr) || unsupported();
+  }
+  case OpCode::ThSetMaxNReg:
+    return hooks.setMaxRegisters(b, static_cast<unsigned>(op->intAttr("count")), op->stringAttr("mode") == "inc") ||
+           unsupported();
   case OpCode::ThTmaLoad: {
     llvm::Type *element = type(op->operand(0)->type().pointee());
     llvm::Value *destination = b.CreateInBoundsGEP(element, x(0), x(1));

@@ -217,9 +217,7 @@ bool Translator::translateThreadOp(Op *op) {
   case OpCode::ThWarpId: r = hooks.warpId(b); break;
   case OpCode::GetProgramId: r = hooks.programId(b, static_cast<int>(op->intAttr("axis"))); break;
   case OpCode::GetNumPrograms: r = hooks.numPrograms(b, static_cast<int>(op->intAttr("axis"))); break;
-  // A subgroup barrier too: every thread reaches it, and the program's barrier orders
-  // what the warp's would (no LLVM target's lowering marks subgroup buffers yet).
-  case OpCode::ThBarrier: hooks.barrier(b); return true;
+  case OpCode::ThBarrier: return barrier(op);
   case OpCode::ThPack: {
     r = llvm::PoisonValue::get(type(op->result()->type()));
     for (unsigned i = 0; i < op->numOperands(); ++i)

@@ -7,6 +7,7 @@
 #include <llvm/IR/IRBuilder.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -45,6 +46,10 @@ public:
   // scf.for {parallel = true}: iterations independent in memory (see CodeGen.cpp).
   void markParallel(llvm::BranchInst *backedge, llvm::BasicBlock *body, llvm::BasicBlock *before);
   bool translateWhile(Op *op);
+  // th.warp_specialize: a branch on the thread id to either region; th.barrier inside
+  // one waits for that region's threads (TargetHooks::partitionBarrier).
+  bool translateWarpSpecialize(Op *op);
+  bool barrier(Op *op);
 
   llvm::LLVMContext &ctx;
   llvm::Module &module;
@@ -55,6 +60,12 @@ public:
 
 private:
   const Op *func_;
+  // Inside a region of a th.warp_specialize: its named barrier (1: the consumers', 2: the
+  // producer's) of `threads` threads.
+  struct Partition {
+    unsigned id = 0, threads = 0;
+  };
+  std::optional<Partition> partition_;
   std::unordered_map<const Value *, llvm::Value *> values_;
 };
 

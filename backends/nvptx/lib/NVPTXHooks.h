@@ -52,6 +52,9 @@ public:
   bool asyncArrive(llvm::IRBuilder<> &b, llvm::Value *barrier) override;
   bool barrierWait(llvm::IRBuilder<> &b, llvm::Value *barrier, llvm::Value *parity) override;
   bool tensorArrive(llvm::IRBuilder<> &b, llvm::Value *barrier, llvm::Value *bytes, llvm::Value *pred) override;
+  bool barrierArrive(llvm::IRBuilder<> &b, llvm::Value *barrier, llvm::Value *pred) override;
+  bool partitionBarrier(llvm::IRBuilder<> &b, unsigned id, unsigned threads) override;
+  bool setMaxRegisters(llvm::IRBuilder<> &b, unsigned count, bool increase) override;
   bool tensorCopy(llvm::IRBuilder<> &b, llvm::Value *destination, llvm::Value *map, llvm::Value *barrier,
                   llvm::Value *pred, llvm::ArrayRef<llvm::Value *> coords) override;
   // wgmma.mma_async (sm_90a) and its fence, commit and wait; fence.proxy.async.

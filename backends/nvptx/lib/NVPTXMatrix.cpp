@@ -19,6 +19,7 @@
 #include "NVPTXHooks.h"
 
 #include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
 
 #include <optional>
@@ -207,6 +208,30 @@ bool NVPTXHooks::tensorArrive(llvm::IRBuilder<> &b, llvm::Value *barrier, llvm::
   inlineAsm(b, b.getVoidTy(),
             "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1; }",
             "l,r,r,~{memory}", {sharedAddress(b, barrier), bytes, b.CreateZExt(pred, b.getInt32Ty())}, true);
+  return true;
+}
+
+bool NVPTXHooks::barrierArrive(llvm::IRBuilder<> &b, llvm::Value *barrier, llvm::Value *pred) {
+  // A release at the CTA's scope (the default semantics of mbarrier.arrive).
+  if (!pred) {
+    inlineAsm(b, b.getVoidTy(), "mbarrier.arrive.shared::cta.b64 _, [$0];", "l,~{memory}",
+              {sharedAddress(b, barrier)}, true);
+    return true;
+  }
+  inlineAsm(b, b.getVoidTy(), "{ .reg .pred p; setp.ne.b32 p, $1, 0; @p mbarrier.arrive.shared::cta.b64 _, [$0]; }",
+            "l,r,~{memory}", {sharedAddress(b, barrier), b.CreateZExt(pred, b.getInt32Ty())}, true);
+  return true;
+}
+
+bool NVPTXHooks::partitionBarrier(llvm::IRBuilder<> &b, unsigned id, unsigned threads) {
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier_sync_cnt, {}, {b.getInt32(id), b.getInt32(threads)});
+  return true;
+}
+
+bool NVPTXHooks::setMaxRegisters(llvm::IRBuilder<> &b, unsigned count, bool increase) {
+  inlineAsm(b, b.getVoidTy(),
+            std::string("setmaxnreg.") + (increase ? "inc" : "dec") + ".sync.aligned.u32 " + std::to_string(count) + ";",
+            "~{memory}", {}, true);
   return true;
 }
 

@@ -157,6 +157,16 @@ public:
         merge(state, out);
         break;
       }
+      case OpCode::ThWarpSpecialize: {
+        // Both regions run at once, in different threads, and order their shared memory
+        // by mbarriers alone (the producer's is tensor copies into rings): each region is
+        // walked on its own, and a barrier inside one waits for its threads only.
+        barrierBefore(op, racesInside(op, state), state);
+        State producer = walk(op->region(0), state);
+        state = walk(op->region(1), state);
+        merge(state, producer);
+        break;
+      }
       case OpCode::If: {
         barrierBefore(op, racesInside(op, state), state);
         State thenState = walk(op->region(0), state);

@@ -51,6 +51,10 @@ private:
   Op *before_;
 };
 
+// The warps a warp-specialized loop's producer adds to the kernel: one warpgroup, as
+// th.setmaxnreg changes the registers of whole warpgroups (LowerWarpSpecialize.cpp).
+constexpr unsigned kProducerWarps = 4;
+
 class Lowering {
 public:
   Lowering(const TargetDesc &target, LayoutAssignment &layouts, Diagnostics &diags);
@@ -180,6 +184,12 @@ public:
   // The tensor maps the kernel takes after its own parameters (Tma.h), and their
   // thread-IR arguments; tensorMapArg gives the one serving a tt.descriptor_load.
   std::vector<TensorMapSpec> tensorMaps;
+  // The i1 that says which thread issues tensor copies (issueTensorCopies); null: thread 0.
+  // A warp-specialized loop's producer sets it to its first thread.
+  Value *tensorCopyIssuer = nullptr;
+  // The th.warp_specialize of the kernel's warp-specialized loop (LowerWarpSpecialize.cpp),
+  // whose consumer region holds the rest of the kernel; the kernel returns after it.
+  Op *specialized = nullptr;
   std::vector<Value *> tensorMapArgs;
   Value *tensorMapArg(const TensorMapSpec &spec) const;
   LayoutAssignment &layouts;
@@ -246,7 +256,7 @@ bool lowerCat(Lowering &l, Op *op);
 bool lowerLoad(Lowering &l, Op *op, Value *inRange = nullptr);
 bool lowerStore(Lowering &l, Op *op);
 bool lowerDescriptorLoad(Lowering &l, Op *op); // LowerTma.cpp
-// Thread 0 starts the copies of a tile of `spec` through `map` into `buffer` from element
+// Thread 0 (or Lowering::tensorCopyIssuer) starts the copies of a tile of `spec` through `map` into `buffer` from element
 // `base` (null: 0) at `offsets` (i32, outermost first), arriving on barrier `slot` of
 // `barriers` and expecting the tile's bytes (none where `inRange`, when given, is false).
 void issueTensorCopies(Lowering &l, const TensorMapSpec &spec, Value *map, Value *buffer, Value *base,

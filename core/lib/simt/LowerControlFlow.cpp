@@ -6,15 +6,14 @@
 // ->
 //   %s0, %s1 = scf.for %lb, %ub, %st, %init0, %init1 : f32, f32 ({ ^(%i: i32, %a0: f32, %a1: f32): ... })
 #include "LowerContext.h"
-#include "Pipeline.h"
+#include "LoopLowering.h"
 
 #include <algorithm>
 #include <utility>
 
 namespace trident::simt {
 
-namespace {
-
+// ---- helpers shared with LowerWarpSpecialize.cpp (LoopLowering.h) ----
 
 // The values of `values`, each converted to the matching layout, one after another.
 std::vector<Value *> flatten(Lowering &l, std::span<Value *const> values,
@@ -55,8 +54,8 @@ std::vector<LinearLayout> layoutsOf(Lowering &l, std::span<Value *const> values)
 // Lowers `from` into `to` and ends it with `terminator` carrying the values of
 // `from`'s terminator (after the first `skip` operands) converted to `layouts`.
 bool lowerRegion(Lowering &l, Block *from, Block *to, OpCode terminator,
-                 const std::vector<LinearLayout> &layouts, unsigned skip = 0,
-                 const std::vector<Value *> &extra = {}) {
+                 const std::vector<LinearLayout> &layouts, unsigned skip,
+                 const std::vector<Value *> &extra) {
   InsertionGuard guard(l.b);
   l.b.setInsertionPointToEnd(to);
   if (!l.lowerBody(from))
@@ -128,6 +127,8 @@ std::vector<Lowered> unflattenState(const std::vector<Lowered> &like, std::span<
   return out;
 }
 
+namespace {
+
 // The target's prefetch for a loop pipelined into registers, CoopPrefetch::Auto resolved:
 // late for one dot whose prefetched tiles are at most kCoopLateBytesPerThread bytes a
 // thread, else off (two dots, attention: off 8.199 ms against early 9.229 on the H200).
@@ -165,6 +166,8 @@ bool lowerFor(Lowering &l, Op *op) {
   Type ivType = lb->type();
 
   std::optional<PipelinePlan> plan = planPipeline(l, op);
+  if (plan && warpSpecializable(l, op, *plan))
+    return lowerWarpSpecializedFor(l, op, *plan);
   int dots = 0;
   for (const Op *o : *body)
     dots += o->is(OpCode::Dot);

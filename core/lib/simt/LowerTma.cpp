@@ -14,7 +14,7 @@ namespace trident::simt {
 
 void issueTensorCopies(Lowering &l, const TensorMapSpec &spec, Value *map, Value *buffer, Value *base,
                        std::span<Value *const> offsets, Value *barriers, Value *slot, Value *inRange) {
-  Value *first = l.b.cmpi("eq", l.threadId(), l.constI32(0));
+  Value *first = l.tensorCopyIssuer ? l.tensorCopyIssuer : l.b.cmpi("eq", l.threadId(), l.constI32(0));
   int64_t tileBytes = spec.copyElements() * spec.copies() * spec.elementBytes;
   Value *bytes = inRange ? l.b.select(inRange, l.constI32(tileBytes), l.constI32(0)) : l.constI32(tileBytes);
   l.b.create(OpCode::ThTmaArrive, std::vector<Value *>{barriers, slot, bytes, first}, std::span<const Type>{});

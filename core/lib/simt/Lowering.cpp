@@ -388,8 +388,15 @@ bool Lowering::lowerFunction(const Op *blockFunc, Module &out) {
   // that prologue values may be added while the body is lowered.
   Block body;
   b.setInsertionPointToEnd(&body);
+  specialized = nullptr;
   if (!lowerBody(blockEntry))
     return false;
+  if (specialized) {
+    // The rest of the kernel went into the consumers' region; the producer warps come
+    // after the consumers (LowerWarpSpecialize.cpp).
+    f->setAttr("num_threads", Attribute::integer(int64_t(layouts.numWarps + kProducerWarps) * layouts.warpSize));
+    b.setInsertionPointToEnd(&body);
+  }
   if (Op *term = blockEntry->terminator(); term && term->numOperands())
     return error(term, "tt.return with values cannot be lowered: kernels return nothing");
   b.setLoc(blockEntry->terminator() ? blockEntry->terminator()->loc() : blockFunc->loc());

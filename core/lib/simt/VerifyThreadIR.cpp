@@ -33,7 +33,10 @@ public:
     case OpCode::ThMbarrierInit:
     case OpCode::ThAsyncArrive:
     case OpCode::ThMbarrierWait:
-    case OpCode::ThTmaArrive: checkMbarrier(); break;
+    case OpCode::ThTmaArrive:
+    case OpCode::ThMbarrierArrive: checkMbarrier(); break;
+    case OpCode::ThWarpSpecialize: checkWarpSpecialize(); break;
+    case OpCode::ThSetMaxNReg: checkSetMaxNReg(); break;
     case OpCode::ThTmaLoad: checkTmaLoad(); break;
     case OpCode::ThAsyncWait:
     case OpCode::ThWgmmaWait:
@@ -297,6 +300,8 @@ private:
     }
     if (op_->is(OpCode::ThMbarrierWait))
       expect(op_->operand(2)->type() == Type::i32(), "parity must be i32, got " + op_->operand(2)->type().str());
+    if (op_->is(OpCode::ThMbarrierArrive))
+      checkPredicate(2);
     if (op_->is(OpCode::ThTmaArrive)) {
       expect(op_->operand(2)->type() == Type::i32(), "bytes must be i32, got " + op_->operand(2)->type().str());
       expect(op_->operand(3)->type() == Type::i1(), "predicate must be i1, got " + op_->operand(3)->type().str());
@@ -362,6 +367,42 @@ private:
       expect(op_->numOperands() > 3 && op_->operand(3)->type() == Type::i32(), "A's index must be i32");
       checkMatrixLayout("a");
     }
+  }
+
+  // Producer threads (consumer_threads and up) run region 0, consumers region 1; the op
+  // is the last of the kernel's body (nothing flows out of it) and whole warpgroups run
+  // each region.
+  void checkWarpSpecialize() {
+    const Op *f = op_->parentOp();
+    if (!f || !f->is(OpCode::Func)) {
+      for (const Op *p = f; p; p = p->parentOp())
+        if (p->is(OpCode::ThWarpSpecialize))
+          return error("cannot be nested in another");
+      return error("must be directly inside the 'tt.func'");
+    }
+    const Attribute &c = op_->attr("consumer_threads");
+    int64_t threads = f->attr("num_threads").isInt() ? f->intAttr("num_threads") : 0;
+    expect(c.isInt() && c.getInt() > 0 && c.getInt() < threads && c.getInt() % 128 == 0 && threads % 128 == 0,
+           "needs an integer attribute 'consumer_threads', a multiple of 128 below the function's num_threads "
+           "(itself a multiple of 128)");
+    expect(op_->next() && op_->next()->is(OpCode::Return), "must be followed by the function's 'tt.return'");
+    for (unsigned r = 0; r < 2; ++r) {
+      const Block *region = op_->region(r);
+      expect(region->numArguments() == 0, "regions take no arguments");
+      for (const Op *inner : *region)
+        if (inner->has(kTerminator))
+          expect(false, "regions have no terminator, got '" + std::string(inner->name()) + "'");
+    }
+  }
+
+  void checkSetMaxNReg() {
+    const Attribute &count = op_->attr("count"), &mode = op_->attr("mode");
+    expect(count.isInt() && count.getInt() >= 24 && count.getInt() <= 256 && count.getInt() % 8 == 0,
+           "needs an integer attribute 'count' in 24 .. 256, a multiple of 8");
+    expect(mode.isString() && (mode.getString() == "inc" || mode.getString() == "dec"),
+           "needs attribute 'mode' = \"inc\" or \"dec\"");
+    const Op *parent = op_->parentOp();
+    expect(parent && parent->is(OpCode::ThWarpSpecialize), "must be directly inside a 'th.warp_specialize' region");
   }
 
   void checkShuffle() {

@@ -7,8 +7,12 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <condition_variable>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <sstream>
+#include <thread>
 #include <unordered_map>
 
 namespace trident::simt::test {
@@ -19,7 +23,7 @@ class SimProgram {
 public:
   SimProgram(ThreadSim &sim, const Op *func, std::array<uint32_t, 3> pid, std::array<uint32_t, 3> grid)
       : sim_(sim), func_(func), pid_(pid), grid_(grid),
-        threads_(static_cast<unsigned>(func->intAttr("num_threads"))),
+        threads_(static_cast<unsigned>(func->intAttr("num_threads"))), hi_(threads_),
         shared_(static_cast<size_t>(func->intAttr("shared_bytes")), threads_, sim.warpSize_),
         storedSinceBarrier_(threads_, 0) {}
 
@@ -53,11 +57,14 @@ private:
 
   uint64_t uniform(const Op *op, const Value *v) {
     const Words &w = get(v);
-    for (uint64_t x : w)
-      if (x != w[0])
+    for (unsigned t = lo_; t < hi_; ++t)
+      if (w[t] != w[lo_])
         fail(op, "a value that must be uniform differs between threads");
-    return w[0];
+    return w[lo_];
   }
+  // Whether thread t runs the ops now: every thread, except inside a th.warp_specialize
+  // region (its threads only). The others' words are computed but have no effects.
+  bool on(unsigned t) const { return t >= lo_ && t < hi_; }
 
   // Runs the ops of `block` up to its terminator; returns the terminator.
   Op *runBlock(Block *block) {
@@ -97,6 +104,7 @@ private:
       return;
     }
     case OpCode::While: return runWhile(op);
+    case OpCode::ThWarpSpecialize: return runWarpSpecialize(op);
     default: break;
     }
     if (op->name().starts_with("th."))
@@ -167,6 +175,130 @@ private:
       args = operandWords(yield);
       groups = operandGroups(yield);
     }
+  }
+
+  // ---- warp specialization ----
+  // th.warp_specialize: each region runs on its own host thread, but only one at a time
+  // (the turn passes at a th.mbarrier_wait whose phase is not complete, and at a region's
+  // end), so the simulation stays deterministic: a region runs until it must wait. A
+  // turn that finds every region waiting is a deadlock.
+  struct Partition {
+    unsigned lo, hi;
+    Block *region;
+    bool done = false;
+  };
+  struct Schedule {
+    std::mutex m;
+    std::condition_variable cv;
+    std::vector<Partition> parts;
+    int turn = 0;
+    int stalls = 0;              // turns passed in a row by regions that still could not go on
+    bool failed = false;         // a region failed: the others unwind
+    std::exception_ptr error;    // the first failure
+  };
+  struct Unwind {};
+
+  void runWarpSpecialize(Op *op) {
+    if (partitions_)
+      fail(op, "cannot be nested in another th.warp_specialize");
+    auto consumers = static_cast<unsigned>(op->intAttr("consumer_threads"));
+    if (consumers == 0 || consumers >= threads_)
+      fail(op, "consumer_threads must lie between 0 and num_threads");
+    Schedule s;
+    s.parts = {{consumers, threads_, op->region(0)}, {0, consumers, op->region(1)}};
+    schedule_ = &s;
+    partitions_ = 2;
+    shared_.beginPartitions(consumers);
+    s.turn = 1; // the consumers first: they wait at once, and the producer fills the ring
+    std::vector<std::thread> hosts;
+    for (int k = 0; k < 2; ++k)
+      hosts.emplace_back([this, &s, k] {
+        std::unique_lock<std::mutex> lock(s.m);
+        s.cv.wait(lock, [&] { return s.turn == k; });
+        try {
+          if (s.failed)
+            throw Unwind{};
+          enter(k);
+          lock.unlock();
+          runBlock(s.parts[size_t(k)].region);
+          lock.lock();
+        } catch (const Unwind &) {
+          if (!lock.owns_lock())
+            lock.lock();
+        } catch (...) {
+          if (!lock.owns_lock())
+            lock.lock();
+          if (!s.failed)
+            s.error = std::current_exception();
+          s.failed = true;
+        }
+        s.parts[size_t(k)].done = true;
+        s.stalls = 0;
+        passTurn(s, k);
+      });
+    for (std::thread &h : hosts)
+      h.join();
+    schedule_ = nullptr;
+    partitions_ = 0;
+    lo_ = 0;
+    hi_ = threads_;
+    shared_.endPartitions();
+    if (s.error)
+      std::rethrow_exception(s.error);
+  }
+
+  // Region k runs now: its threads, its clock.
+  void enter(int k) {
+    current_ = k;
+    lo_ = schedule_->parts[size_t(k)].lo;
+    hi_ = schedule_->parts[size_t(k)].hi;
+    shared_.setPartition(k);
+  }
+
+  // Gives the turn to the next region not done (the lock held).
+  static void passTurn(Schedule &s, int k) {
+    int n = int(s.parts.size());
+    for (int j = 1; j <= n; ++j)
+      if (!s.parts[size_t((k + j) % n)].done) {
+        s.turn = (k + j) % n;
+        break;
+      }
+    s.cv.notify_all();
+  }
+
+  // A th.mbarrier_wait in a region: until every thread's phase can complete, the other
+  // regions run.
+  void waitUntilComplete(const Op *op, const Words &offsets) {
+    auto ready = [&] {
+      for (unsigned t = lo_; t < hi_; ++t)
+        if (!shared_.phaseReady(offsets[t], unsigned(get(op->operand(2))[t] & 1)))
+          return false;
+      return true;
+    };
+    Schedule &s = *schedule_;
+    int k = current_;
+    while (!ready()) {
+      std::unique_lock<std::mutex> lock(s.m);
+      int live = int(std::count_if(s.parts.begin(), s.parts.end(), [](const Partition &p) { return !p.done; }));
+      if (++s.stalls > live)
+        fail(op, "deadlock: every warp-specialized region waits for an mbarrier phase that cannot complete (this "
+                 "one for the barrier at shared byte " + std::to_string(offsets[lo_]) + ")");
+      passTurn(s, k);
+      s.cv.wait(lock, [&] { return s.turn == k; });
+      if (s.failed)
+        throw Unwind{};
+      enter(k);
+    }
+    std::lock_guard<std::mutex> lock(s.m);
+    s.stalls = 0;
+  }
+
+  // The threads a matrix op runs on: all, or the consumers of a th.warp_specialize
+  // (threads 0 .. C-1; the producer issues copies only).
+  unsigned matrixThreads(const Op *op) const {
+    if (lo_ != 0)
+      fail(op, "matrix ops run in regions of threads from 0 only");
+    return hi_;
   }
 
   // ---- memory checks ----
@@ -246,6 +378,8 @@ private:
       const Words *pred = operandOr(1), *other = operandOr(2);
       out.assign(threads_ * n, 0xdeadbeefdeadbeefull);
       for (unsigned t = 0; t < threads_; ++t) {
+        if (!on(t))
+          continue;
         if (pred && !((*pred)[t] & 1)) {
           if (other)
             for (unsigned k = 0; k < n; ++k)
@@ -268,7 +402,7 @@ private:
       uint64_t eb = elementBytes(vt);
       const Words *pred = operandOr(2);
       for (unsigned t = 0; t < threads_; ++t) {
-        if (pred && !((*pred)[t] & 1))
+        if (!on(t) || (pred && !((*pred)[t] & 1)))
           continue;
         uint64_t address = get(op->operand(0))[t];
         checkGlobal(op, address, eb * n);
@@ -298,6 +432,8 @@ private:
       out.resize(threads_ * n);
       std::vector<LaneAccess> accesses(threads_);
       for (unsigned t = 0; t < threads_; ++t) {
+        if (!on(t))
+          continue;
         uint8_t bytes[16];
         shared_.read(op, t, offsets[t], eb * n, bytes);
         for (unsigned k = 0; k < n; ++k) {
@@ -319,7 +455,7 @@ private:
       checkSharedBytes(op, eb * n);
       std::vector<LaneAccess> accesses(threads_);
       for (unsigned t = 0; t < threads_; ++t) {
-        if (pred && !((*pred)[t] & 1))
+        if (!on(t) || (pred && !((*pred)[t] & 1)))
           continue; // no access
         uint8_t bytes[16];
         for (unsigned k = 0; k < n; ++k) {
@@ -363,25 +499,34 @@ private:
     }
     case OpCode::ThLdMatrix:
       out = runLdMatrix(op, shared_, sharedOffsets(op, elementBytes(op->operand(0)->type().pointee())),
-                        threads_, sim_.warpSize_, banks_);
+                        matrixThreads(op), sim_.warpSize_, banks_);
+      out.resize(size_t(threads_) * lanesOf(rt));
       break;
     case OpCode::ThAsyncCopy: return runAsyncCopy(op);
     case OpCode::ThAsyncCommit:
-      for (unsigned t = 0; t < threads_; ++t)
+      for (unsigned t = lo_; t < hi_; ++t)
         shared_.commitCopies(t);
       return;
     case OpCode::ThAsyncWait:
-      for (unsigned t = 0; t < threads_; ++t)
+      for (unsigned t = lo_; t < hi_; ++t)
         shared_.waitCopies(op, t, static_cast<size_t>(op->intAttr("pending")));
       return;
     case OpCode::ThMbarrierInit:
     case OpCode::ThAsyncArrive:
+    case OpCode::ThMbarrierArrive:
     case OpCode::ThMbarrierWait: {
       Words offsets = sharedOffsets(op, 8);
-      const Words *pred = op->is(OpCode::ThMbarrierInit) ? operandOr(2) : nullptr;
+      const Words *pred = op->is(OpCode::ThMbarrierInit) || op->is(OpCode::ThMbarrierArrive) ? operandOr(2) : nullptr;
+      if (op->is(OpCode::ThMbarrierWait) && partitions_)
+        waitUntilComplete(op, offsets);
       for (unsigned t = 0; t < threads_; ++t) {
+        if (!on(t))
+          continue;
         checkInAllocation(op, offsets[t], 8);
-        if (op->is(OpCode::ThMbarrierInit)) {
+        if (op->is(OpCode::ThMbarrierArrive)) {
+          if (!pred || ((*pred)[t] & 1))
+            shared_.arrive(op, t, offsets[t]);
+        } else if (op->is(OpCode::ThMbarrierInit)) {
           if (!pred || ((*pred)[t] & 1))
             shared_.initBarrier(op, t, offsets[t], static_cast<uint64_t>(op->intAttr("count")));
         } else if (op->is(OpCode::ThAsyncArrive)) {
@@ -396,13 +541,14 @@ private:
       Words offsets = sharedOffsets(op, 8);
       const Words &bytes = get(op->operand(2)), &pred = get(op->operand(3));
       for (unsigned t = 0; t < threads_; ++t)
-        if (pred[t] & 1) {
+        if (on(t) && (pred[t] & 1)) {
           checkInAllocation(op, offsets[t], 8);
           shared_.tensorArrive(op, t, offsets[t], bytes[t] & 0xffffffffu);
         }
       return;
     }
     case OpCode::ThTmaLoad: return runTensorCopy(op);
+    case OpCode::ThSetMaxNReg: return; // registers are not modelled
     case OpCode::ThShuffle: {
       std::string mode = op->stringAttr("mode");
       unsigned ws = sim_.warpSize_;
@@ -520,8 +666,11 @@ private:
     bool warpgroup = op->is(OpCode::ThWgmma);
     if (warpgroup)
       shared_.beginAsyncReads();
-    std::vector<Words> results = warpgroup ? detail::runWgmma(op, *atom, shared_, operands, threads_, sim_.warpSize_)
-                                           : detail::runMma(op, *atom, operands, threads_, sim_.warpSize_);
+    unsigned threads = matrixThreads(op);
+    std::vector<Words> results = warpgroup ? detail::runWgmma(op, *atom, shared_, operands, threads, sim_.warpSize_)
+                                           : detail::runMma(op, *atom, operands, threads, sim_.warpSize_);
+    for (Words &w : results)
+      w.resize(threads_);
     for (unsigned i = 0; i < op->numResults(); ++i)
       set(op->result(i), std::move(results[i]));
     if (warpgroup) {
@@ -547,7 +696,7 @@ private:
     const Words &pred = get(op->operand(5));
     Words dst = sharedOffsets(op, uint64_t(tensorMaps_[m * 19 + 1]));
     for (unsigned t = 0; t < threads_; ++t) {
-      if (!(pred[t] & 1))
+      if (!on(t) || !(pred[t] & 1))
         continue;
       if (dst[t] % 128)
         fail(op, "a tensor copy's destination must be 128-byte aligned, got shared byte " + std::to_string(dst[t]));
@@ -566,6 +715,8 @@ private:
     Words offsets = sharedOffsets(op, elementBytes(op->operand(0)->type().pointee()));
     const Words *pred = op->numOperands() > 3 ? &get(op->operand(3)) : nullptr;
     for (unsigned t = 0; t < threads_; ++t) {
+      if (!on(t))
+        continue;
       checkInAllocation(op, offsets[t], bytes);
       std::vector<uint8_t> data(bytes, 0);
       if (!pred || ((*pred)[t] & 1)) {
@@ -588,7 +739,7 @@ private:
       checkRelease(op, pred);
     Words out(threads_, 0);
     for (unsigned th = 0; th < threads_; ++th) {
-      if (pred && !((*pred)[th] & 1))
+      if (!on(th) || (pred && !((*pred)[th] & 1)))
         continue;
       uint64_t address = get(op->operand(0))[th];
       checkGlobal(op, address, eb);
@@ -658,6 +809,9 @@ private:
   const Op *func_;
   std::array<uint32_t, 3> pid_, grid_;
   unsigned threads_ = 0;
+  unsigned lo_ = 0, hi_ = 0; // the threads running now (on)
+  int partitions_ = 0, current_ = -1;
+  Schedule *schedule_ = nullptr;
   std::unordered_map<const Value *, Words> values_;
   std::vector<int64_t> tensorMaps_; // the kernel's tensor_maps words
   std::vector<uint64_t> args_;

@@ -8,6 +8,9 @@
 // an error), reads of shared memory see written bytes, no access touches bytes an
 // asynchronous copy is still in flight to, and every copy is waited for. It also
 // counts shared-memory wavefronts and bank conflicts (NVIDIA's 32 banks of 4 bytes).
+// The regions of a th.warp_specialize run interleaved on host threads, one at a time (a
+// region runs until an mbarrier wait it cannot pass), their shared-memory accesses
+// ordered by mbarrier phases alone (vector clocks, ThreadSimImpl.h).
 
 #include "trident/ir/IR.h"
 #include "trident/simt/TargetDesc.h"

@@ -132,6 +132,26 @@ public:
   // which needs the bytes it expected to have been copied exactly.
   void tensorArrive(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes);
   void tensorCopy(const Op *op, unsigned thread, uint64_t barrier, uint64_t offset, std::vector<uint8_t> data);
+  // th.mbarrier_arrive: one arrival (no copies of the thread's go with it).
+  void arrive(const Op *op, unsigned thread, uint64_t offset);
+  // Whether a th.mbarrier_wait for `parity` at `offset` would pass now: that phase is the
+  // last completed, or the current one has all its arrivals and at least the bytes it
+  // expects (false for a barrier never initialized: the wait then fails as usual).
+  bool phaseReady(uint64_t offset, unsigned parity) const;
+
+  // Warp specialization (th.warp_specialize): threads consumerThreads and up are region
+  // 0 (the producer), the others region 1, and the regions run interleaved, ordered by
+  // mbarriers alone. Each region has a vector clock: an arrival releases the region's
+  // accesses so far into the phase, a wait that passes the phase acquires them. An
+  // access of a byte that another region wrote (an ordinary write), or a write (a copy
+  // started, too) of a byte another region read or wrote, fails unless an mbarrier phase
+  // orders the two; th.wgmma's reads count when its th.wgmma_wait completes them. The
+  // epoch checks then compare threads of one region only (a region's th.barrier waits
+  // for its own threads). Ordering is tracked per region, not per thread: the barriers'
+  // arrival counts are what make every warp's arrival needed.
+  void beginPartitions(unsigned consumerThreads);
+  void endPartitions() { partitions_ = 0; }
+  void setPartition(int p) { current_ = p; }
 
   // th.wgmma reads its shared operands asynchronously, at any moment until a
   // th.wgmma_wait completes its group: the reads between these two calls hold their bytes
@@ -154,6 +174,7 @@ private:
   };
 
   struct Phase {
+    std::vector<int64_t> release; // the regions' clocks its arrivals released (warp specialization)
     uint64_t arrivals = 0;
     uint64_t expectedBytes = 0, copiedBytes = 0; // of tensor copies
     std::vector<std::pair<unsigned, Copy>> copies; // with the thread that started each
@@ -163,7 +184,22 @@ private:
     int64_t completed = 0;   // phases completed since the initialization
     std::deque<Phase> phases; // the incomplete ones, oldest first
     int64_t expecting = -1;   // the phase (counted from the initialization) of the last th.tma_arrive
+    std::vector<int64_t> lastRelease; // of the last phase completed
   };
+  // ---- warp specialization's clocks ----
+  int partitionOf(int thread) const { return thread < 0 ? -1 : thread >= int(consumerThreads_) ? 0 : 1; }
+  // Whether an access by the current region may go after region q's access at clock `then` (-1: none).
+  bool ordered(int q, int64_t then) const { return then < 0 || then <= clock_[size_t(current_)][size_t(q)]; }
+  void release(Phase &phase);
+  void acquire(const std::vector<int64_t> &released);
+  // The clock checks of one byte and their records (readByte / writeByte).
+  void partitionRead(const Op *op, uint64_t i);
+  void partitionWrite(const Op *op, uint64_t i, bool record);
+  int partitions_ = 0, current_ = -1;
+  unsigned consumerThreads_ = 0;
+  std::vector<std::vector<int64_t>> clock_;    // [region][region]
+  std::vector<int64_t> readClock_, writeClock_; // [byte * 2 + region]: its clock at its last access
+  std::vector<int> readerRegion_;                // per byte: the region of this epoch's readers (-2: both)
   Barrier &barrierAt(const Op *op, unsigned thread, uint64_t offset);
 
   void checkAndRecord(const Op *op, unsigned thread, uint64_t offset, uint64_t bytes, Access access);

@@ -103,9 +103,15 @@ void SharedMemory::readByte(const Op *op, int thread, uint64_t i) {
     recorded_.push_back(i);
   }
   int warp = thread / int(warpSize_);
-  if (writeEpoch_[i] == epoch_ && writer_[i] != thread &&
+  // Another warp-specialized region's accesses are ordered by mbarriers (partitionRead).
+  bool crosses = partitions_ && partitionOf(writer_[i]) != current_;
+  if (writeEpoch_[i] == epoch_ && writer_[i] != thread && !crosses &&
       !warpOrdered(thread, writer_[i] / int(warpSize_), writeSubgroupEpoch_[i]))
     fail(op, "race: " + byteName(i) + " is read after another thread wrote it, without a barrier between");
+  if (partitions_) {
+    partitionRead(op, i);
+    readerRegion_[i] = readEpoch_[i] == epoch_ && readerRegion_[i] != current_ ? -2 : current_;
+  }
   if (readEpoch_[i] == epoch_ && reader_[i] != thread) {
     reader_[i] = -2; // several readers: any later writer races
     if (readerWarp_[i] != warp)
@@ -121,11 +127,16 @@ void SharedMemory::readByte(const Op *op, int thread, uint64_t i) {
 void SharedMemory::writeByte(const Op *op, int thread, uint64_t i, bool record) {
   if (asyncHolds_[i])
     fail(op, byteName(i) + " is written while a th.wgmma in flight reads it (no th.wgmma_wait has completed its group)");
-  if (writeEpoch_[i] == epoch_ && writer_[i] != thread &&
+  bool writerCrosses = partitions_ && partitionOf(writer_[i]) != current_;
+  bool readersCross = partitions_ && readerRegion_[i] >= 0 && readerRegion_[i] != current_;
+  if (writeEpoch_[i] == epoch_ && writer_[i] != thread && !writerCrosses &&
       !warpOrdered(thread, writer_[i] / int(warpSize_), writeSubgroupEpoch_[i]))
     fail(op, "race: two threads write " + byteName(i) + " without a barrier between");
-  if (readEpoch_[i] == epoch_ && reader_[i] != thread && !warpOrdered(thread, readerWarp_[i], readSubgroupEpoch_[i]))
+  if (readEpoch_[i] == epoch_ && reader_[i] != thread && !readersCross &&
+      !warpOrdered(thread, readerWarp_[i], readSubgroupEpoch_[i]))
     fail(op, "race: " + byteName(i) + " is written after another thread read it, without a barrier between");
+  if (partitions_)
+    partitionWrite(op, i, record);
   if (record) {
     writer_[i] = thread;
     writeEpoch_[i] = epoch_;
@@ -149,8 +160,11 @@ void SharedMemory::endAsyncReads(int64_t group) {
 
 void SharedMemory::completeAsyncReads(int64_t throughGroup) {
   while (!heldBy_.empty() && heldBy_.front().first <= throughGroup) {
-    for (uint64_t i : heldBy_.front().second)
+    for (uint64_t i : heldBy_.front().second) {
       --asyncHolds_[i];
+      if (partitions_) // the read is done now (an arrival after this releases it)
+        readClock_[i * 2 + size_t(current_)] = clock_[size_t(current_)][size_t(current_)];
+    }
     heldBy_.pop_front();
   }
 }
@@ -188,7 +202,7 @@ void SharedMemory::initBarrier(const Op *op, unsigned thread, uint64_t offset, u
                      std::to_string(it->second.count) + " arrivals (it is still in use)");
   uint8_t object[8] = {};
   write(op, thread, offset, 8, object);
-  barriers_[offset] = Barrier{count, 0, {}};
+  barriers_[offset] = Barrier{count, 0, {}, -1, {}};
 }
 
 // The barrier at `offset`, initialized where `thread` may see it: by itself, or before a
@@ -209,6 +223,7 @@ void SharedMemory::asyncArrive(const Op *op, unsigned thread, uint64_t offset) {
   if (phase == b.phases.end())
     phase = b.phases.insert(b.phases.end(), Phase{});
   ++phase->arrivals;
+  release(*phase);
   ThreadCopies &c = copies_[thread];
   for (std::vector<Copy> &group : c.committed)
     for (Copy &copy : group)
@@ -253,6 +268,7 @@ void SharedMemory::tensorArrive(const Op *op, unsigned thread, uint64_t offset, 
   if (phase == b.phases.end())
     phase = b.phases.insert(b.phases.end(), Phase{});
   ++phase->arrivals;
+  release(*phase);
   phase->expectedBytes += bytes;
   b.expecting = b.completed + (phase - b.phases.begin());
 }
@@ -272,8 +288,10 @@ void SharedMemory::tensorCopy(const Op *op, unsigned thread, uint64_t barrier, u
 
 void SharedMemory::waitBarrier(const Op *op, unsigned thread, uint64_t offset, unsigned parity) {
   Barrier &b = barrierAt(op, thread, offset);
-  if (uint64_t(b.completed % 2) != parity)
+  if (uint64_t(b.completed % 2) != parity) {
+    acquire(b.lastRelease);
     return; // the phase before the current one: complete
+  }
   uint64_t arrivals = b.phases.empty() ? 0 : b.phases.front().arrivals;
   if (arrivals < b.count)
     fail(op, "thread " + std::to_string(thread) + " waits for phase " + std::to_string(b.completed) +
@@ -296,8 +314,76 @@ void SharedMemory::waitBarrier(const Op *op, unsigned thread, uint64_t offset, u
       writeEpoch_[at] = epoch_ - 1;
       unfenced_[at] = true;
     }
+  b.lastRelease = front.release;
+  acquire(b.lastRelease);
   b.phases.pop_front();
   ++b.completed;
+}
+
+void SharedMemory::arrive(const Op *op, unsigned thread, uint64_t offset) {
+  Barrier &b = barrierAt(op, thread, offset);
+  auto phase = std::find_if(b.phases.begin(), b.phases.end(), [&](const Phase &p) { return p.arrivals < b.count; });
+  if (phase == b.phases.end())
+    phase = b.phases.insert(b.phases.end(), Phase{});
+  ++phase->arrivals;
+  release(*phase);
+}
+
+bool SharedMemory::phaseReady(uint64_t offset, unsigned parity) const {
+  auto it = barriers_.find(offset);
+  if (it == barriers_.end() || uint64_t(it->second.completed % 2) != parity)
+    return true;
+  const Barrier &b = it->second;
+  return !b.phases.empty() && b.phases.front().arrivals >= b.count &&
+         b.phases.front().copiedBytes >= b.phases.front().expectedBytes;
+}
+
+void SharedMemory::beginPartitions(unsigned consumerThreads) {
+  partitions_ = 2;
+  consumerThreads_ = consumerThreads;
+  current_ = -1;
+  clock_ = {{0, -1}, {-1, 0}};
+  readClock_.assign(bytes_.size() * 2, -1);
+  writeClock_.assign(bytes_.size() * 2, -1);
+  readerRegion_.assign(bytes_.size(), -1);
+}
+
+void SharedMemory::release(Phase &phase) {
+  if (!partitions_)
+    return;
+  std::vector<int64_t> &mine = clock_[size_t(current_)];
+  phase.release.resize(mine.size(), -1);
+  for (size_t q = 0; q < mine.size(); ++q)
+    phase.release[q] = std::max(phase.release[q], mine[q]);
+  ++mine[size_t(current_)];
+}
+
+void SharedMemory::acquire(const std::vector<int64_t> &released) {
+  if (!partitions_)
+    return;
+  std::vector<int64_t> &mine = clock_[size_t(current_)];
+  for (size_t q = 0; q < released.size() && q < mine.size(); ++q)
+    mine[q] = std::max(mine[q], released[q]);
+}
+
+void SharedMemory::partitionRead(const Op *op, uint64_t i) {
+  int other = 1 - current_;
+  if (!ordered(other, writeClock_[i * 2 + size_t(other)]))
+    fail(op, "race: " + byteName(i) + " is read after the other warp-specialized region wrote it, with no "
+                                        "mbarrier phase ordering the write before the read");
+  readClock_[i * 2 + size_t(current_)] = clock_[size_t(current_)][size_t(current_)];
+}
+
+void SharedMemory::partitionWrite(const Op *op, uint64_t i, bool record) {
+  int other = 1 - current_;
+  if (!ordered(other, readClock_[i * 2 + size_t(other)]))
+    fail(op, "race: " + byteName(i) + " is overwritten after the other warp-specialized region read it, with no "
+                                        "mbarrier phase ordering the read before the write (a stage reused before "
+                                        "its readers released it)");
+  if (!ordered(other, writeClock_[i * 2 + size_t(other)]))
+    fail(op, "race: " + byteName(i) + " is written by both warp-specialized regions with no mbarrier phase between");
+  if (record)
+    writeClock_[i * 2 + size_t(current_)] = clock_[size_t(current_)][size_t(current_)];
 }
 
 void SharedMemory::checkAllCopiesDone(const Op *func) const {

@@ -127,3 +127,65 @@ TEST_CASE("mbarrier: two phases complete in order; parity 1 waits for the second
                  "the program ends with 64 asynchronous copies that arrive on the barrier at shared byte 2048 never "
                  "waited for"));
 }
+
+namespace {
+
+// Warp specialization on hand-written thread IR: 256 threads, the producer (threads 128
+// .. 255) stores element t - 128 of shared memory and arrives on %full ({producer}
+// orders the two), the consumers (0 .. 127) {wait} and read element t into out + t.
+// %full expects {count} arrivals.
+const char *kSpecialized = R"(    %c0 = arith.constant {value = 0} : i32
+    %c128 = arith.constant {value = 128} : i32
+    %s = th.shared_alloc {offset = 0, size = 512} : ptr<f32, 3>
+    %full = th.shared_alloc {offset = 512, size = 8} : ptr<i64, 3>
+    %first = arith.cmpi %t, %c0 {predicate = "eq"} : i1
+    th.mbarrier_init %full, %c0, %first {count = {count}}
+    th.barrier
+    th.warp_specialize {consumer_threads = 128} ({
+      %j = arith.subi %t, %c128 : i32
+      %x = arith.sitofp %j : f32
+{producer}    }, {
+{wait}      %v = th.load_shared %s, %t : f32
+      %op = tt.addptr %out, %t : ptr<f32>
+      th.store %op, %v
+    })
+)";
+
+const std::string kStoreThenArrive = "      th.store_shared %s, %j, %x\n      th.mbarrier_arrive %full, %c0\n";
+const std::string kWaitFull = "      th.mbarrier_wait %full, %c0, %c0\n";
+
+std::pair<std::string, std::vector<float>> runSpecialized(const std::vector<std::pair<std::string, std::string>> &keys) {
+  std::vector<std::pair<std::string, std::string>> all = keys;
+  all.push_back({"count", "128"});
+  std::vector<float> out(128, -1.f);
+  ThreadSim sim;
+  sim.addBuffer(out.data(), out.size() * 4);
+  std::string error = runKernel(sim, kernel(256, 520, "%out: ptr<f32>", fill(kSpecialized, all)), {ptrArg(out.data())});
+  return {error, out};
+}
+
+} // namespace
+
+TEST_CASE("mbarrier between warp-specialized regions: the consumers see the producer's stores after their wait") {
+  auto [error, out] = runSpecialized({{"producer", kStoreThenArrive}, {"wait", kWaitFull}});
+  INFO(error);
+  REQUIRE(error.empty());
+  for (int t = 0; t < 128; ++t)
+    CHECK(out[size_t(t)] == float(t));
+}
+
+TEST_CASE("mbarrier between warp-specialized regions: a read no phase orders, a phase that never completes") {
+  // No wait: the consumers run first and read what nobody wrote yet.
+  CHECK(contains(runSpecialized({{"producer", kStoreThenArrive}, {"wait", ""}}).first, "is read before any thread wrote it"));
+  // The producer arrives before it stores: the consumers' wait passes, but nothing orders
+  // the stores before their reads.
+  CHECK(contains(runSpecialized({{"producer", "      th.mbarrier_arrive %full, %c0\n      th.store_shared %s, %j, %x\n"},
+                                 {"wait", kWaitFull}})
+                     .first,
+                 "th.load_shared: race: shared byte 0 is read after the other warp-specialized region wrote it, with no "
+                 "mbarrier phase ordering the write before the read"));
+  // One arrival more expected than come: both regions end up waiting (the producer has
+  // finished), which is a deadlock.
+  CHECK(contains(runSpecialized({{"producer", kStoreThenArrive}, {"wait", kWaitFull}, {"count", "129"}}).first,
+                 "deadlock: every warp-specialized region waits for an mbarrier phase that cannot complete"));
+}

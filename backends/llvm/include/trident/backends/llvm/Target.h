@@ -128,6 +128,15 @@ public:
   virtual bool barrierWait(llvm::IRBuilder<> &, llvm::Value * /*barrier*/, llvm::Value * /*parity*/) {
     return false;
   }
+  // th.mbarrier_arrive: where `pred` (when given), one arrival on `barrier`, releasing
+  // this thread's earlier shared-memory accesses.
+  virtual bool barrierArrive(llvm::IRBuilder<> &, llvm::Value * /*barrier*/, llvm::Value * /*pred*/) {
+    return false;
+  }
+  // Warp specialization (th.warp_specialize): a barrier of the `threads` threads running
+  // one of its regions (a named barrier, `id` 1 and up), and th.setmaxnreg.
+  virtual bool partitionBarrier(llvm::IRBuilder<> &, unsigned /*id*/, unsigned /*threads*/) { return false; }
+  virtual bool setMaxRegisters(llvm::IRBuilder<> &, unsigned /*count*/, bool /*increase*/) { return false; }
   // Tensor copies (th.tma_arrive, th.tma_load): where `pred`, one arrival on `barrier`
   // expecting `bytes` (i32) more bytes; where `pred`, a copy of the box at `coords` (i32,
   // outermost first) of the tensor map at `map` (a kernel parameter's address) into shared
