@@ -8,6 +8,10 @@
 #include "trident/ir/Verifier.h"
 #include "trident/passes/DCE.h"
 
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,27 +19,39 @@ namespace trident::e2e {
 
 namespace {
 
-enum class Outcome { Pass, Wrong, RunError, Crash, NotComparable };
+// A crash is one signal: a candidate that dies of another (or hangs: SIGALRM) fails
+// differently. Crash + SIGSEGV and Crash + SIGABRT are different outcomes.
+enum class Outcome { Pass, Wrong, RunError, Crash, Hang, NotComparable };
+struct Result {
+  Outcome outcome = Outcome::NotComparable;
+  int signal = 0;
+  bool operator==(const Result &) const = default;
+};
 
-const char *outcomeName(Outcome o) {
-  switch (o) {
+std::string outcomeName(Result r) {
+  switch (r.outcome) {
   case Outcome::Wrong: return "wrong results";
   case Outcome::RunError: return "run error";
-  case Outcome::Crash: return "crash";
+  case Outcome::Crash: return std::string("crash (") + strsignal(r.signal) + ")";
+  case Outcome::Hang: return "hang";
   default: return "pass";
   }
 }
 
 // Runs `k` on the device in a child process and classifies what happened.
-Outcome tryKernel(const RandomKernel &k, const std::string &device) {
+Result tryKernel(const RandomKernel &k, const std::string &device) {
   Diagnostics diags;
   if (!verify(k.module, diags))
-    return Outcome::NotComparable;
+    return {};
   fflush(stdout);
   fflush(stderr);
   pid_t pid = fork();
   if (pid == 0) {
     restoreDefaultSignals();
+    // A reduction of a crash crashes hundreds of children: no core files (a driver's
+    // process is hundreds of MB).
+    struct rlimit noCore = {0, 0};
+    setrlimit(RLIMIT_CORE, &noCore);
     alarm(120);
     Runtime runtime(e2eRuntimeOptions());
     std::unique_ptr<DeviceRunner> runner;
@@ -70,13 +86,18 @@ Outcome tryKernel(const RandomKernel &k, const std::string &device) {
   while (waitpid(pid, &status, 0) < 0) {
   }
   if (WIFSIGNALED(status))
-    return Outcome::Crash;
+    return WTERMSIG(status) == SIGALRM ? Result{Outcome::Hang} : Result{Outcome::Crash, WTERMSIG(status)};
   switch (WEXITSTATUS(status)) {
-  case 0: return Outcome::Pass;
-  case 10: return Outcome::Wrong;
-  case 11: return Outcome::RunError;
-  default: return Outcome::NotComparable;
+  case 0: return {Outcome::Pass};
+  case 10: return {Outcome::Wrong};
+  case 11: return {Outcome::RunError};
+  default: return {};
   }
+}
+
+bool isSideEffect(const Op *op) {
+  return op->is(OpCode::Store) ||
+         ((op->is(OpCode::AtomicRMW) || op->is(OpCode::AtomicCAS)) && !op->result()->hasUses());
 }
 
 size_t countOps(const Module &m) {
@@ -105,36 +126,74 @@ std::vector<Op *> opsOf(const Module &m) {
 
 } // namespace
 
-std::optional<Reduction> reduceFailure(uint64_t seed, const GeneratorOptions &options, const std::string &device) {
+std::optional<Reduction> reduceFailure(uint64_t seed, const GeneratorOptions &options, const std::string &device,
+                                       double seconds) {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point deadline =
+      seconds > 0 ? Clock::now() + std::chrono::milliseconds(int64_t(seconds * 1000)) : Clock::time_point::max();
   RandomKernel current = generateRandomKernel(seed, options);
-  Outcome failure = tryKernel(current, device);
-  if (failure == Outcome::Pass || failure == Outcome::NotComparable)
+  Result failure = tryKernel(current, device);
+  if (failure.outcome == Outcome::Pass || failure.outcome == Outcome::NotComparable)
     return std::nullopt;
   Reduction r;
   r.failure = outcomeName(failure);
   r.opsBefore = countOps(current.module);
+  ++r.runs;
 
-  // A candidate: a clone of the current module changed by `edit` (given the clone's
-  // op at walk index i); kept when it fails the same way.
-  auto attempt = [&](size_t i, const std::function<bool(Op *)> &edit) {
+  // A candidate: a clone of the current module changed by `edit` (given the clone's ops
+  // in walk order); kept when it fails the same way. False once the time is up.
+  bool timeUp = false;
+  auto attempt = [&](const std::function<bool(const std::vector<Op *> &)> &edit) {
+    if (timeUp || Clock::now() >= deadline) {
+      timeUp = true;
+      return false;
+    }
     Module m = current.module.clone();
-    std::vector<Op *> ops = opsOf(m);
-    if (i >= ops.size() || !edit(ops[i]))
+    if (!edit(opsOf(m)))
       return false;
     Diagnostics diags;
     eliminateDeadCode(m, diags);
     RandomKernel candidate = withModule(current, std::move(m));
-    if (tryKernel(candidate, device) != failure)
+    ++r.runs;
+    if (!(tryKernel(candidate, device) == failure))
       return false;
     current = std::move(candidate);
     return true;
   };
-  auto dropSideEffect = [](Op *op) {
-    if (op->is(OpCode::Store) || ((op->is(OpCode::AtomicRMW) || op->is(OpCode::AtomicCAS)) && !op->result()->hasUses())) {
-      op->erase();
-      return true;
+  // The outputs, a chunk at a time (halves, quarters, ..., single ones: a crash in a
+  // driver's compiler usually needs few of a kernel's outputs, and each run is a pipeline
+  // to create).
+  auto dropChunks = [&] {
+    bool changed = false;
+    auto effects = [&] {
+      std::vector<size_t> at;
+      std::vector<Op *> ops = opsOf(current.module);
+      for (size_t i = 0; i < ops.size(); ++i)
+        if (isSideEffect(ops[i]))
+          at.push_back(i);
+      return at;
+    };
+    std::vector<size_t> list = effects();
+    for (size_t chunk = std::max<size_t>(1, list.size() / 2);; chunk /= 2) {
+      for (size_t from = 0; from < list.size() && !timeUp;) {
+        size_t to = std::min(list.size(), from + chunk);
+        std::vector<size_t> drop(list.begin() + from, list.begin() + to);
+        bool dropped = attempt([&](const std::vector<Op *> &ops) {
+          for (size_t i : drop)
+            ops[i]->erase();
+          return true;
+        });
+        if (dropped) {
+          changed = true;
+          list = effects(); // the ones before `from` are where they were
+        } else {
+          from = to;
+        }
+      }
+      if (chunk <= 1 || timeUp)
+        break;
     }
-    return false;
+    return changed;
   };
   auto bypass = [](Op *op) {
     if (op->numResults() != 1 || op->numRegions() != 0 || op->has(kTerminator))
@@ -146,17 +205,15 @@ std::optional<Reduction> reduceFailure(uint64_t seed, const GeneratorOptions &op
       }
     return false;
   };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t i = 0; i < opsOf(current.module).size(); ++i)
-      while (attempt(i, dropSideEffect))
-        changed = true;
-    if (failure == Outcome::Wrong)
+  for (bool changed = true; changed && !timeUp;) {
+    changed = dropChunks();
+    if (failure.outcome == Outcome::Wrong)
       continue;
-    for (size_t i = 0; i < opsOf(current.module).size(); ++i)
-      while (attempt(i, bypass))
+    for (size_t i = 0; i < opsOf(current.module).size() && !timeUp; ++i)
+      while (attempt([&](const std::vector<Op *> &ops) { return i < ops.size() && bypass(ops[i]); }))
         changed = true;
   }
+  r.complete = !timeUp;
   r.opsAfter = countOps(current.module);
   r.kernel = std::move(current);
   return r;

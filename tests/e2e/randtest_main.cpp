@@ -47,6 +47,7 @@ void usage(std::ostream &os) {
         "                    device; with --no-devices, only compile; \"sim:sm_90\" also runs the\n"
         "                    kernel's thread IR for sm_90 in the simulator and compares it\n"
         "  --reduce D        shrink each failing kernel on device D (\"vulkan:0\") and print it\n"
+        "  --reduce-seconds T stop shrinking a kernel after T seconds and print it as far as it got\n"
         "  --ir FILE         run the block IR in FILE (a kernel --reduce printed, maybe edited) with\n"
         "                    the arguments of seed --first on --device D (\"host:0\", \"sim:sm_90\")\n"
         "                    and compare it with the interpreter\n"
@@ -183,6 +184,7 @@ bool parseNumber(const char *s, uint64_t &out) {
 
 int main(int argc, char **argv) {
   uint64_t seeds = 100, first = 0, ops = 60, maxElements = 256;
+  double reduceSeconds = 0;
   std::string only;
   bool printIR = false, noDevices = false, quiet = false, strict = false, isolate = true;
   std::string reduceOn, irFile, saveFile, kernelFile, comment;
@@ -218,6 +220,14 @@ int main(int argc, char **argv) {
       options.dotWeight = std::strtod(v, &end);
       if (!end || *end || options.dotWeight < 0) {
         std::cerr << "trident-randtest: --dot-weight needs a number >= 0, got '" << v << "'\n";
+        return 2;
+      }
+    } else if (a == "--reduce-seconds") {
+      const char *v = value();
+      char *end = nullptr;
+      reduceSeconds = std::strtod(v, &end);
+      if (!end || *end || reduceSeconds <= 0) {
+        std::cerr << "trident-randtest: --reduce-seconds needs a number > 0, got '" << v << "'\n";
         return 2;
       }
     } else if (a == "--device")
@@ -299,12 +309,13 @@ int main(int argc, char **argv) {
       ++failedSeeds;
       std::cout << "FAILED " << describe(r, &k) << "\n";
       if (!reduceOn.empty()) {
-        std::optional<Reduction> red = reduceFailure(r.seed, options, reduceOn);
+        std::optional<Reduction> red = reduceFailure(r.seed, options, reduceOn, reduceSeconds);
         if (!red)
           std::cout << "seed " << r.seed << ": does not fail on " << reduceOn << " when run alone\n";
         else
           std::cout << "REDUCED seed " << r.seed << " on " << reduceOn << " (" << red->failure << "): "
-                    << red->opsBefore << " -> " << red->opsAfter << " ops\ngrid " << red->kernel.grid[0] << "x"
+                    << red->opsBefore << " -> " << red->opsAfter << " ops in " << red->runs << " runs"
+                    << (red->complete ? "" : " (the time ran out: reduced only so far)") << "\ngrid " << red->kernel.grid[0] << "x"
                     << red->kernel.grid[1] << "x" << red->kernel.grid[2] << ", arguments:\n"
                     << describeArgs(red->kernel) << print(red->kernel.module, PrintOptions{.locations = false})
                     << "\n";

@@ -10,7 +10,8 @@
 //                                                        `-> merge (results = the condition's values)
 //
 // Loop-carried values are phis in the header whose back-edge operands are
-// patched once the body has been translated. A vector value is one phi per component.
+// patched once the body has been translated. A vector value is one phi per component;
+// a boolean is carried as a 32-bit 0 or 1 (see wideLoopBools).
 #include "Translator.h"
 
 #include <cstdlib>
@@ -53,6 +54,50 @@ bool checkValues(Translator &t, const Op *op, std::span<Value *const> values) {
     if (v->type().element().isPtr() && v->type().element().addressSpace() != 0)
       return t.error(op, "carries a shared-memory pointer, which the SPIR-V backend cannot translate");
   return true;
+}
+
+// Whether loops carry booleans as 32-bit integers (TRIDENT_VULKAN_WIDE_LOOP_BOOL, on unless
+// "off"): the header's phi is then a 0 or 1 (OpSelect before the loop and at the back edge)
+// and the loop reads it through OpINotEqual. NVIDIA's driver 580 crashed (SIGSEGV in
+// libnvidia-glvkspirv.so, at pipeline creation) on every random kernel of the H200's runs
+// whose SPIR-V had an OpPhi of OpTypeBool in a loop header, and on none of the others:
+// seeds 940 1272 2302 2561 2894 at --dot-weight 8 (2300 seeds, 600..2899), and the first
+// 10 of the thirteenth session's 27 at the default weight (170 558 1237 ..., regenerated
+// by today's generator); no passing seed of 600..899 (dot weight 8) nor of 100..139
+// (default weight) had one. Not yet confirmed on the device.
+bool wideLoopBools() {
+  static const bool on = [] {
+    const char *v = std::getenv("TRIDENT_VULKAN_WIDE_LOOP_BOOL");
+    return !v || std::strcmp(v, "off") != 0;
+  }();
+  return on;
+}
+
+// The loop-carried values of a header's phis: `types` become the phis' own types (bool to
+// u32 where wideLoopBools), and `ids` (in the current block: before the loop, or at the
+// back edge) are converted to them.
+Ids carried(Translator &t, const Ids &ids, std::vector<uint32_t> &types) {
+  Ids out = ids;
+  if (!wideLoopBools())
+    return out;
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (types[i] == t.boolType()) {
+      types[i] = t.u32Type();
+      out[i] = t.emit(Spv::Select, t.u32Type(), {ids[i], t.constant(t.u32Type(), 1), t.constant(t.u32Type(), 0)});
+    }
+  return out;
+}
+
+// The values the loop reads from its header's phis `phis` of types `phiTypes` (after the
+// header's last phi): booleans again where carried() widened them (`types`: the values'
+// own types).
+Ids fromCarried(Translator &t, const Ids &phis, const std::vector<uint32_t> &phiTypes,
+                const std::vector<uint32_t> &types) {
+  Ids out = phis;
+  for (size_t i = 0; i < phis.size(); ++i)
+    if (phiTypes[i] != types[i])
+      out[i] = t.emit(Spv::INotEqual, t.boolType(), {phis[i], t.constant(t.u32Type(), 0)});
+  return out;
 }
 
 std::optional<int64_t> intConstant(const Value *v) {
@@ -103,6 +148,8 @@ bool translateFor(Translator &t, Op *op) {
   bool rebased = !keepsItsCounter(op->operand(0));
   uint32_t trips = rebased ? tripCount(t, op, ivType, lb, ub, step) : 0;
   Flat init = flatten(t, inits);
+  std::vector<uint32_t> phiTypes = init.types;
+  Ids initial = carried(t, init.ids, phiTypes);
   uint32_t start = t.currentLabel(), header = t.w.newId(), bodyLabel = t.w.newId(), cont = t.w.newId(),
            merge = t.w.newId();
   t.emitVoid(Spv::Branch, {header});
@@ -110,11 +157,12 @@ bool translateFor(Translator &t, Op *op) {
   // The counter: iv itself, or the iteration number n of a rebased loop.
   Translator::PendingPhi counter = t.loopPhi(ivType, rebased ? t.constant(ivType, 0) : lb, start);
   std::vector<Translator::PendingPhi> phis;
-  Ids current;
-  for (size_t i = 0; i < init.ids.size(); ++i) {
-    phis.push_back(t.loopPhi(init.types[i], init.ids[i], start));
-    current.push_back(phis.back().id);
+  Ids phiIds;
+  for (size_t i = 0; i < initial.size(); ++i) {
+    phis.push_back(t.loopPhi(phiTypes[i], initial[i], start));
+    phiIds.push_back(phis.back().id);
   }
+  Ids current = fromCarried(t, phiIds, phiTypes, init.types);
   uint32_t inRange = rebased ? t.emit(Spv::ULessThan, t.boolType(), {counter.id, trips})
                              : t.emit(Spv::SLessThan, t.boolType(), {counter.id, ub});
   t.emitVoid(Spv::LoopMerge, {merge, cont, 0});
@@ -133,10 +181,12 @@ bool translateFor(Translator &t, Op *op) {
 
   t.beginBlock(cont);
   uint32_t counterNext = t.emit(Spv::IAdd, ivType, {counter.id, rebased ? t.constant(ivType, 1) : step});
+  std::vector<uint32_t> nextTypes = next.types;
+  Ids nextIds = carried(t, next.ids, nextTypes);
   t.emitVoid(Spv::Branch, {header});
   t.patchPhi(counter, counterNext, cont);
   for (size_t i = 0; i < phis.size(); ++i)
-    t.patchPhi(phis[i], next.ids[i], cont);
+    t.patchPhi(phis[i], nextIds[i], cont);
 
   t.beginBlock(merge);
   std::vector<Value *> results = op->results();
@@ -187,16 +237,19 @@ bool translateWhile(Translator &t, Op *op) {
   if (!checkValues(t, op, op->operands()) || !checkValues(t, op, op->results()))
     return false;
   Flat init = flatten(t, op->operands());
+  std::vector<uint32_t> phiTypes = init.types;
+  Ids initial = carried(t, init.ids, phiTypes);
   uint32_t start = t.currentLabel(), header = t.w.newId(), beforeLabel = t.w.newId(), afterLabel = t.w.newId(),
            cont = t.w.newId(), merge = t.w.newId();
   t.emitVoid(Spv::Branch, {header});
   t.beginBlock(header);
   std::vector<Translator::PendingPhi> phis;
-  Ids current;
-  for (size_t i = 0; i < init.ids.size(); ++i) {
-    phis.push_back(t.loopPhi(init.types[i], init.ids[i], start));
-    current.push_back(phis.back().id);
+  Ids phiIds;
+  for (size_t i = 0; i < initial.size(); ++i) {
+    phis.push_back(t.loopPhi(phiTypes[i], initial[i], start));
+    phiIds.push_back(phis.back().id);
   }
+  Ids current = fromCarried(t, phiIds, phiTypes, init.types);
   t.emitVoid(Spv::LoopMerge, {merge, cont, 0});
   t.emitVoid(Spv::Branch, {beforeLabel});
 
@@ -219,9 +272,11 @@ bool translateWhile(Translator &t, Op *op) {
   t.emitVoid(Spv::Branch, {cont});
 
   t.beginBlock(cont);
+  std::vector<uint32_t> nextTypes = next.types;
+  Ids nextIds = carried(t, next.ids, nextTypes);
   t.emitVoid(Spv::Branch, {header});
   for (size_t i = 0; i < phis.size(); ++i)
-    t.patchPhi(phis[i], next.ids[i], cont);
+    t.patchPhi(phis[i], nextIds[i], cont);
 
   t.beginBlock(merge);
   std::vector<Value *> results = op->results();
