@@ -52,8 +52,10 @@ bool declaresCapability(const std::vector<uint32_t> &words, Capability c) {
 // module's f16 type where it has one: a second declaration of it would be invalid), the
 // capability BFloat16TypeKHR becomes Float16, BFloat16CooperativeMatrixKHR and the
 // extension go. What is then checked is the module with f16 matrices in place of bf16
-// ones; Trident uses the bfloat16 type only as cooperative matrices' component type
-// (ModuleWriter::bfloat16Type), so that is the one place its id is replaced.
+// ones. Trident uses the bfloat16 type only as cooperative matrices' component type
+// (ModuleWriter::bfloat16Type), so that is the one place its id is replaced; a bf16
+// matrix type that then equals an f16 one (a kernel with both dots) is dropped for it,
+// and the instructions whose result type it was take the f16 one.
 std::vector<uint32_t> f16ForBFloat16(const std::vector<uint32_t> &words) {
   const uint32_t header = 5;
   uint32_t bf16 = 0, f16 = 0;
@@ -61,6 +63,20 @@ std::vector<uint32_t> f16ForBFloat16(const std::vector<uint32_t> &words) {
     if ((words[i] & 0xffff) == uint32_t(Spv::TypeFloat) && words[i + 2] == 16)
       ((words[i] >> 16) == 4 && words[i + 3] == kFPEncodingBFloat16 ? bf16 : f16) = words[i + 1];
   uint32_t as = f16 ? f16 : bf16; // the id the checked copy's one 16-bit float type has
+  // Matrix types by their operands once bf16 reads as f16; bf16 ones equal to another.
+  std::map<std::vector<uint32_t>, uint32_t> matrices;
+  std::map<uint32_t, uint32_t> alias;
+  for (size_t i = header; i < words.size(); i += words[i] >> 16)
+    if ((words[i] & 0xffff) == uint32_t(Spv::TypeCooperativeMatrixKHR) && words[i + 2] == f16)
+      matrices.emplace(std::vector<uint32_t>(words.begin() + long(i) + 2, words.begin() + long(i + (words[i] >> 16))),
+                       words[i + 1]);
+  for (size_t i = header; i < words.size(); i += words[i] >> 16)
+    if ((words[i] & 0xffff) == uint32_t(Spv::TypeCooperativeMatrixKHR) && words[i + 2] == bf16 && f16) {
+      std::vector<uint32_t> key(words.begin() + long(i) + 2, words.begin() + long(i + (words[i] >> 16)));
+      key[0] = f16;
+      if (auto it = matrices.find(key); it != matrices.end())
+        alias[words[i + 1]] = it->second;
+    }
   bool hasFloat16 = declaresCapability(words, Capability::Float16), declared = false;
   std::vector<uint32_t> out(words.begin(), words.begin() + header);
   for (size_t i = header; i < words.size(); i += words[i] >> 16) {
@@ -78,11 +94,15 @@ std::vector<uint32_t> f16ForBFloat16(const std::vector<uint32_t> &words) {
       if (!declared) // the first of the two declarations, so it precedes every use of either
         out.insert(out.end(), {(3u << 16) | uint32_t(Spv::TypeFloat), as, 16});
       declared = true;
-    } else if (op == Spv::TypeCooperativeMatrixKHR && w[2] == bf16) {
-      out.insert(out.end(), w, w + length);
-      out[out.size() - length + 2] = as;
+    } else if (op == Spv::TypeCooperativeMatrixKHR && alias.count(w[1])) {
+      // dropped: its uses (function code, after every type) take the f16 matrix type
     } else {
+      size_t at = out.size();
       out.insert(out.end(), w, w + length);
+      if (op == Spv::TypeCooperativeMatrixKHR && w[2] == bf16)
+        out[at + 2] = as;
+      else if (length > 1 && alias.count(w[1])) // a result of the dropped type
+        out[at + 1] = alias[w[1]];
     }
   }
   return out;

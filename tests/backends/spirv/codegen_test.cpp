@@ -677,3 +677,54 @@ TEST_CASE("a bf16 matmul on vulkan:nvidia runs on bf16 cooperative matrices") {
   CHECK((f16Kernel->interface.requiredFeatures & kCooperativeMatrix) != 0);
   CHECK((f16Kernel->interface.requiredFeatures & kShaderBFloat16Type) == 0);
 }
+
+// An f16 and a bf16 dot of one shape in one kernel: their A (and B) matrix types differ
+// only in the component, which the validator's copy reads as f16 for both; it keeps one
+// type of the two there, so the module still validates.
+TEST_CASE("a kernel with an f16 and a bf16 dot of one shape validates") {
+  const char *text = R"(builtin.module ({
+  tt.func {sym_name = "k"} ({
+  ^(%A: ptr<f16>, %B: ptr<bf16>, %C: ptr<f32>):
+    %r = tt.make_range {end = 16, start = 0} : block<16xi32>
+    %c16 = arith.constant {value = 16} : i32
+    %row0 = tt.expand_dims %r {axis = 1} : block<16x1xi32>
+    %s16 = tt.splat %c16 : block<16x1xi32>
+    %row = arith.muli %row0, %s16 : block<16x1xi32>
+    %rows = tt.broadcast %row : block<16x16xi32>
+    %col0 = tt.expand_dims %r {axis = 0} : block<1x16xi32>
+    %cols = tt.broadcast %col0 : block<16x16xi32>
+    %off = arith.addi %rows, %cols : block<16x16xi32>
+    %sa = tt.splat %A : block<16x16xptr<f16>>
+    %pa = tt.addptr %sa, %off : block<16x16xptr<f16>>
+    %a = tt.load %pa : block<16x16xf16>
+    %sb = tt.splat %B : block<16x16xptr<bf16>>
+    %pb = tt.addptr %sb, %off : block<16x16xptr<bf16>>
+    %b = tt.load %pb : block<16x16xbf16>
+    %z = arith.constant {value = 0.0} : block<16x16xf32>
+    %d1 = tt.dot %a, %a, %z : block<16x16xf32>
+    %d2 = tt.dot %b, %b, %d1 : block<16x16xf32>
+    %sc = tt.splat %C : block<16x16xptr<f32>>
+    %pc = tt.addptr %sc, %off : block<16x16xptr<f32>>
+    tt.store %pc, %d2
+    tt.return
+  })
+})
+)";
+  std::optional<DeviceInfo> nvidia = profileDevice("vulkan:nvidia");
+  REQUIRE(nvidia);
+  Diagnostics diags;
+  std::optional<Module> m = parseModule(text, "<f16 and bf16>", diags);
+  REQUIRE_MESSAGE((m && verify(*m, diags)), diags.str());
+  SpirvOptions options;
+  options.numWarps = 1;
+  std::optional<SpirvKernel> k = compileToSpirv(*m, "k", *nvidia, options, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  int mulAdds = 0, matrixTypes = 0;
+  for (const std::vector<uint32_t> &w : instructions(k->words)) {
+    mulAdds += (w[0] & 0xffff) == 4459;
+    matrixTypes += (w[0] & 0xffff) == 4456;
+  }
+  CHECK(mulAdds == 2);
+  CHECK(matrixTypes == 5); // A and B of f16, A and B of bf16, the f32 accumulator
+  CHECK(validate(k->words).empty());
+}
