@@ -79,9 +79,9 @@ int matmul(const Device &dev, bool bf16, int s, int bm, int bn, int bk, int grou
     bad += !(std::fabs(g - ref) <= 1e-3 * std::sqrt(double(s)) + 1e-3 * std::fabs(ref));
   }
   double ms = timeOnDevice(dev, repeats, 1, launch).first;
-  std::printf("matmul %s %d^3 %dx%dx%d/w%d/s%d: %.3f ms %.1f TFLOP/s cold %.0f ms check %s\n", bf16 ? "bf16" : "f16",
-              s, bm, bn, bk, warps, stages, ms, 2.0 * double(s) * s * s / (ms * 1e9), cold,
-              bad ? (std::to_string(bad) + "/256 differ").c_str() : "ok");
+  std::printf("matmul %s %d^3 %dx%dx%d/w%d/s%d: %.3f ms %.1f TFLOP/s cold %.0f ms check %s\n",
+              bf16 ? "bf16" : "f16", s, bm, bn, bk, warps, stages, ms, 2.0 * double(s) * s * s / (ms * 1e9),
+              cold, bad ? (std::to_string(bad) + "/256 differ").c_str() : "ok");
   return bad ? 1 : 0;
 }
 
@@ -110,16 +110,18 @@ int main(int argc, char **argv) {
   }
   auto arg = [&](int k, int otherwise) { return i + k < argc ? std::atoi(argv[i + k]) : otherwise; };
   if (i >= argc) {
-    std::fprintf(stderr, "usage: trident-bench-dot [--device D] [--repeats N] [--bf16] matmul S BM BN BK GROUP WARPS [STAGES]\n"
-                         "       trident-bench-dot [--device D] [--repeats N] attention Z H N D WARPS [causal]\n");
+    std::fprintf(stderr,
+                 "usage: trident-bench-dot [--device D] [--repeats N] [--bf16] matmul S BM BN BK GROUP WARPS "
+                 "[STAGES]\n"
+                 "       trident-bench-dot [--device D] [--repeats N] attention Z H N D WARPS [causal]\n");
     return 2;
   }
   try {
     Device dev = Device::get(device);
     std::string dir = TRIDENT_SAMPLES_DIR;
     if (!std::strcmp(argv[i], "matmul"))
-      return matmul(dev, bf16, arg(1, 4096), arg(2, 128), arg(3, 128), arg(4, 32), arg(5, 8), arg(6, 4), arg(7, 3),
-                    repeats, dir);
+      return matmul(dev, bf16, arg(1, 4096), arg(2, 128), arg(3, 128), arg(4, 32), arg(5, 8), arg(6, 4),
+                    arg(7, 3), repeats, dir);
     if (!std::strcmp(argv[i], "attention"))
       return attentionLine(dev, arg(1, 4), arg(2, 32), arg(3, 4096), arg(4, 64), arg(5, 4),
                        i + 6 < argc && !std::strcmp(argv[i + 6], "causal"), repeats, dir);

@@ -52,9 +52,9 @@ struct FeatureChain {
   CoopMatrixFeatures coopMatrix;
   BFloat16Features bfloat16;
 
-  FeatureChain(uint32_t api, bool sizeControlExtension, bool atomicFloatExtension, bool explicitLayoutExtension,
-               bool executableStatsExtension = false, bool coopMatrixExtension = false,
-               bool bfloat16Extension = false) {
+  FeatureChain(uint32_t api, bool sizeControlExtension, bool atomicFloatExtension,
+               bool explicitLayoutExtension, bool executableStatsExtension = false,
+               bool coopMatrixExtension = false, bool bfloat16Extension = false) {
     void **next = &base.pNext;
     auto link = [&](auto &s) {
       *next = &s;
@@ -374,7 +374,8 @@ trident_status Device::open() {
     extensions.push_back("VK_EXT_memory_budget");
   if (p.coopMatrixExtension)
     extensions.push_back(kCoopMatrixExtension);
-  if (p.bfloat16Extension) // with its features as the device reports them (the type, cooperative matrices of it)
+  if (p.bfloat16Extension) // with its features as the device reports them (the type, cooperative matrices of
+                           // it)
     extensions.push_back(kBFloat16Extension);
   f.coopMatrix.cooperativeMatrixRobustBufferAccess = VK_FALSE;
   VkDeviceCreateInfo info = vk<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);

@@ -170,10 +170,11 @@ TEST_CASE("a bf16 matmul lowered for vulkan:nvidia (bf16 cooperative matrices) a
   const int M = 64, N = 64, K = 128;
   Case c{"matmul.py",
          "matmul_kernel",
-         "*bf16:16, *bf16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1, 64, 64, 32, 8, ''",
+         "*bf16:16, *bf16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1, 64, 64, 32, "
+         "8, ''",
          {1, 1, 1},
-         {P::buffer(Elem::BF16, M * K), P::buffer(Elem::BF16, K * N), P::filled(Elem::F16, M * N, -7), P::i32(M),
-          P::i32(N), P::i32(K), P::i32(K), P::i32(N), P::i32(N)},
+         {P::buffer(Elem::BF16, M * K), P::buffer(Elem::BF16, K * N), P::filled(Elem::F16, M * N, -7),
+          P::i32(M), P::i32(N), P::i32(K), P::i32(K), P::i32(N), P::i32(N)},
          2e-2,
          1e-2};
   runSamples("vulkan:nvidia", true, {c});

@@ -79,7 +79,8 @@ std::optional<DeviceInfo> profileDevice(std::string_view target) {
     d.maxGrid[0] = 2147483647;
     // No kDenormPreserveFloat32: the H200 on driver 580 does not report
     // shaderDenormPreserveFloat32 (backend_vulkan_run_tests compares this profile with it).
-    d.features = common | kShaderBufferFloat64AtomicAdd | kDenormPreserveFloat16 | kDenormPreserveFloat64 | kWorkgroupMemoryExplicitLayout | kWorkgroupMemoryExplicitLayout8BitAccess |
+    d.features = common | kShaderBufferFloat64AtomicAdd | kDenormPreserveFloat16 | kDenormPreserveFloat64 |
+                 kWorkgroupMemoryExplicitLayout | kWorkgroupMemoryExplicitLayout8BitAccess |
                  kWorkgroupMemoryExplicitLayout16BitAccess | kCooperativeMatrix | kVulkanMemoryModel |
                  kShaderBFloat16Type | kShaderBFloat16CooperativeMatrix;
     // What the driver lists for Ampere and later (f16 products, 8-bit integers; the H200

@@ -23,7 +23,8 @@ spvtools::MessageConsumer collector(std::string &out) {
 }
 // Whether the linked SPIRV-Tools parse a module declaring capability `c`.
 bool toolsParse(Capability c) {
-  std::vector<uint32_t> words{kMagic, kVersion1_5, 0, 1, 0, (2u << 16) | uint32_t(Spv::Capability), uint32_t(c)};
+  std::vector<uint32_t> words{kMagic,     kVersion1_5, 0, 1, 0, (2u << 16) | uint32_t(Spv::Capability),
+                              uint32_t(c)};
   spvtools::SpirvTools tools(kEnv);
   tools.SetMessageConsumer([](spv_message_level_t, const char *, const spv_position_t &, const char *) {});
   std::string text;
@@ -41,7 +42,8 @@ bool toolsKnowBFloat16() {
 }
 
 bool declaresCapability(const std::vector<uint32_t> &words, Capability c) {
-  for (size_t i = 5; i < words.size() && (words[i] & 0xffff) == uint32_t(Spv::Capability); i += words[i] >> 16)
+  for (size_t i = 5; i < words.size() && (words[i] & 0xffff) == uint32_t(Spv::Capability);
+       i += words[i] >> 16)
     if (words[i + 1] == uint32_t(c))
       return true;
   return false;
@@ -68,8 +70,9 @@ std::vector<uint32_t> f16ForBFloat16(const std::vector<uint32_t> &words) {
   std::map<uint32_t, uint32_t> alias;
   for (size_t i = header; i < words.size(); i += words[i] >> 16)
     if ((words[i] & 0xffff) == uint32_t(Spv::TypeCooperativeMatrixKHR) && words[i + 2] == f16)
-      matrices.emplace(std::vector<uint32_t>(words.begin() + long(i) + 2, words.begin() + long(i + (words[i] >> 16))),
-                       words[i + 1]);
+      matrices.emplace(
+          std::vector<uint32_t>(words.begin() + long(i) + 2, words.begin() + long(i + (words[i] >> 16))),
+          words[i + 1]);
   for (size_t i = header; i < words.size(); i += words[i] >> 16)
     if ((words[i] & 0xffff) == uint32_t(Spv::TypeCooperativeMatrixKHR) && words[i + 2] == bf16 && f16) {
       std::vector<uint32_t> key(words.begin() + long(i) + 2, words.begin() + long(i + (words[i] >> 16)));
@@ -88,7 +91,8 @@ std::vector<uint32_t> f16ForBFloat16(const std::vector<uint32_t> &words) {
         out.insert(out.end(), {(2u << 16) | uint32_t(Spv::Capability), uint32_t(Capability::Float16)});
     } else if (op == Spv::Capability && w[1] == uint32_t(Capability::BFloat16CooperativeMatrixKHR)) {
       // dropped
-    } else if (op == Spv::Extension && std::string_view(reinterpret_cast<const char *>(w + 1)) == "SPV_KHR_bfloat16") {
+    } else if (op == Spv::Extension &&
+               std::string_view(reinterpret_cast<const char *>(w + 1)) == "SPV_KHR_bfloat16") {
       // dropped
     } else if (op == Spv::TypeFloat && w[2] == 16) {
       if (!declared) // the first of the two declarations, so it precedes every use of either

@@ -1,12 +1,13 @@
 // Cooperative matrices (SPV_KHR_cooperative_matrix, subgroup scope): th.coop_load and
 // th.coop_store move a tile between a shared-memory allocation and a coopmat value,
 // th.coop_mma is OpCooperativeMatrixMulAddKHR, th.coop_fill an OpCompositeConstruct of
-// one element, arith.mulf of two matrices an OpFMul of them (element by element). The extension needs the Vulkan memory model; the module declares it
-// (ModuleWriter picks the Vulkan memory model when the capability is there), with
-// device scope, which Trident's atomics use. Matrices of bf16 (SPV_KHR_bfloat16: A and B
-// only) have `OpTypeFloat 16 BFloat16KHR` components and are loaded from the u16 words
-// that hold bf16 in shared memory (the load's pointer type need not be its component
-// type; the stride counts u16 elements, which are bf16 elements).
+// one element, arith.mulf of two matrices an OpFMul of them (element by element). The
+// extension needs the Vulkan memory model; the module declares it (ModuleWriter picks
+// the Vulkan memory model when the capability is there), with device scope, which
+// Trident's atomics use. Matrices of bf16 (SPV_KHR_bfloat16: A and B only) have
+// `OpTypeFloat 16 BFloat16KHR` components and are loaded from the u16 words that hold
+// bf16 in shared memory (the load's pointer type need not be its component type; the
+// stride counts u16 elements, which are bf16 elements).
 //
 //   %a = th.coop_load %sa, %i {layout = "row", stride = 32} : coopmat<16x16xf16, a>
 // ->

@@ -15,8 +15,8 @@
 
 namespace trident::test {
 
-inline std::string coopMatmulKernel(int M, int N, int K, int BK, bool initFromC = false, bool doubleInLoop = false,
-                                    const std::string &element = "f16") {
+inline std::string coopMatmulKernel(int M, int N, int K, int BK, bool initFromC = false,
+                                    bool doubleInLoop = false, const std::string &element = "f16") {
   std::ostringstream s;
   const std::string &e = element;
   std::string m = std::to_string(M), n = std::to_string(N), bk = std::to_string(BK);
@@ -27,7 +27,8 @@ inline std::string coopMatmulKernel(int M, int N, int K, int BK, bool initFromC 
     << "    %rn = tt.make_range {end = " << n << ", start = 0} : block<" << n << "xi32>\n"
     << "    %rk = tt.make_range {end = " << bk << ", start = 0} : block<" << bk << "xi32>\n"
     << "    %cK = arith.constant {value = " << K << "} : i32\n"
-    << "    %cN = arith.constant {value = " << N << "} : i32\n"
+    << "    %cN = arith.constant {value = " << N
+    << "} : i32\n"
     // A offsets: row * K + k; B offsets: k * N + col; C: row * N + col.
     << "    %am0 = tt.expand_dims %rm {axis = 1} : block<" << m << "x1xi32>\n"
     << "    %sK1 = tt.splat %cK : block<" << m << "x1xi32>\n"
@@ -62,14 +63,19 @@ inline std::string coopMatmulKernel(int M, int N, int K, int BK, bool initFromC 
     << "    %steps = arith.constant {value = " << K / BK << "} : i32\n"
     << "    %stepA = arith.constant {value = " << BK << "} : " << a << "xi32>\n"
     << "    %stepB = arith.constant {value = " << BK * N << "} : " << b << "xi32>\n"
-    << "    %acc, %pa2, %pb2 = scf.for %c0, %steps, %c1, %zero, %pa, %pb : " << c << "xf32>, " << a << "xptr<" << e << ">>, "
-    << b << "xptr<" << e << ">> ({\n"
-    << "    ^(%i: i32, %x: " << c << "xf32>, %qa: " << a << "xptr<" << e << ">>, %qb: " << b << "xptr<" << e << ">>):\n"
+    << "    %acc, %pa2, %pb2 = scf.for %c0, %steps, %c1, %zero, %pa, %pb : " << c << "xf32>, " << a << "xptr<"
+    << e << ">>, " << b << "xptr<" << e << ">> ({\n"
+    << "    ^(%i: i32, %x: " << c << "xf32>, %qa: " << a << "xptr<" << e << ">>, %qb: " << b << "xptr<" << e
+    << ">>):\n"
     << "      %ta = tt.load %qa : " << a << "x" << e << ">\n"
     << "      %tb = tt.load %qb : " << b << "x" << e << ">\n"
-    << (doubleInLoop ? "      %two = arith.constant {value = 2.0} : " + c + "xf32>\n"
-                       "      %x2 = arith.mulf %x, %two : " + c + "xf32>\n"
-                       "      %d = tt.dot %ta, %tb, %x2 : " + c + "xf32>\n"
+    << (doubleInLoop ? "      %two = arith.constant {value = 2.0} : " + c +
+                           "xf32>\n"
+                           "      %x2 = arith.mulf %x, %two : " +
+                           c +
+                           "xf32>\n"
+                           "      %d = tt.dot %ta, %tb, %x2 : " +
+                           c + "xf32>\n"
                      : "      %d = tt.dot %ta, %tb, %x : " + c + "xf32>\n")
     << "      %na = tt.addptr %qa, %stepA : " << a << "xptr<" << e << ">>\n"
     << "      %nb = tt.addptr %qb, %stepB : " << b << "xptr<" << e << ">>\n"

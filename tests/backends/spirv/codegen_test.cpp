@@ -604,7 +604,8 @@ TEST_CASE("a bf16 matmul on vulkan:nvidia runs on bf16 cooperative matrices") {
   std::optional<DeviceInfo> nvidia = profileDevice("vulkan:nvidia");
   REQUIRE(nvidia);
   Diagnostics diags;
-  std::optional<Module> m = parseModule(test::coopMatmulKernel(64, 64, 64, 32, false, false, "bf16"), "<bf16>", diags);
+  std::optional<Module> m =
+      parseModule(test::coopMatmulKernel(64, 64, 64, 32, false, false, "bf16"), "<bf16>", diags);
   REQUIRE_MESSAGE((m && verify(*m, diags)), diags.str());
   std::optional<Module> lowered = lowerToThreadIR(*m, *nvidia, SpirvOptions{}, diags);
   REQUIRE_MESSAGE(lowered, diags.str());
@@ -624,9 +625,10 @@ TEST_CASE("a bf16 matmul on vulkan:nvidia runs on bf16 cooperative matrices") {
     uint32_t op = w[0] & 0xffff;
     typeCap = typeCap || (op == 17 && w[1] == 5116);     // OpCapability BFloat16TypeKHR
     matrixCap = matrixCap || (op == 17 && w[1] == 5118); // OpCapability BFloat16CooperativeMatrixKHR
-    extension = extension || (op == 10 && std::string(reinterpret_cast<const char *>(&w[1])) == "SPV_KHR_bfloat16");
-    mulAdds += op == 4459; // OpCooperativeMatrixMulAddKHR
-    bf16Matrices += op == 4456 && w[2] == bf16; // OpTypeCooperativeMatrixKHR of bfloat16
+    extension =
+        extension || (op == 10 && std::string(reinterpret_cast<const char *>(&w[1])) == "SPV_KHR_bfloat16");
+    mulAdds += op == 4459;                                   // OpCooperativeMatrixMulAddKHR
+    bf16Matrices += op == 4456 && w[2] == bf16;              // OpTypeCooperativeMatrixKHR of bfloat16
     bf16Results += w.size() > 2 && w[1] == bf16 && op != 22; // a value of scalar bfloat16
   }
   CHECK(typeCap);
@@ -637,7 +639,8 @@ TEST_CASE("a bf16 matmul on vulkan:nvidia runs on bf16 cooperative matrices") {
   CHECK(bf16Results == 0);  // bf16 scalars are u16: their conversions stay the exact integer ones
   CHECK((k->interface.requiredFeatures & kShaderBFloat16Type) != 0);
   CHECK((k->interface.requiredFeatures & kShaderBFloat16CooperativeMatrix) != 0);
-  CHECK(featureNames(kShaderBFloat16CooperativeMatrix).find("shaderBFloat16CooperativeMatrix") != std::string::npos);
+  CHECK(featureNames(kShaderBFloat16CooperativeMatrix).find("shaderBFloat16CooperativeMatrix") !=
+        std::string::npos);
   CHECK(validate(k->words).empty());
   std::string asm_ = disassemble(k->words);
   INFO(asm_);

@@ -81,7 +81,8 @@ void runMatmul(bool bf16) {
         MESSAGE("element (", i / N, ", ", i % N, "): expected ", expected[i], ", got ", got[i]);
     }
   CHECK_MESSAGE(bad == 0, bad, " of ", M * N, " elements differ");
-  MESSAGE("a 64x64x128 ", name, " matmul on cooperative matrices of ", h.props.target, " matches the interpreter");
+  MESSAGE("a 64x64x128 ", name, " matmul on cooperative matrices of ", h.props.target,
+          " matches the interpreter");
 }
 
 } // namespace

@@ -46,7 +46,8 @@ void runCase(int M, int N, int K, int BK, unsigned warps, bool initFromC = false
   bool bf16 = format == FloatFormat::BF16;
   CAPTURE(bf16);
   Module thread = lowerOrFail(
-      trident::test::coopMatmulKernel(M, N, K, BK, initFromC, doubleInLoop, bf16 ? "bf16" : "f16"), warps, target);
+      trident::test::coopMatmulKernel(M, N, K, BK, initFromC, doubleInLoop, bf16 ? "bf16" : "f16"), warps,
+      target);
   if (bf16) // the tiles of A and B are bf16 matrices
     CHECK(print(thread).find("coopmat<16x16xbf16, a>") != std::string::npos);
   // One loop body; each subgroup issues its own tiles.
@@ -103,7 +104,8 @@ TEST_CASE("bf16 dots on bf16 cooperative matrices (VK_KHR_shader_bfloat16)") {
   runCase(64, 64, 64, 32, 4, false, false, bf16Target(), FloatFormat::BF16);
   runCase(32, 64, 64, 16, 4, true, true, bf16Target(), FloatFormat::BF16);
   // A target with f16 shapes only (no bfloat16 features) keeps multiply-adds for bf16.
-  Module plain = lowerOrFail(trident::test::coopMatmulKernel(32, 32, 32, 16, false, false, "bf16"), 4, coopTarget());
+  Module plain =
+      lowerOrFail(trident::test::coopMatmulKernel(32, 32, 32, 16, false, false, "bf16"), 4, coopTarget());
   CHECK(countOps(plain, "th.coop_mma") == 0);
   runCase(64, 64, 64, 32, 4, false, false, bf16Target()); // f16 dots pick the f16 shape there
 }

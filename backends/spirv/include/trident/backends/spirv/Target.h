@@ -31,9 +31,9 @@ enum Feature : uint64_t {
   kShaderBufferInt64Atomics = 1u << 7,
   kShaderBufferFloat32AtomicAdd = 1u << 8, // VK_EXT_shader_atomic_float
   kShaderBufferFloat64AtomicAdd = 1u << 9,
-  kSubgroupShuffle = 1u << 10,             // VK_SUBGROUP_FEATURE_SHUFFLE_BIT in compute
+  kSubgroupShuffle = 1u << 10, // VK_SUBGROUP_FEATURE_SHUFFLE_BIT in compute
   kSubgroupShuffleRelative = 1u << 11,
-  kSubgroupSizeControl = 1u << 12,         // can require an exact subgroup size
+  kSubgroupSizeControl = 1u << 12, // can require an exact subgroup size
   kComputeFullSubgroups = 1u << 13,
   // Float controls (Vulkan 1.2 properties): keep -0, inf and NaN exactly; round to nearest even.
   kSignedZeroInfNanPreserveFloat16 = 1u << 14,
