@@ -227,6 +227,10 @@ Buffer randomHalfMatrix(const Device &dev, size_t n, uint32_t seed, std::vector<
   return randomMatrix(dev, In::F16, n, seed, values);
 }
 
+Buffer randomBFloat16Matrix(const Device &dev, size_t n, uint32_t seed, std::vector<double> &values) {
+  return randomMatrix(dev, In::BF16, n, seed, values);
+}
+
 DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int warps, int repeats,
                  const std::string &dir, const std::string &benchDir) {
   size_t count = size_t(Z) * H * N * D;

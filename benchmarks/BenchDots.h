@@ -23,6 +23,8 @@ struct DotRow {
 
 // n random f16 values in [-1, 1) on `dev`, and their exact values in `values`.
 Buffer randomHalfMatrix(const Device &dev, size_t n, uint32_t seed, std::vector<double> &values);
+// The same in bf16.
+Buffer randomBFloat16Matrix(const Device &dev, size_t n, uint32_t seed, std::vector<double> &values);
 
 // samples/attention.py's forward (Triton's launch: BLOCK_M 128, BLOCK_N 64, 3 stages) on
 // `warps` warps, checked against float64 on sampled rows, then timed; with `benchDir`,

@@ -1,10 +1,11 @@
-// trident-bench-dot: one matmul (samples/matmul.py, fp16) or attention (samples/attention.py)
+// trident-bench-dot: one matmul (samples/matmul.py, fp16 or --bf16 inputs, fp16 results) or
+// attention (samples/attention.py)
 // launch at a fixed config, checked against float64 on sampled elements and timed with
 // events (median of --repeats after 3 warm-ups): one line per run, for sweeps over
 // compiler knobs (scripts/vulkan-sweep.sh). The matmul's @triton.autotune is cut from the
 // source, so no other config is compiled.
 //
-//   trident-bench-dot --device vulkan:0 matmul 4096 BM BN BK GROUP WARPS [STAGES]
+//   trident-bench-dot --device vulkan:0 [--bf16] matmul 4096 BM BN BK GROUP WARPS [STAGES]
 //   trident-bench-dot --device vulkan:0 attention Z H N D WARPS [causal]
 //   (the attention's num_stages: TRIDENT_BENCH_ATTENTION_STAGES, default 3)
 #include "BenchDots.h"
@@ -50,10 +51,11 @@ std::string withoutAutotune(std::string src) {
   return src.substr(0, at) + blank + src.substr(end);
 }
 
-int matmul(const Device &dev, int s, int bm, int bn, int bk, int group, int warps, int stages, int repeats,
-           const std::string &dir) {
+int matmul(const Device &dev, bool bf16, int s, int bm, int bn, int bk, int group, int warps, int stages,
+           int repeats, const std::string &dir) {
   std::vector<double> a, b;
-  Buffer ba = randomHalfMatrix(dev, size_t(s) * s, 1, a), bb = randomHalfMatrix(dev, size_t(s) * s, 2, b);
+  auto random = bf16 ? randomBFloat16Matrix : randomHalfMatrix;
+  Buffer ba = random(dev, size_t(s) * s, 1, a), bb = random(dev, size_t(s) * s, 2, b);
   Buffer c(dev, size_t(s) * s, DType::F16);
   c.fillBytes(0xff);
   Kernel k = Kernel::fromSource(withoutAutotune(readFile(dir + "/matmul.py")), "matmul_kernel", dir + "/matmul.py");
@@ -77,9 +79,9 @@ int matmul(const Device &dev, int s, int bm, int bn, int bk, int group, int warp
     bad += !(std::fabs(g - ref) <= 1e-3 * std::sqrt(double(s)) + 1e-3 * std::fabs(ref));
   }
   double ms = timeOnDevice(dev, repeats, 1, launch).first;
-  std::printf("matmul f16 %d^3 %dx%dx%d/w%d/s%d: %.3f ms %.1f TFLOP/s cold %.0f ms check %s\n", s, bm, bn, bk, warps,
-              stages, ms, 2.0 * double(s) * s * s / (ms * 1e9), cold,
-              bad ? (std::to_string(bad) + "/256 differ").c_str() : "ok");
+  std::printf("matmul %s %d^3 %dx%dx%d/w%d/s%d: %.3f ms %.1f TFLOP/s cold %.0f ms check %s\n",
+              bf16 ? "bf16" : "f16", s, bm, bn, bk, warps, stages, ms, 2.0 * double(s) * s * s / (ms * 1e9),
+              cold, bad ? (std::to_string(bad) + "/256 differ").c_str() : "ok");
   return bad ? 1 : 0;
 }
 
@@ -97,24 +99,29 @@ int attentionLine(const Device &dev, int Z, int H, int N, int D, int warps, bool
 int main(int argc, char **argv) {
   std::string device = "vulkan:0";
   int repeats = 20, i = 1;
+  bool bf16 = false;
   for (; i < argc && argv[i][0] == '-'; ++i) {
-    if (!std::strcmp(argv[i], "--device") && i + 1 < argc)
+    if (!std::strcmp(argv[i], "--bf16"))
+      bf16 = true;
+    else if (!std::strcmp(argv[i], "--device") && i + 1 < argc)
       device = argv[++i];
     else if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc)
       repeats = std::atoi(argv[++i]);
   }
   auto arg = [&](int k, int otherwise) { return i + k < argc ? std::atoi(argv[i + k]) : otherwise; };
   if (i >= argc) {
-    std::fprintf(stderr, "usage: trident-bench-dot [--device D] [--repeats N] matmul S BM BN BK GROUP WARPS [STAGES]\n"
-                         "       trident-bench-dot [--device D] [--repeats N] attention Z H N D WARPS [causal]\n");
+    std::fprintf(stderr,
+                 "usage: trident-bench-dot [--device D] [--repeats N] [--bf16] matmul S BM BN BK GROUP WARPS "
+                 "[STAGES]\n"
+                 "       trident-bench-dot [--device D] [--repeats N] attention Z H N D WARPS [causal]\n");
     return 2;
   }
   try {
     Device dev = Device::get(device);
     std::string dir = TRIDENT_SAMPLES_DIR;
     if (!std::strcmp(argv[i], "matmul"))
-      return matmul(dev, arg(1, 4096), arg(2, 128), arg(3, 128), arg(4, 32), arg(5, 8), arg(6, 4), arg(7, 3),
-                    repeats, dir);
+      return matmul(dev, bf16, arg(1, 4096), arg(2, 128), arg(3, 128), arg(4, 32), arg(5, 8), arg(6, 4),
+                    arg(7, 3), repeats, dir);
     if (!std::strcmp(argv[i], "attention"))
       return attentionLine(dev, arg(1, 4), arg(2, 32), arg(3, 4096), arg(4, 64), arg(5, 4),
                        i + 6 < argc && !std::strcmp(argv[i + 6], "causal"), repeats, dir);

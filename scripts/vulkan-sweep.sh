@@ -4,7 +4,7 @@
 # and config with the time, TFLOP/s, the driver's registers / spill bytes / binary size
 # (TRIDENT_VULKAN_STATS) and the check against float64. Run from the repository root with
 # a Release tree in build-rel (the environment set up for the device: LD_LIBRARY_PATH,
-# VK_DRIVER_FILES). Each run compiles cold (TRIDENT_CACHE=off); about 2-5 s per line, 23 lines.
+# VK_DRIVER_FILES). Each run compiles cold (TRIDENT_CACHE=off); about 2-5 s per line, 27 lines.
 #
 #   scripts/vulkan-sweep.sh [DEVICE]        (default vulkan:0; SWEEP_SIZE=4096, SWEEP_REPEATS=10)
 set -u
@@ -41,6 +41,10 @@ for variant in "default|" "late|TRIDENT_VULKAN_PREFETCH=late" "off|TRIDENT_VULKA
   done
 done
 run default "" matmul 8192 128 128 32 8 4 4
+# bf16 inputs (bf16 cooperative matrices where the device has VK_KHR_shader_bfloat16).
+for c in "${configs[@]}"; do
+  run bf16 "" --bf16 matmul "$size" $c
+done
 # The shared arrays: 128x256x64 as before (unpadded rows, not tiles), 128x128x32 tiled.
 run padded TRIDENT_VULKAN_COOP_SHARED=padded matmul "$size" 128 256 64 8 8 3
 run tiled TRIDENT_VULKAN_COOP_SHARED=tiled matmul "$size" 128 128 32 8 4 4

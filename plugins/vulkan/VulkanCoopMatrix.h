@@ -1,7 +1,8 @@
 #pragma once
-// VK_KHR_cooperative_matrix, declared here for Vulkan headers older than 1.3.255
-// (Debian bookworm has 1.3.239), with the values of the Vulkan registry; and what the
-// plugin makes of it: the device's subgroup-scope shapes as spirv::DeviceInfo lists them.
+// VK_KHR_cooperative_matrix and VK_KHR_shader_bfloat16, declared here for Vulkan headers
+// older than 1.3.255 and 1.4.311 (Debian bookworm has 1.3.239), with the values of the
+// Vulkan registry; and what the plugin makes of them: the device's subgroup-scope shapes
+// as spirv::DeviceInfo lists them.
 
 #include "VulkanLoader.h"
 
@@ -31,10 +32,23 @@ struct CoopMatrixProperties { // VkCooperativeMatrixPropertiesKHR
   uint32_t scope = 0; // VkScopeKHR
 };
 
+constexpr const char *kBFloat16Extension = "VK_KHR_shader_bfloat16";
+constexpr VkStructureType kBFloat16FeaturesType = VkStructureType(1000141000);
+constexpr uint32_t kComponentTypeBFloat16 = 1000141000; // VK_COMPONENT_TYPE_BFLOAT16_KHR
+
+struct BFloat16Features { // VkPhysicalDeviceShaderBfloat16FeaturesKHR
+  VkStructureType sType = kBFloat16FeaturesType;
+  void *pNext = nullptr;
+  VkBool32 shaderBFloat16Type = VK_FALSE;
+  VkBool32 shaderBFloat16DotProduct = VK_FALSE;
+  VkBool32 shaderBFloat16CooperativeMatrix = VK_FALSE;
+};
+
 using GetCoopMatrixProperties = VkResult(VKAPI_PTR *)(VkPhysicalDevice, uint32_t *, CoopMatrixProperties *);
 
 // The shapes `pd` multiplies at subgroup scope without saturation, in the driver's order,
-// whose component types Trident has (VkComponentTypeKHR: f16, f32, s8, s32).
+// whose component types Trident has (VkComponentTypeKHR: f16, f32, s8, s32, bf16; the
+// bf16 ones count only with the bfloat16 features, spirv::targetDesc).
 inline std::vector<CoopMatrixShape> coopMatrixShapes(GetCoopMatrixProperties get, VkPhysicalDevice pd) {
   std::vector<CoopMatrixShape> out;
   uint32_t n = 0;
@@ -49,6 +63,7 @@ inline std::vector<CoopMatrixShape> coopMatrixShapes(GetCoopMatrixProperties get
     case 1: return Type::f32();
     case 3: return Type::i8();
     case 5: return Type::i32();
+    case kComponentTypeBFloat16: return Type::bf16();
     default: return Type();
     }
   };

@@ -57,6 +57,7 @@ struct PhysicalDevice {
   bool hostQueryReset = false; // queries can be reset from the host (no reset command on the queue)
   bool memoryBudgetExtension = false;        // VK_EXT_memory_budget: how much of each heap is free
   bool coopMatrixExtension = false;          // VK_KHR_cooperative_matrix with its feature
+  bool bfloat16Extension = false;            // VK_KHR_shader_bfloat16 with shaderBFloat16Type
   VkInstance instance = VK_NULL_HANDLE;      // (for instance-level functions of extensions)
   VkPhysicalDeviceMemoryProperties memory{};
   uint64_t globalMemory = 0;

@@ -50,9 +50,11 @@ struct FeatureChain {
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
 
   CoopMatrixFeatures coopMatrix;
+  BFloat16Features bfloat16;
 
-  FeatureChain(uint32_t api, bool sizeControlExtension, bool atomicFloatExtension, bool explicitLayoutExtension,
-               bool executableStatsExtension = false, bool coopMatrixExtension = false) {
+  FeatureChain(uint32_t api, bool sizeControlExtension, bool atomicFloatExtension,
+               bool explicitLayoutExtension, bool executableStatsExtension = false,
+               bool coopMatrixExtension = false, bool bfloat16Extension = false) {
     void **next = &base.pNext;
     auto link = [&](auto &s) {
       *next = &s;
@@ -72,6 +74,8 @@ struct FeatureChain {
       link(executableStats);
     if (coopMatrixExtension)
       link(coopMatrix);
+    if (bfloat16Extension)
+      link(bfloat16);
   }
   FeatureChain(const FeatureChain &) = delete;
   bool subgroupSizeControl() const { return v13.subgroupSizeControl || sizeControl.subgroupSizeControl; }
@@ -95,6 +99,7 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   out.executableStatsExtension = ext.count("VK_KHR_pipeline_executable_properties") != 0;
   out.memoryBudgetExtension = ext.count("VK_EXT_memory_budget") != 0;
   out.coopMatrixExtension = ext.count(kCoopMatrixExtension) != 0;
+  out.bfloat16Extension = ext.count(kBFloat16Extension) != 0;
 
   VkPhysicalDeviceIDProperties id = vk<VkPhysicalDeviceIDProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES);
   VkPhysicalDeviceSubgroupProperties subgroup = vk<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
@@ -130,9 +135,10 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   out.maxBufferBytes = p.apiVersion >= VK_API_VERSION_1_3 ? maintenance4.maxBufferSize : 0;
 
   FeatureChain f(p.apiVersion, out.subgroupSizeControlExtension, out.atomicFloatExtension,
-                 out.explicitLayoutExtension, false, out.coopMatrixExtension);
+                 out.explicitLayoutExtension, false, out.coopMatrixExtension, out.bfloat16Extension);
   l.vkGetPhysicalDeviceFeatures2(pd, &f.base);
   out.coopMatrixExtension = out.coopMatrixExtension && f.coopMatrix.cooperativeMatrix;
+  out.bfloat16Extension = out.bfloat16Extension && f.bfloat16.shaderBFloat16Type;
   if (!f.v12.bufferDeviceAddress) {
     why = name + ": no bufferDeviceAddress (Trident's pointers are buffer device addresses)";
     return false;
@@ -226,6 +232,9 @@ bool describe(const Loader &l, VkPhysicalDevice pd, PhysicalDevice &out, std::st
   add(f.explicitLayout.workgroupMemoryExplicitLayout8BitAccess, spirv::kWorkgroupMemoryExplicitLayout8BitAccess);
   add(f.explicitLayout.workgroupMemoryExplicitLayout16BitAccess, spirv::kWorkgroupMemoryExplicitLayout16BitAccess);
   add(f.v12.vulkanMemoryModel && f.v12.vulkanMemoryModelDeviceScope, spirv::kVulkanMemoryModel);
+  add(out.bfloat16Extension, spirv::kShaderBFloat16Type);
+  add(out.bfloat16Extension && out.coopMatrixExtension && f.bfloat16.shaderBFloat16CooperativeMatrix,
+      spirv::kShaderBFloat16CooperativeMatrix);
   if (out.coopMatrixExtension) {
     // The shapes the driver multiplies (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR).
     auto get = reinterpret_cast<GetCoopMatrixProperties>(
@@ -345,7 +354,7 @@ trident_status Device::open() {
   const char *statsEnv = std::getenv("TRIDENT_VULKAN_STATS");
   bool stats = p.executableStatsExtension && statsEnv && std::string(statsEnv) == "1";
   FeatureChain f(p.properties.apiVersion, p.subgroupSizeControlExtension, p.atomicFloatExtension,
-                 p.explicitLayoutExtension, stats, p.coopMatrixExtension);
+                 p.explicitLayoutExtension, stats, p.coopMatrixExtension, p.bfloat16Extension);
   l.vkGetPhysicalDeviceFeatures2(p.handle, &f.base);
   stats = stats && f.executableStats.pipelineExecutableInfo;
   f.base.features.robustBufferAccess = VK_FALSE;
@@ -365,6 +374,9 @@ trident_status Device::open() {
     extensions.push_back("VK_EXT_memory_budget");
   if (p.coopMatrixExtension)
     extensions.push_back(kCoopMatrixExtension);
+  if (p.bfloat16Extension) // with its features as the device reports them (the type, cooperative matrices of
+                           // it)
+    extensions.push_back(kBFloat16Extension);
   f.coopMatrix.cooperativeMatrixRobustBufferAccess = VK_FALSE;
   VkDeviceCreateInfo info = vk<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   info.pNext = &f.base;

@@ -51,7 +51,15 @@ inline float fromHalf(uint16_t h) {
   return std::bit_cast<float>(sign | ((exp + 112) << 23) | (mant << 13));
 }
 
-enum class Elem { F32, F16, I32 };
+// bf16: the high half of an f32, rounded to nearest even (inputs here are finite).
+inline uint16_t toBF16(float f) {
+  uint32_t x = std::bit_cast<uint32_t>(f);
+  return uint16_t((x + 0x7fffu + ((x >> 16) & 1)) >> 16);
+}
+
+inline float fromBF16(uint16_t h) { return std::bit_cast<float>(uint32_t(h) << 16); }
+
+enum class Elem { F32, F16, I32, BF16 };
 
 // One runtime parameter of a kernel: a buffer (random in [lo, hi], or filled) or a scalar.
 struct Param {
@@ -75,7 +83,7 @@ struct Case {
   double atol = 1e-5, rtol = 1e-4;
 };
 
-inline size_t bytesOf(Elem e) { return e == Elem::F16 ? 2 : 4; }
+inline size_t bytesOf(Elem e) { return e == Elem::F16 || e == Elem::BF16 ? 2 : 4; }
 
 inline std::vector<uint8_t> makeBuffer(const Param &p, std::mt19937 &gen) {
   std::vector<uint8_t> bytes(p.count * bytesOf(p.elem));
@@ -85,8 +93,8 @@ inline std::vector<uint8_t> makeBuffer(const Param &p, std::mt19937 &gen) {
     if (p.elem == Elem::F32) {
       float f = float(v);
       std::memcpy(&bytes[i * 4], &f, 4);
-    } else if (p.elem == Elem::F16) {
-      uint16_t h = toHalf(float(v));
+    } else if (p.elem == Elem::F16 || p.elem == Elem::BF16) {
+      uint16_t h = p.elem == Elem::F16 ? toHalf(float(v)) : toBF16(float(v));
       std::memcpy(&bytes[i * 2], &h, 2);
     } else {
       int32_t x = int32_t(std::lround(v));
@@ -102,10 +110,10 @@ inline double elementAt(const std::vector<uint8_t> &b, Elem e, size_t i) {
     std::memcpy(&f, &b[i * 4], 4);
     return f;
   }
-  if (e == Elem::F16) {
+  if (e == Elem::F16 || e == Elem::BF16) {
     uint16_t h;
     std::memcpy(&h, &b[i * 2], 2);
-    return fromHalf(h);
+    return e == Elem::F16 ? fromHalf(h) : fromBF16(h);
   }
   int32_t x;
   std::memcpy(&x, &b[i * 4], 4);
@@ -294,7 +302,10 @@ inline bool runInterpreter(const Module &m, const Case &c, std::vector<std::vect
     const Param &p = c.params[i];
     if (p.kind == Param::Buffer) {
       interp.addBuffer(buffers[i].data(), buffers[i].size());
-      Type pointee = p.elem == Elem::F16 ? Type::f16() : p.elem == Elem::I32 ? Type::i32() : Type::f32();
+      Type pointee = p.elem == Elem::F16    ? Type::f16()
+                     : p.elem == Elem::BF16 ? Type::bf16()
+                     : p.elem == Elem::I32  ? Type::i32()
+                                            : Type::f32();
       args.push_back(KernelArg::pointer(buffers[i].data(), pointee));
     } else {
       args.push_back(p.kind == Param::I32 ? KernelArg::i32(p.i) : KernelArg::f32(p.f));

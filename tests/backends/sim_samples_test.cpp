@@ -161,4 +161,22 @@ TEST_CASE("matmul 128x256x64 lowered for vulkan:nvidia (operands tile by tile) a
          1e-2};
   runSamples("vulkan:nvidia", true, {c});
 }
+
+// The matmul sample on bf16 inputs (fp16 results) for vulkan:nvidia: its dots on the
+// bf16 x bf16 -> f32 cooperative matrices (VK_KHR_shader_bfloat16), 64 x 64 x 128 in one
+// program of 64 x 64 x 32 tiles (four k iterations). Cheap: in the default entry.
+TEST_CASE("a bf16 matmul lowered for vulkan:nvidia (bf16 cooperative matrices) agrees with the interpreter") {
+  using P = Param;
+  const int M = 64, N = 64, K = 128;
+  Case c{"matmul.py",
+         "matmul_kernel",
+         "*bf16:16, *bf16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1, 64, 64, 32, "
+         "8, ''",
+         {1, 1, 1},
+         {P::buffer(Elem::BF16, M * K), P::buffer(Elem::BF16, K * N), P::filled(Elem::F16, M * N, -7),
+          P::i32(M), P::i32(N), P::i32(K), P::i32(K), P::i32(N), P::i32(N)},
+         2e-2,
+         1e-2};
+  runSamples("vulkan:nvidia", true, {c});
+}
 #endif

@@ -70,8 +70,12 @@ const Ids &Translator::get(Value *v) {
 }
 
 uint32_t Translator::valueType(Type t) {
-  if (t.isCoopMatrix())
-    return w.coopMatrixType(valueType(t.element()), uint32_t(t.shape()[0]), uint32_t(t.shape()[1]), t.matrixUse());
+  if (t.isCoopMatrix()) {
+    // A matrix of bf16 has bfloat16 components (SPV_KHR_bfloat16); its elements move to and
+    // from shared memory as the u16 words every other bf16 value is.
+    uint32_t component = t.element() == Type::bf16() ? w.bfloat16Type() : valueType(t.element());
+    return w.coopMatrixType(component, uint32_t(t.shape()[0]), uint32_t(t.shape()[1]), t.matrixUse());
+  }
   Type e = t.element();
   switch (e.kind()) {
   case TypeKind::I1: return w.boolType();
@@ -567,6 +571,8 @@ uint64_t featuresOf(const ModuleWriter &w) {
       {Capability::GroupNonUniformShuffleRelative, kSubgroupShuffleRelative},
       {Capability::CooperativeMatrixKHR, kCooperativeMatrix},
       {Capability::VulkanMemoryModel, kVulkanMemoryModel},
+      {Capability::BFloat16TypeKHR, kShaderBFloat16Type},
+      {Capability::BFloat16CooperativeMatrixKHR, kShaderBFloat16CooperativeMatrix},
   };
   uint64_t f = 0;
   for (const auto &[cap, bit] : map)

@@ -79,6 +79,15 @@ uint32_t ModuleWriter::floatType(unsigned bits) {
   return id;
 }
 
+uint32_t ModuleWriter::bfloat16Type() {
+  capability(Capability::BFloat16TypeKHR);
+  extension("SPV_KHR_bfloat16");
+  uint32_t id = interned(Spv::TypeFloat, {16, kFPEncodingBFloat16});
+  widths_[id] = 16;
+  bfloat16_ = id;
+  return id;
+}
+
 uint32_t ModuleWriter::vectorType(uint32_t component, unsigned count) {
   return interned(Spv::TypeVector, {component, count});
 }
@@ -108,6 +117,8 @@ uint32_t ModuleWriter::functionType(uint32_t result) { return interned(Spv::Type
 uint32_t ModuleWriter::coopMatrixType(uint32_t component, uint32_t rows, uint32_t cols, uint32_t use) {
   capability(Capability::CooperativeMatrixKHR);
   extension("SPV_KHR_cooperative_matrix");
+  if (bfloat16_ && component == bfloat16_)
+    capability(Capability::BFloat16CooperativeMatrixKHR);
   uint32_t scope = u32(uint32_t(Scope::Subgroup)), r = u32(rows), c = u32(cols), u = u32(use);
   return interned(Spv::TypeCooperativeMatrixKHR, {component, scope, r, c, u});
 }

@@ -53,11 +53,15 @@ public:
   uint32_t boolType();
   uint32_t intType(unsigned bits);
   uint32_t floatType(unsigned bits);
+  // `OpTypeFloat 16 BFloat16KHR` (SPV_KHR_bfloat16): only cooperative matrices' components
+  // (a scalar bf16 is its u16 bits, Translator.h); not among floatWidths().
+  uint32_t bfloat16Type();
   uint32_t vectorType(uint32_t component, unsigned count);
   uint32_t arrayType(uint32_t element, uint32_t length, uint32_t stride); // stride 0: undecorated
   uint32_t pointerType(StorageClass storage, uint32_t pointee);
   uint32_t functionType(uint32_t result);
-  // A cooperative matrix of subgroup scope (`use`: 0 A, 1 B, 2 accumulator).
+  // A cooperative matrix of subgroup scope (`use`: 0 A, 1 B, 2 accumulator); one of
+  // bfloat16Type() components adds BFloat16CooperativeMatrixKHR.
   uint32_t coopMatrixType(uint32_t component, uint32_t rows, uint32_t cols, uint32_t use);
   // A new struct (never interned: each carries its own decorations).
   uint32_t structType(std::span<const uint32_t> members);
@@ -101,6 +105,7 @@ private:
   std::set<uint32_t> capabilities_;
   std::set<std::string> extensions_;
   uint32_t glsl_ = 0;
+  uint32_t bfloat16_ = 0; // bfloat16Type(), once asked for
   Words entry_, modes_, debug_, annotations_, globals_, body_;
   std::map<std::vector<uint32_t>, uint32_t> types_;     // opcode + operands -> id
   std::map<std::pair<uint32_t, uint64_t>, uint32_t> constants_;

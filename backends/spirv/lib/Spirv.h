@@ -157,6 +157,10 @@ enum class Capability : uint32_t {
   RoundingModeRTE = 4467,
   VulkanMemoryModel = 5345,
   VulkanMemoryModelDeviceScope = 5346,
+  // SPV_KHR_bfloat16 (2025; not in bookworm's spirv-headers): a bfloat16 OpTypeFloat, and
+  // its use as a cooperative matrix's component type.
+  BFloat16TypeKHR = 5116,
+  BFloat16CooperativeMatrixKHR = 5118,
   CooperativeMatrixNV = 5357,
   CooperativeMatrixKHR = 6022,
   AtomicFloat32AddEXT = 6033,
@@ -209,6 +213,8 @@ constexpr uint32_t kMemoryModelVulkan = 3; // with the VulkanMemoryModel capabil
 constexpr uint32_t kCoopMatrixRowMajor = 0, kCoopMatrixColumnMajor = 1;
 constexpr uint32_t kCoopMatrixSignedA = 0x1, kCoopMatrixSignedB = 0x2, kCoopMatrixSignedC = 0x4,
                    kCoopMatrixSignedResult = 0x8;
+// FP Encoding operand of OpTypeFloat (SPV_KHR_bfloat16): `OpTypeFloat 16 BFloat16KHR`.
+constexpr uint32_t kFPEncodingBFloat16 = 0;
 constexpr uint32_t kExecutionModelGLCompute = 5;
 constexpr uint32_t kExecutionModeLocalSize = 17;
 constexpr uint32_t kExecutionModeDenormPreserve = 4459;

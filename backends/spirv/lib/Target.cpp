@@ -37,6 +37,8 @@ std::string featureNames(uint64_t features) {
       {kWorkgroupMemoryExplicitLayout16BitAccess, "workgroupMemoryExplicitLayout16BitAccess"},
       {kCooperativeMatrix, "cooperativeMatrix (VK_KHR_cooperative_matrix)"},
       {kVulkanMemoryModel, "vulkanMemoryModel"},
+      {kShaderBFloat16Type, "shaderBFloat16Type (VK_KHR_shader_bfloat16)"},
+      {kShaderBFloat16CooperativeMatrix, "shaderBFloat16CooperativeMatrix (VK_KHR_shader_bfloat16)"},
   };
   std::string out;
   for (const auto &[bit, name] : names)
@@ -77,16 +79,20 @@ std::optional<DeviceInfo> profileDevice(std::string_view target) {
     d.maxGrid[0] = 2147483647;
     // No kDenormPreserveFloat32: the H200 on driver 580 does not report
     // shaderDenormPreserveFloat32 (backend_vulkan_run_tests compares this profile with it).
-    d.features = common | kShaderBufferFloat64AtomicAdd | kDenormPreserveFloat16 | kDenormPreserveFloat64 | kWorkgroupMemoryExplicitLayout | kWorkgroupMemoryExplicitLayout8BitAccess |
-                 kWorkgroupMemoryExplicitLayout16BitAccess | kCooperativeMatrix | kVulkanMemoryModel;
-    // What the driver lists for Ampere and later (f16 products, 8-bit integers).
-    const Type f16 = Type::f16(), f32 = Type::f32(), i8 = Type::i8(), i32 = Type::i32();
+    d.features = common | kShaderBufferFloat64AtomicAdd | kDenormPreserveFloat16 | kDenormPreserveFloat64 |
+                 kWorkgroupMemoryExplicitLayout | kWorkgroupMemoryExplicitLayout8BitAccess |
+                 kWorkgroupMemoryExplicitLayout16BitAccess | kCooperativeMatrix | kVulkanMemoryModel |
+                 kShaderBFloat16Type | kShaderBFloat16CooperativeMatrix;
+    // What the driver lists for Ampere and later (f16 products, 8-bit integers; the H200
+    // on driver 580 also 16x16x16 bf16 into f32, with VK_KHR_shader_bfloat16).
+    const Type f16 = Type::f16(), f32 = Type::f32(), i8 = Type::i8(), i32 = Type::i32(), bf16 = Type::bf16();
     for (auto [m, n, k] : {std::tuple{16, 16, 16}, {16, 8, 16}, {16, 8, 8}}) {
       d.coopShapes.push_back({m, n, k, f16, f16, f16, f16});
       d.coopShapes.push_back({m, n, k, f16, f16, f32, f32});
     }
     for (auto [m, n, k] : {std::tuple{16, 16, 32}, {16, 8, 32}})
       d.coopShapes.push_back({m, n, k, i8, i8, i32, i32});
+    d.coopShapes.push_back({16, 16, 16, bf16, bf16, f32, f32});
     return d;
   }
   return std::nullopt;
@@ -129,8 +135,13 @@ TargetDesc targetDesc(const DeviceInfo &device) {
   // Vulkan memory model and explicit workgroup layouts are needed besides them.
   const uint64_t coop = kCooperativeMatrix | kVulkanMemoryModel | kWorkgroupMemoryExplicitLayout |
                         kWorkgroupMemoryExplicitLayout16BitAccess | kWorkgroupMemoryExplicitLayout8BitAccess;
+  // bf16 shapes need both bfloat16 features (the type, and it in cooperative matrices);
+  // without them bf16 dots keep multiply-adds.
+  const uint64_t bf16 = kShaderBFloat16Type | kShaderBFloat16CooperativeMatrix;
   if ((device.features & coop) == coop && device.subgroupSize >= 16)
-    t.coopMatrices = device.coopShapes;
+    for (const CoopMatrixShape &s : device.coopShapes)
+      if ((s.aType != Type::bf16() && s.bType != Type::bf16()) || (device.features & bf16) == bf16)
+        t.coopMatrices.push_back(s);
   t.coopPrefetch = coopPrefetchFromEnv();
   const char *order = std::getenv("TRIDENT_VULKAN_COOP_ORDER");
   // B loaded just before its multiply-adds by default: 0.484 against 2.497 ms for the

@@ -1,15 +1,21 @@
 // Cooperative matrices (SPV_KHR_cooperative_matrix, subgroup scope): th.coop_load and
 // th.coop_store move a tile between a shared-memory allocation and a coopmat value,
 // th.coop_mma is OpCooperativeMatrixMulAddKHR, th.coop_fill an OpCompositeConstruct of
-// one element, arith.mulf of two matrices an OpFMul of them (element by element). The extension needs the Vulkan memory model; the module declares it
-// (ModuleWriter picks the Vulkan memory model when the capability is there), with
-// device scope, which Trident's atomics use.
+// one element, arith.mulf of two matrices an OpFMul of them (element by element). The
+// extension needs the Vulkan memory model; the module declares it (ModuleWriter picks
+// the Vulkan memory model when the capability is there), with device scope, which
+// Trident's atomics use. Matrices of bf16 (SPV_KHR_bfloat16: A and B only) have
+// `OpTypeFloat 16 BFloat16KHR` components and are loaded from the u16 words that hold
+// bf16 in shared memory (the load's pointer type need not be its component type; the
+// stride counts u16 elements, which are bf16 elements).
 //
 //   %a = th.coop_load %sa, %i {layout = "row", stride = 32} : coopmat<16x16xf16, a>
 // ->
 //   %p = OpAccessChain %ptr_Workgroup_half %sa %uint_0 %i
 //   %a = OpCooperativeMatrixLoadKHR %coopmat_a %p %uint_0(RowMajorKHR) %uint_32
 #include "Translator.h"
+
+#include <algorithm>
 
 namespace trident::spirv {
 
@@ -36,6 +42,13 @@ uint32_t layoutOf(Translator &t, Op *op) {
 
 bool translateCoopMatrix(Translator &t, Op *op) {
   t.require(kCooperativeMatrix); // the Vulkan memory model: CodeGen.cpp declares it
+  // A bf16 matrix is only loaded and multiplied: its other uses would need bf16 scalars
+  // (fills) or arithmetic that SPV_KHR_bfloat16 does not give, and no bf16 shape has a bf16 result.
+  auto bf16Matrix = [](Value *v) { return v->type().isCoopMatrix() && v->type().element() == Type::bf16(); };
+  bool touchesBf16 = std::any_of(op->operands().begin(), op->operands().end(), bf16Matrix) ||
+                     (op->numResults() && bf16Matrix(op->result()));
+  if (touchesBf16 && !op->is(OpCode::ThCoopLoad) && !(op->is(OpCode::ThCoopMma) && !bf16Matrix(op->result())))
+    return t.error(op, "bf16 cooperative matrices are only loaded and multiplied");
   switch (op->code()) {
   case OpCode::ThCoopLoad: {
     uint32_t ptr = 0;

@@ -8,23 +8,27 @@
 // splat: it reaches the tiles through shared memory) and C is its input too. With
 // `doubleInLoop`, each iteration doubles the accumulator before the dot (attention's
 // rescaling): the dot's C is then computed, so the loop carries ordinary registers.
+// `element`: the type of A, B and D ("f16", or "bf16" for the bf16 x bf16 -> f32 shapes).
 
 #include <sstream>
 #include <string>
 
 namespace trident::test {
 
-inline std::string coopMatmulKernel(int M, int N, int K, int BK, bool initFromC = false, bool doubleInLoop = false) {
+inline std::string coopMatmulKernel(int M, int N, int K, int BK, bool initFromC = false,
+                                    bool doubleInLoop = false, const std::string &element = "f16") {
   std::ostringstream s;
+  const std::string &e = element;
   std::string m = std::to_string(M), n = std::to_string(N), bk = std::to_string(BK);
   std::string a = "block<" + m + "x" + bk, b = "block<" + bk + "x" + n, c = "block<" + m + "x" + n;
   s << "builtin.module ({\n  tt.func {sym_name = \"mm\"} ({\n"
-    << "  ^(%A: ptr<f16>, %B: ptr<f16>, %C: ptr<f32>, %D: ptr<f16>):\n"
+    << "  ^(%A: ptr<" << e << ">, %B: ptr<" << e << ">, %C: ptr<f32>, %D: ptr<" << e << ">):\n"
     << "    %rm = tt.make_range {end = " << m << ", start = 0} : block<" << m << "xi32>\n"
     << "    %rn = tt.make_range {end = " << n << ", start = 0} : block<" << n << "xi32>\n"
     << "    %rk = tt.make_range {end = " << bk << ", start = 0} : block<" << bk << "xi32>\n"
     << "    %cK = arith.constant {value = " << K << "} : i32\n"
-    << "    %cN = arith.constant {value = " << N << "} : i32\n"
+    << "    %cN = arith.constant {value = " << N
+    << "} : i32\n"
     // A offsets: row * K + k; B offsets: k * N + col; C: row * N + col.
     << "    %am0 = tt.expand_dims %rm {axis = 1} : block<" << m << "x1xi32>\n"
     << "    %sK1 = tt.splat %cK : block<" << m << "x1xi32>\n"
@@ -40,10 +44,10 @@ inline std::string coopMatmulKernel(int M, int N, int K, int BK, bool initFromC 
     << "    %bn0 = tt.expand_dims %rn {axis = 0} : block<1x" << n << "xi32>\n"
     << "    %bn = tt.broadcast %bn0 : " << b << "xi32>\n"
     << "    %bo = arith.addi %bkk, %bn : " << b << "xi32>\n"
-    << "    %sA = tt.splat %A : " << a << "xptr<f16>>\n"
-    << "    %pa = tt.addptr %sA, %ao : " << a << "xptr<f16>>\n"
-    << "    %sB = tt.splat %B : " << b << "xptr<f16>>\n"
-    << "    %pb = tt.addptr %sB, %bo : " << b << "xptr<f16>>\n"
+    << "    %sA = tt.splat %A : " << a << "xptr<" << e << ">>\n"
+    << "    %pa = tt.addptr %sA, %ao : " << a << "xptr<" << e << ">>\n"
+    << "    %sB = tt.splat %B : " << b << "xptr<" << e << ">>\n"
+    << "    %pb = tt.addptr %sB, %bo : " << b << "xptr<" << e << ">>\n"
     << "    %cm0 = tt.expand_dims %rm {axis = 1} : block<" << m << "x1xi32>\n"
     << "    %sN2 = tt.splat %cN : block<" << m << "x1xi32>\n"
     << "    %cm1 = arith.muli %cm0, %sN2 : block<" << m << "x1xi32>\n"
@@ -59,23 +63,28 @@ inline std::string coopMatmulKernel(int M, int N, int K, int BK, bool initFromC 
     << "    %steps = arith.constant {value = " << K / BK << "} : i32\n"
     << "    %stepA = arith.constant {value = " << BK << "} : " << a << "xi32>\n"
     << "    %stepB = arith.constant {value = " << BK * N << "} : " << b << "xi32>\n"
-    << "    %acc, %pa2, %pb2 = scf.for %c0, %steps, %c1, %zero, %pa, %pb : " << c << "xf32>, " << a << "xptr<f16>>, "
-    << b << "xptr<f16>> ({\n"
-    << "    ^(%i: i32, %x: " << c << "xf32>, %qa: " << a << "xptr<f16>>, %qb: " << b << "xptr<f16>>):\n"
-    << "      %ta = tt.load %qa : " << a << "xf16>\n"
-    << "      %tb = tt.load %qb : " << b << "xf16>\n"
-    << (doubleInLoop ? "      %two = arith.constant {value = 2.0} : " + c + "xf32>\n"
-                       "      %x2 = arith.mulf %x, %two : " + c + "xf32>\n"
-                       "      %d = tt.dot %ta, %tb, %x2 : " + c + "xf32>\n"
+    << "    %acc, %pa2, %pb2 = scf.for %c0, %steps, %c1, %zero, %pa, %pb : " << c << "xf32>, " << a << "xptr<"
+    << e << ">>, " << b << "xptr<" << e << ">> ({\n"
+    << "    ^(%i: i32, %x: " << c << "xf32>, %qa: " << a << "xptr<" << e << ">>, %qb: " << b << "xptr<" << e
+    << ">>):\n"
+    << "      %ta = tt.load %qa : " << a << "x" << e << ">\n"
+    << "      %tb = tt.load %qb : " << b << "x" << e << ">\n"
+    << (doubleInLoop ? "      %two = arith.constant {value = 2.0} : " + c +
+                           "xf32>\n"
+                           "      %x2 = arith.mulf %x, %two : " +
+                           c +
+                           "xf32>\n"
+                           "      %d = tt.dot %ta, %tb, %x2 : " +
+                           c + "xf32>\n"
                      : "      %d = tt.dot %ta, %tb, %x : " + c + "xf32>\n")
-    << "      %na = tt.addptr %qa, %stepA : " << a << "xptr<f16>>\n"
-    << "      %nb = tt.addptr %qb, %stepB : " << b << "xptr<f16>>\n"
+    << "      %na = tt.addptr %qa, %stepA : " << a << "xptr<" << e << ">>\n"
+    << "      %nb = tt.addptr %qb, %stepB : " << b << "xptr<" << e << ">>\n"
     << "      scf.yield %d, %na, %nb\n"
     << "    })\n"
     << "    tt.store %pc, %acc\n"
-    << "    %h = arith.truncf %acc : " << c << "xf16>\n"
-    << "    %sD = tt.splat %D : " << c << "xptr<f16>>\n"
-    << "    %pd = tt.addptr %sD, %co : " << c << "xptr<f16>>\n"
+    << "    %h = arith.truncf %acc : " << c << "x" << e << ">\n"
+    << "    %sD = tt.splat %D : " << c << "xptr<" << e << ">>\n"
+    << "    %pd = tt.addptr %sD, %co : " << c << "xptr<" << e << ">>\n"
     << "    tt.store %pd, %h\n"
     << "    tt.return\n  })\n})\n";
   return s.str();

@@ -580,3 +580,154 @@ TEST_CASE("a matmul on vulkan:nvidia runs on cooperative matrices") {
   CHECK(contains(genericAsm, "OpControlBarrier %uint_2 %uint_2 %uint_328"));
   CHECK_FALSE(contains(genericAsm, "NonPrivatePointer"));
 }
+
+namespace {
+
+// The instructions of a module: (opcode, words) pairs, header left out.
+std::vector<std::vector<uint32_t>> instructions(const std::vector<uint32_t> &words) {
+  std::vector<std::vector<uint32_t>> out;
+  for (size_t i = 5; i < words.size(); i += words[i] >> 16)
+    out.emplace_back(words.begin() + long(i), words.begin() + long(i + (words[i] >> 16)));
+  return out;
+}
+
+} // namespace
+
+// bf16 dots (issue 14) on the bf16 cooperative matrices of vulkan:nvidia
+// (VK_KHR_shader_bfloat16, SPV_KHR_bfloat16): A and B are matrices of `OpTypeFloat 16
+// BFloat16KHR`, multiplied into f32 by OpCooperativeMatrixMulAddKHR; the kernel needs both
+// bfloat16 features; scalar bf16 stays u16 words (the float type is a matrix component
+// only). The module validates with bfloat16 read as f16 where these SPIRV-Tools predate
+// it. A device without the bfloat16 features keeps multiply-adds for it, and its f16 dots
+// on cooperative matrices.
+TEST_CASE("a bf16 matmul on vulkan:nvidia runs on bf16 cooperative matrices") {
+  std::optional<DeviceInfo> nvidia = profileDevice("vulkan:nvidia");
+  REQUIRE(nvidia);
+  Diagnostics diags;
+  std::optional<Module> m =
+      parseModule(test::coopMatmulKernel(64, 64, 64, 32, false, false, "bf16"), "<bf16>", diags);
+  REQUIRE_MESSAGE((m && verify(*m, diags)), diags.str());
+  std::optional<Module> lowered = lowerToThreadIR(*m, *nvidia, SpirvOptions{}, diags);
+  REQUIRE_MESSAGE(lowered, diags.str());
+  std::string threadIR = print(*lowered);
+  CHECK(count(threadIR, "th.coop_mma") == 8);
+  CHECK(contains(threadIR, "coopmat<16x16xbf16, a>"));
+  CHECK(contains(threadIR, "coopmat<16x16xbf16, b>"));
+  std::optional<SpirvKernel> k = compileToSpirv(*m, "mm", *nvidia, SpirvOptions{}, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  uint32_t bf16 = 0, mulAdds = 0, bf16Matrices = 0, bf16Results = 0;
+  bool typeCap = false, matrixCap = false, extension = false;
+  for (const std::vector<uint32_t> &w : instructions(k->words))
+    if (w[0] == ((4u << 16) | 22) && w[2] == 16 && w[3] == 0) // OpTypeFloat 16 BFloat16KHR
+      bf16 = w[1];
+  REQUIRE_MESSAGE(bf16 != 0, "no OpTypeFloat 16 BFloat16KHR");
+  for (const std::vector<uint32_t> &w : instructions(k->words)) {
+    uint32_t op = w[0] & 0xffff;
+    typeCap = typeCap || (op == 17 && w[1] == 5116);     // OpCapability BFloat16TypeKHR
+    matrixCap = matrixCap || (op == 17 && w[1] == 5118); // OpCapability BFloat16CooperativeMatrixKHR
+    extension =
+        extension || (op == 10 && std::string(reinterpret_cast<const char *>(&w[1])) == "SPV_KHR_bfloat16");
+    mulAdds += op == 4459;                                   // OpCooperativeMatrixMulAddKHR
+    bf16Matrices += op == 4456 && w[2] == bf16;              // OpTypeCooperativeMatrixKHR of bfloat16
+    bf16Results += w.size() > 2 && w[1] == bf16 && op != 22; // a value of scalar bfloat16
+  }
+  CHECK(typeCap);
+  CHECK(matrixCap);
+  CHECK(extension);
+  CHECK(mulAdds == 8);
+  CHECK(bf16Matrices == 2); // A and B
+  CHECK(bf16Results == 0);  // bf16 scalars are u16: their conversions stay the exact integer ones
+  CHECK((k->interface.requiredFeatures & kShaderBFloat16Type) != 0);
+  CHECK((k->interface.requiredFeatures & kShaderBFloat16CooperativeMatrix) != 0);
+  CHECK(featureNames(kShaderBFloat16CooperativeMatrix).find("shaderBFloat16CooperativeMatrix") !=
+        std::string::npos);
+  CHECK(validate(k->words).empty());
+  std::string asm_ = disassemble(k->words);
+  INFO(asm_);
+  CHECK(contains(asm_, "CooperativeMatrixMulAdd"));
+
+  // D stored as f16 instead: the module has an f16 type beside the bfloat16 one, which the
+  // validator's copy then merges into it (one OpTypeFloat 16 there).
+  std::string text = test::coopMatmulKernel(64, 64, 64, 32, false, false, "bf16");
+  size_t tail = text.find("tt.store %pc, %acc");
+  REQUIRE(tail != std::string::npos);
+  std::string mixed = text.substr(0, tail), rest = text.substr(tail);
+  for (size_t at = rest.find("bf16"); at != std::string::npos; at = rest.find("bf16", at))
+    rest.erase(at, 1);
+  mixed.replace(mixed.find("%D: ptr<bf16>"), 13, "%D: ptr<f16>");
+  std::optional<Module> mm = parseModule(mixed + rest, "<bf16, f16 D>", diags);
+  REQUIRE_MESSAGE((mm && verify(*mm, diags)), diags.str());
+  std::optional<SpirvKernel> both = compileToSpirv(*mm, "mm", *nvidia, SpirvOptions{}, diags);
+  REQUIRE_MESSAGE(both, diags.str());
+  int floats16 = 0;
+  for (const std::vector<uint32_t> &w : instructions(both->words))
+    floats16 += (w[0] & 0xffff) == 22 && w[2] == 16;
+  CHECK(floats16 == 2);
+  CHECK(validate(both->words).empty());
+
+  // The same profile without VK_KHR_shader_bfloat16: f16 shapes only.
+  DeviceInfo noBf16 = *nvidia;
+  noBf16.features &= ~uint64_t(kShaderBFloat16CooperativeMatrix);
+  CHECK(targetDesc(noBf16).coopMatrices.size() + 1 == targetDesc(*nvidia).coopMatrices.size());
+  std::optional<SpirvKernel> plain = compileToSpirv(*m, "mm", noBf16, SpirvOptions{}, diags);
+  REQUIRE_MESSAGE(plain, diags.str());
+  CHECK((plain->interface.requiredFeatures & (kCooperativeMatrix | kShaderBFloat16Type)) == 0);
+  CHECK(validate(plain->words).empty());
+  std::optional<Module> f16 = parseModule(test::coopMatmulKernel(64, 64, 64, 32), "<f16>", diags);
+  REQUIRE(f16);
+  std::optional<SpirvKernel> f16Kernel = compileToSpirv(*f16, "mm", noBf16, SpirvOptions{}, diags);
+  REQUIRE_MESSAGE(f16Kernel, diags.str());
+  CHECK((f16Kernel->interface.requiredFeatures & kCooperativeMatrix) != 0);
+  CHECK((f16Kernel->interface.requiredFeatures & kShaderBFloat16Type) == 0);
+}
+
+// An f16 and a bf16 dot of one shape in one kernel: their A (and B) matrix types differ
+// only in the component, which the validator's copy reads as f16 for both; it keeps one
+// type of the two there, so the module still validates.
+TEST_CASE("a kernel with an f16 and a bf16 dot of one shape validates") {
+  const char *text = R"(builtin.module ({
+  tt.func {sym_name = "k"} ({
+  ^(%A: ptr<f16>, %B: ptr<bf16>, %C: ptr<f32>):
+    %r = tt.make_range {end = 16, start = 0} : block<16xi32>
+    %c16 = arith.constant {value = 16} : i32
+    %row0 = tt.expand_dims %r {axis = 1} : block<16x1xi32>
+    %s16 = tt.splat %c16 : block<16x1xi32>
+    %row = arith.muli %row0, %s16 : block<16x1xi32>
+    %rows = tt.broadcast %row : block<16x16xi32>
+    %col0 = tt.expand_dims %r {axis = 0} : block<1x16xi32>
+    %cols = tt.broadcast %col0 : block<16x16xi32>
+    %off = arith.addi %rows, %cols : block<16x16xi32>
+    %sa = tt.splat %A : block<16x16xptr<f16>>
+    %pa = tt.addptr %sa, %off : block<16x16xptr<f16>>
+    %a = tt.load %pa : block<16x16xf16>
+    %sb = tt.splat %B : block<16x16xptr<bf16>>
+    %pb = tt.addptr %sb, %off : block<16x16xptr<bf16>>
+    %b = tt.load %pb : block<16x16xbf16>
+    %z = arith.constant {value = 0.0} : block<16x16xf32>
+    %d1 = tt.dot %a, %a, %z : block<16x16xf32>
+    %d2 = tt.dot %b, %b, %d1 : block<16x16xf32>
+    %sc = tt.splat %C : block<16x16xptr<f32>>
+    %pc = tt.addptr %sc, %off : block<16x16xptr<f32>>
+    tt.store %pc, %d2
+    tt.return
+  })
+})
+)";
+  std::optional<DeviceInfo> nvidia = profileDevice("vulkan:nvidia");
+  REQUIRE(nvidia);
+  Diagnostics diags;
+  std::optional<Module> m = parseModule(text, "<f16 and bf16>", diags);
+  REQUIRE_MESSAGE((m && verify(*m, diags)), diags.str());
+  SpirvOptions options;
+  options.numWarps = 1;
+  std::optional<SpirvKernel> k = compileToSpirv(*m, "k", *nvidia, options, diags);
+  REQUIRE_MESSAGE(k, diags.str());
+  int mulAdds = 0, matrixTypes = 0;
+  for (const std::vector<uint32_t> &w : instructions(k->words)) {
+    mulAdds += (w[0] & 0xffff) == 4459;
+    matrixTypes += (w[0] & 0xffff) == 4456;
+  }
+  CHECK(mulAdds == 2);
+  CHECK(matrixTypes == 5); // A and B of f16, A and B of bf16, the f32 accumulator
+  CHECK(validate(k->words).empty());
+}

@@ -24,8 +24,17 @@ TargetDesc coopTarget() {
   return t;
 }
 
+// An f16 shape and the bf16 one NVIDIA's driver 580 lists (VK_KHR_shader_bfloat16).
+TargetDesc bf16Target() {
+  TargetDesc t = coopTarget();
+  t.name = "test (cooperative matrices of f16 and bf16)";
+  t.coopMatrices.push_back({16, 16, 16, Type::bf16(), Type::bf16(), Type::f32(), Type::f32()});
+  return t;
+}
+
+// `format`: A, B and D in f16 or bf16.
 void runCase(int M, int N, int K, int BK, unsigned warps, bool initFromC = false, bool doubleInLoop = false,
-             const TargetDesc &target = coopTarget()) {
+             const TargetDesc &target = coopTarget(), FloatFormat format = FloatFormat::F16) {
   CAPTURE(target.sharedMemoryBytes);
   CAPTURE(int(target.coopShared));
   CAPTURE(M);
@@ -34,8 +43,13 @@ void runCase(int M, int N, int K, int BK, unsigned warps, bool initFromC = false
   CAPTURE(warps);
   CAPTURE(initFromC);
   CAPTURE(doubleInLoop);
-  Module thread =
-      lowerOrFail(trident::test::coopMatmulKernel(M, N, K, BK, initFromC, doubleInLoop), warps, target);
+  bool bf16 = format == FloatFormat::BF16;
+  CAPTURE(bf16);
+  Module thread = lowerOrFail(
+      trident::test::coopMatmulKernel(M, N, K, BK, initFromC, doubleInLoop, bf16 ? "bf16" : "f16"), warps,
+      target);
+  if (bf16) // the tiles of A and B are bf16 matrices
+    CHECK(print(thread).find("coopmat<16x16xbf16, a>") != std::string::npos);
   // One loop body; each subgroup issues its own tiles.
   CHECK(countOps(thread, "th.coop_mma") == (M / 16) * (N / 16) * (BK / 16) / int(warps));
   CHECK(countOps(thread, "th.coop_fill") == (initFromC || doubleInLoop ? 0 : 1));
@@ -43,9 +57,9 @@ void runCase(int M, int N, int K, int BK, unsigned warps, bool initFromC = false
   std::vector<uint16_t> a(size_t(M * K)), b(size_t(K * N));
   std::vector<int> ia(a.size()), ib(b.size());
   for (size_t i = 0; i < a.size(); ++i)
-    a[i] = uint16_t(encodeFloat(ia[i] = int(gen() % 7) - 3, FloatFormat::F16));
+    a[i] = uint16_t(encodeFloat(ia[i] = int(gen() % 7) - 3, format));
   for (size_t i = 0; i < b.size(); ++i)
-    b[i] = uint16_t(encodeFloat(ib[i] = int(gen() % 5) - 2, FloatFormat::F16));
+    b[i] = uint16_t(encodeFloat(ib[i] = int(gen() % 5) - 2, format));
   std::vector<float> c(size_t(M * N), 0.0f);
   std::vector<int> c0(c.size(), 0);
   if (initFromC)
@@ -68,7 +82,7 @@ void runCase(int M, int N, int K, int BK, unsigned warps, bool initFromC = false
       size_t at = size_t(i * N + j);
       if (c[at] != float(sum) && bad < 6)
         MESSAGE("element (", i, ", ", j, "): expected ", sum, ", got ", c[at]);
-      bad += c[at] != float(sum) || d[at] != uint16_t(encodeFloat(sum, FloatFormat::F16));
+      bad += c[at] != float(sum) || d[at] != uint16_t(encodeFloat(sum, format));
     }
   CHECK_MESSAGE(bad == 0, bad, " of ", M * N, " elements wrong");
 }
@@ -82,6 +96,18 @@ TEST_CASE("dots on cooperative matrices: tiles through shared memory, accumulato
   runCase(16, 16, 48, 16, 1);  // one tile, three iterations
   runCase(64, 32, 32, 16, 4, true); // the accumulator starts as C: to the tiles through shared memory
   runCase(32, 64, 64, 16, 4, true, true); // doubled each iteration: tiles and back in every one
+}
+
+TEST_CASE("bf16 dots on bf16 cooperative matrices (VK_KHR_shader_bfloat16)") {
+  // The operands' tiles are bf16 matrices loaded from the u16 words of shared memory; the
+  // f32 accumulator's D is rounded to bf16 outside the matrices, by the exact integer path.
+  runCase(64, 64, 64, 32, 4, false, false, bf16Target(), FloatFormat::BF16);
+  runCase(32, 64, 64, 16, 4, true, true, bf16Target(), FloatFormat::BF16);
+  // A target with f16 shapes only (no bfloat16 features) keeps multiply-adds for bf16.
+  Module plain =
+      lowerOrFail(trident::test::coopMatmulKernel(32, 32, 32, 16, false, false, "bf16"), 4, coopTarget());
+  CHECK(countOps(plain, "th.coop_mma") == 0);
+  runCase(64, 64, 64, 32, 4, false, false, bf16Target()); // f16 dots pick the f16 shape there
 }
 
 TEST_CASE("a dot no cooperative matrix fits keeps multiply-adds") {

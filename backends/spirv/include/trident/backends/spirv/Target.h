@@ -31,9 +31,9 @@ enum Feature : uint64_t {
   kShaderBufferInt64Atomics = 1u << 7,
   kShaderBufferFloat32AtomicAdd = 1u << 8, // VK_EXT_shader_atomic_float
   kShaderBufferFloat64AtomicAdd = 1u << 9,
-  kSubgroupShuffle = 1u << 10,             // VK_SUBGROUP_FEATURE_SHUFFLE_BIT in compute
+  kSubgroupShuffle = 1u << 10, // VK_SUBGROUP_FEATURE_SHUFFLE_BIT in compute
   kSubgroupShuffleRelative = 1u << 11,
-  kSubgroupSizeControl = 1u << 12,         // can require an exact subgroup size
+  kSubgroupSizeControl = 1u << 12, // can require an exact subgroup size
   kComputeFullSubgroups = 1u << 13,
   // Float controls (Vulkan 1.2 properties): keep -0, inf and NaN exactly; round to nearest even.
   kSignedZeroInfNanPreserveFloat16 = 1u << 14,
@@ -54,6 +54,10 @@ enum Feature : uint64_t {
   // needs the Vulkan memory model.
   kCooperativeMatrix = 1u << 26,
   kVulkanMemoryModel = 1u << 27,
+  // VK_KHR_shader_bfloat16: the bfloat16 type in shaders, and as the component type of
+  // cooperative matrices (bf16 shapes in DeviceInfo::coopShapes count only with both).
+  kShaderBFloat16Type = 1u << 28,
+  kShaderBFloat16CooperativeMatrix = 1u << 29,
 };
 
 // The Vulkan feature names of the bits set in `features`, comma-separated.
@@ -67,7 +71,8 @@ struct DeviceInfo {
   unsigned pushConstantBytes = 128;   // maxPushConstantsSize
   uint32_t maxGrid[3] = {65535, 65535, 65535};
   uint64_t features = 0;              // Feature bits the device supports
-  // vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR at subgroup scope, in its order.
+  // vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR at subgroup scope, in its order
+  // (bf16 ones included; targetDesc keeps them only with the bfloat16 features).
   std::vector<CoopMatrixShape> coopShapes;
 };
 
@@ -78,7 +83,8 @@ DeviceInfo genericDevice();
 // A compile-only description of a device family by its target name, so that SPIR-V
 // for it can be made and checked without the device: "vulkan" (genericDevice),
 // "vulkan:nvidia" (NVIDIA's driver 580: subgroups of 32, 48 KiB of workgroup memory,
-// explicit workgroup layouts, cooperative matrices as it reports them),
+// explicit workgroup layouts, cooperative matrices as it reports them, bf16 ones with
+// VK_KHR_shader_bfloat16),
 // "vulkan:lavapipe" (Mesa 22.3's lavapipe with AVX2: subgroups of 8, as `trident
 // devices` finds it). Nothing for other names.
 std::optional<DeviceInfo> profileDevice(std::string_view target);
