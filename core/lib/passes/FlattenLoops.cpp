@@ -208,19 +208,23 @@ bool flattenNest(Nest n) {
 
   // The prologue, at an outer iteration's first inner one (never past the last outer one:
   // the pipeline computes what the loads need ahead of time, past the end too).
-  Value *first = b.binary(OpCode::AndI, b.cmpi("eq", fj, jlb), b.cmpi("slt", fi, ub));
   std::vector<Type> ptypes;
   for (size_t k = 0; k < nx; ++k)
     if (!reset[k])
       ptypes.push_back(xinit[k]->type());
   for (Value *v : pvals)
     ptypes.push_back(v->type());
-  Op *pif = b.ifOp(first, ptypes);
+  Op *pif = nullptr;
+  if (!n.pre.empty() || !ptypes.empty()) {
+    Value *first = b.binary(OpCode::AndI, b.cmpi("eq", fj, jlb), b.cmpi("slt", fi, ub));
+    pif = b.ifOp(first, ptypes);
+  }
   ValueMap pmap;
   pmap.map(i, fi);
   for (size_t m = 0; m < no; ++m)
     pmap.map(ob->argument(unsigned(m + 1)), arg(m));
-  b.setInsertionPointToEnd(pif->region(0));
+  if (pif)
+    b.setInsertionPointToEnd(pif->region(0));
   for (Op *op : n.pre)
     b.insert(op->clone(pmap));
   std::vector<Value *> thenYield, elseYield;
@@ -233,9 +237,11 @@ bool flattenNest(Nest n) {
     thenYield.push_back(pmap.lookup(pvals[q]));
     elseYield.push_back(arg(no + nx + q));
   }
-  b.yield(thenYield);
-  b.setInsertionPointToEnd(pif->region(1));
-  b.yield(elseYield);
+  if (pif) {
+    b.yield(thenYield);
+    b.setInsertionPointToEnd(pif->region(1));
+    b.yield(elseYield);
+  }
 
   // The inner body, at the fused loop's top level (where the pipeline looks for loads).
   b.setInsertionPointToEnd(fb);
