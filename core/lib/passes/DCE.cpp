@@ -26,11 +26,21 @@ bool pruneIfResults(Op *op) {
   return changed;
 }
 
+// A result of an scf.if at the top level of a loop body that a loop-carried value
+// passes through (a flattened loop's prologue keeps a tile's addresses but at its first
+// k step): dropped with the value.
+struct PassThrough {
+  Op *branch;
+  unsigned result;
+  bool operator==(const PassThrough &) const = default;
+};
+
 // The ops of `loop`'s body that use loop-carried value `i` (directly or through each
 // other), when removing them with the value is safe: each is removable, has no
-// regions, and its results feed only such ops or position `i` of the yield.
+// regions, and its results feed only such ops, position `i` of the yield, or the
+// yield of an scf.if in the body (`through`: its result then continues the chain).
 // Returns false when the value is needed for anything else.
-bool collectCarriedOnlyUsers(Op *loop, unsigned i, std::vector<Op *> &users) {
+bool collectCarriedOnlyUsers(Op *loop, unsigned i, std::vector<Op *> &users, std::vector<PassThrough> &through) {
   Block *body = loop->region();
   Op *yield = body->terminator();
   std::vector<Value *> worklist{body->argument(1 + i)};
@@ -42,6 +52,15 @@ bool collectCarriedOnlyUsers(Op *loop, unsigned i, std::vector<Op *> &users) {
       if (user == yield) {
         if (use.operandIndex != i)
           return false;
+        continue;
+      }
+      if (Op *branch = user->parentOp(); user->is(OpCode::Yield) && branch && branch->is(OpCode::If) &&
+                                         branch->parentBlock() == body) {
+        PassThrough t{branch, use.operandIndex};
+        if (std::find(through.begin(), through.end(), t) == through.end()) {
+          through.push_back(t);
+          worklist.push_back(branch->result(use.operandIndex));
+        }
         continue;
       }
       if (!isRemovableWhenUnused(user) || user->numRegions() != 0)
@@ -62,15 +81,29 @@ bool pruneForResults(Op *op) {
   Block *body = op->region();
   for (unsigned i = op->numResults(); i-- > 0;) {
     std::vector<Op *> users;
-    if (op->result(i)->hasUses() || !collectCarriedOnlyUsers(op, i, users))
+    std::vector<PassThrough> through;
+    if (op->result(i)->hasUses() || !collectCarriedOnlyUsers(op, i, users, through))
       continue;
     body->terminator()->eraseOperand(i);
-    // The users form a DAG: erase those left unused until none remains.
-    while (!users.empty()) {
+    // The users form a DAG but for the scf.if results they pass through: erase the
+    // users left unused, and drop those results once unused, until none remains.
+    while (!users.empty() || !through.empty()) {
       auto unused = std::find_if(users.begin(), users.end(), [](const Op *u) { return hasNoUses(u); });
-      assert(unused != users.end() && "loop-carried users must form a DAG");
-      (*unused)->erase();
-      users.erase(unused);
+      if (unused != users.end()) {
+        (*unused)->erase();
+        users.erase(unused);
+        continue;
+      }
+      auto free = std::find_if(through.begin(), through.end(),
+                               [](const PassThrough &t) { return !t.branch->result(t.result)->hasUses(); });
+      assert(free != through.end() && "loop-carried users must form a DAG");
+      PassThrough t = *free;
+      through.erase(free);
+      for (unsigned r = 0; r < t.branch->numRegions(); ++r)
+        t.branch->region(r)->terminator()->eraseOperand(t.result);
+      t.branch->eraseResult(t.result);
+      for (PassThrough &other : through)
+        other.result -= other.branch == t.branch && other.result > t.result;
     }
     body->eraseArgument(1 + i);
     op->eraseOperand(3 + i);

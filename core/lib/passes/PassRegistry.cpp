@@ -3,6 +3,7 @@
 #include "trident/passes/CSE.h"
 #include "trident/passes/Canonicalize.h"
 #include "trident/passes/DCE.h"
+#include "trident/passes/FlattenLoops.h"
 #include "trident/passes/Inline.h"
 #include "trident/passes/LICM.h"
 #include "trident/passes/VersionSigns.h"
@@ -18,6 +19,7 @@ const PassInfo kPasses[] = {
     {"version-signs", "run kernels twice over: with signed % and // dividends' scalars >= 0, and as written",
      versionSigns},
     {"licm", "hoist loop-invariant pure ops out of scf.for and scf.while", hoistLoopInvariants},
+    {"flatten-loops", "fuse an scf.for marked flatten with the one scf.for in its body", flattenLoops},
     {"dce", "remove unused pure ops, unused loads and unused loop results", eliminateDeadCode},
 };
 

@@ -2,6 +2,7 @@
 
 #include "trident/analysis/AxisInfo.h"
 #include "trident/ir/Builder.h"
+#include "trident/passes/FlattenLoops.h"
 
 #include <algorithm>
 #include <functional>
@@ -143,6 +144,91 @@ void versionBlock(Op *func, Block *top) {
     terminator->setOperand(outs[k], branch->result(unsigned(k)));
 }
 
+// Versions a loop that flatten-loops will fuse as a whole, so that its body stays one
+// block holding the inner loop: a first loop over the same iterations computes the roots
+// alone (the ops they come from, pure ones of the induction variable and of values
+// defined before the loop), and the loop runs with them known non-negative when every
+// one of them was, else as written. False when the roots cannot be computed so.
+bool versionLoop(Op *func, Op *loop) {
+  Block *body = loop->region();
+  std::vector<Value *> roots;
+  {
+    AxisInfoAnalysis info(func);
+    roots = signRoots(body, info);
+  }
+  if (roots.empty())
+    return true;
+  std::set<const Op *> keep;
+  std::vector<Value *> work(roots.begin(), roots.end());
+  while (!work.empty()) {
+    Value *v = work.back();
+    work.pop_back();
+    if (v->ownerBlock() == body && v->index() > 0)
+      return false; // a loop-carried value
+    Op *def = v->definingOp();
+    if (!def || def->parentBlock() != body || !keep.insert(def).second)
+      continue;
+    if (!def->has(kPure) || def->numRegions())
+      return false;
+    for (Value *o : def->operands())
+      work.push_back(o);
+  }
+
+  Builder b;
+  b.setLoc(loop->loc());
+  b.setInsertionPoint(loop);
+  Value *all[] = {b.constBool(true)};
+  Op *inspect = b.forOp(loop->operand(0), loop->operand(1), loop->operand(2), all);
+  Block *ib = inspect->region();
+  ValueMap map;
+  map.map(body->argument(0), ib->argument(0));
+  b.setInsertionPointToEnd(ib);
+  for (Op *op : *body)
+    if (keep.count(op))
+      b.insert(op->clone(map));
+  Value *ok = ib->argument(1);
+  for (Value *x : roots)
+    ok = b.binary(OpCode::AndI, ok, b.cmpi("sge", map.lookup(x), b.constInt(0, x->type())));
+  Value *next[] = {ok};
+  b.yield(next);
+
+  b.setInsertionPoint(loop);
+  std::vector<Type> types;
+  for (Value *r : loop->results())
+    types.push_back(r->type());
+  Op *branch = b.ifOp(inspect->result(), types);
+  Block *then = branch->region(0), *otherwise = branch->region(1);
+  ValueMap copy;
+  otherwise->push_back(loop->clone(copy));
+  b.setInsertionPointToEnd(otherwise);
+  b.yield(otherwise->front()->results());
+  for (unsigned k = 0; k < loop->numResults(); ++k)
+    loop->result(k)->replaceAllUsesWith(branch->result(k));
+  loop->detach();
+  then->push_back(loop);
+  b.setInsertionPointToEnd(then);
+  b.yield(loop->results());
+
+  // In the first version every use of a root but the ops computing roots reads it
+  // through a max with 0 (which axis info reads as non-negative).
+  for (Value *x : roots) {
+    if (Op *def = x->definingOp())
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(body);
+    Value *known = b.binary(OpCode::MaxSI, x, b.constInt(0, x->type()));
+    const Op *maxOp = known->definingOp(), *zeroOp = maxOp->operand(1)->definingOp();
+    for (Op *op : body->ops())
+      if (!keep.count(op) && op != maxOp && op != zeroOp)
+        op->walk([&](Op *inner) {
+          for (unsigned k = 0; k < inner->numOperands(); ++k)
+            if (inner->operand(k) == x)
+              inner->setOperand(k, known);
+        });
+  }
+  return true;
+}
+
 void versionFunction(Op *func) {
   Block *top = func->region();
   if (!top->terminator() || top->terminator()->numOperands())
@@ -156,7 +242,8 @@ void versionFunction(Op *func) {
   });
   versionBlock(func, top);
   for (Op *loop : loops)
-    versionBlock(func, loop->region());
+    if (!isFlattenCandidate(loop) || !versionLoop(func, loop))
+      versionBlock(func, loop->region());
 }
 
 } // namespace

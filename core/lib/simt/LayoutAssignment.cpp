@@ -249,6 +249,11 @@ public:
       }
       case OpCode::MultipleOf:
       case OpCode::MaxContiguous: work.push_back({def->operand(0), l}); break;
+      case OpCode::If: // both branches' values (a flattened loop's prologue: a new tile's addresses)
+        for (unsigned r = 0; r < def->numRegions(); ++r)
+          if (Op *term = def->region(r)->terminator())
+            work.push_back({term->operand(v->index()), l});
+        break;
       default:
         if (def->has(kElementwise))
           for (Value *o : def->operands())

@@ -377,7 +377,7 @@ bool lowerFor(Lowering &l, Op *op) {
         first.push_back(first.back() + size_t(layout.numRegisters()));
       std::vector<size_t> at;
       for (const Op *dot : plan->asyncDots) {
-        unsigned k = dot->result()->uses()[0].operandIndex;
+        unsigned k = dot->operand(2)->index() - 1; // the carried value its accumulator is
         for (size_t r = first[k]; r < first[k + 1]; ++r)
           at.push_back(r);
       }
@@ -397,6 +397,23 @@ bool lowerFor(Lowering &l, Op *op) {
   return true;
 }
 
+// The results of asynchronous dots (th.wgmma groups left running, Pipeline.h) that the
+// ops of `region` read, but for its terminator's passing them on (a flattened loop's
+// epilogue reads the accumulator at a tile's last k step and passes it on otherwise).
+std::vector<Value *> inFlightReads(const Lowering &l, Block *region) {
+  std::vector<Value *> out;
+  for (Op *top : *region)
+    top->walk([&](Op *op) {
+      if (op == region->terminator())
+        return;
+      for (Value *v : op->operands())
+        if (v->definingOp() && l.asyncDots.count(v->definingOp()) &&
+            std::find(out.begin(), out.end(), v) == out.end())
+          out.push_back(v);
+    });
+  return out;
+}
+
 bool lowerIf(Lowering &l, Op *op) {
   std::vector<Value *> results = op->results();
   std::vector<LinearLayout> layouts = layoutsOf(l, results);
@@ -406,9 +423,24 @@ bool lowerIf(Lowering &l, Op *op) {
       types.push_back(results[i]->type().element());
   Value *cond[] = {l.scalar(op->operand(0))};
   Op *branch = l.b.create(OpCode::If, cond, types, {}, 2);
-  for (unsigned k = 0; k < 2; ++k)
-    if (!lowerRegion(l, op->region(k), branch->region(k), OpCode::Yield, layouts))
+  for (unsigned k = 0; k < 2; ++k) {
+    // A branch that reads a running dot's result waits for every group first.
+    std::vector<Value *> waited = inFlightReads(l, op->region(k));
+    std::vector<Lowered> running;
+    for (Value *v : waited) {
+      InsertionGuard guard(l.b);
+      l.b.setInsertionPointToEnd(branch->region(k));
+      running.push_back(l.get(v));
+      Op *wait = l.b.create(OpCode::ThWgmmaWait, running.back().regs, typesOf(running.back().regs),
+                            {{"pending", Attribute::integer(0)}});
+      l.set(v, Lowered{running.back().layout, wait->results()});
+    }
+    bool lowered = lowerRegion(l, op->region(k), branch->region(k), OpCode::Yield, layouts);
+    for (size_t i = 0; i < waited.size(); ++i)
+      l.set(waited[i], running[i]);
+    if (!lowered)
       return false;
+  }
   bindValues(l, results, layouts, branch->results(), 0);
   return true;
 }

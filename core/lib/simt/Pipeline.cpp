@@ -11,8 +11,12 @@ namespace trident::simt {
 
 namespace {
 
+bool sliceableBranch(const Op *op);
+
 // Ops cheap and side-effect free enough to compute once more per stage ahead.
 bool sliceable(const Op *op) {
+  if (op->is(OpCode::If))
+    return sliceableBranch(op);
   if (op->numRegions())
     return false;
   switch (op->code()) {
@@ -28,6 +32,66 @@ bool sliceable(const Op *op) {
   case OpCode::GetNumPrograms: return true;
   default: return op->has(kElementwise) && op->has(kPure);
   }
+}
+
+// An scf.if of such ops alone: a flattened loop's prologue (passes/FlattenLoops.h), the
+// addresses of a new tile under the first k step of each, computed again per stage ahead.
+bool sliceableBranch(const Op *op) {
+  for (unsigned r = 0; r < op->numRegions(); ++r)
+    for (const Op *inner : *op->region(r))
+      if (!inner->is(OpCode::Yield) && !sliceable(inner))
+        return false;
+  return true;
+}
+
+// The values ops nested in `op` read from outside it.
+std::vector<Value *> capturedValues(Op *op) {
+  std::vector<Value *> out;
+  op->walk([&](Op *inner) {
+    if (inner == op)
+      return;
+    for (Value *v : inner->operands()) {
+      const Op *def = v->definingOp() ? v->definingOp() : v->ownerBlock()->parentOp();
+      if (def != op && !(def && def->isInside(op)))
+        out.push_back(v);
+    }
+  });
+  return out;
+}
+
+const Op *topLevelIn(const Op *op, const Block *block) {
+  while (op && op->parentBlock() != block)
+    op = op->parentOp();
+  return op;
+}
+
+// True when the dot result `d` goes round the loop as carried value `k` and nowhere
+// else: yielded as it is, or through one scf.if (a flattened loop's epilogue, at the
+// last k step of a tile) whose one branch yields it as that value and reads it nowhere
+// else, while the other may read it (after a th.wgmma_wait, LowerControlFlow.cpp's
+// lowerIf) and yields what starts the next tile.
+bool onlyCarried(const Value *d, const Op *yield, unsigned k) {
+  const Block *body = yield->parentBlock();
+  if (d->uses().size() == 1 && d->uses()[0].user == yield)
+    return d->uses()[0].operandIndex == k;
+  const Value *carried = yield->operand(k);
+  const Op *branch = carried->definingOp();
+  if (!branch || !branch->is(OpCode::If) || branch->parentBlock() != body || carried->uses().size() != 1)
+    return false;
+  unsigned at = carried->index();
+  const Block *passing = nullptr;
+  for (unsigned r = 0; r < 2; ++r)
+    if (branch->region(r)->terminator()->operand(at) == d)
+      passing = branch->region(r);
+  if (!passing)
+    return false;
+  for (const Use &u : d->uses()) {
+    if (topLevelIn(u.user, body) != branch)
+      return false;
+    if (topLevelIn(u.user, passing) && !(u.user == passing->terminator() && u.operandIndex == at))
+      return false;
+  }
+  return true;
 }
 
 bool isZeroConstant(const Value *v) {
@@ -211,7 +275,9 @@ std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
       return false;
     if (!inSlice.insert(def).second)
       return true;
-    return std::all_of(def->operands().begin(), def->operands().end(), need);
+    std::vector<Value *> captured = capturedValues(def); // what an scf.if's branches read
+    return std::all_of(def->operands().begin(), def->operands().end(), need) &&
+           std::all_of(captured.begin(), captured.end(), need);
   };
   for (const PipelinedLoad &p : plan.loads)
     for (Value *o : p.load->operands())
@@ -247,10 +313,7 @@ std::optional<PipelinePlan> planPipeline(Lowering &l, const Op *loopOp) {
       if (!isPipelined(op->operand(0)) || !isPipelined(op->operand(1)))
         continue;
       Value *c = op->operand(2), *d = op->result();
-      if (c->ownerBlock() != body || c->index() == 0 || d->uses().size() != 1 || c->uses().size() != 1)
-        continue;
-      const Use &use = d->uses()[0];
-      if (use.user != yield || use.operandIndex != c->index() - 1)
+      if (c->ownerBlock() != body || c->index() == 0 || c->uses().size() != 1 || !onlyCarried(d, yield, c->index() - 1))
         continue;
       plan.asyncDots.push_back(op);
     }

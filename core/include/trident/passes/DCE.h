@@ -25,7 +25,8 @@
 // `volatile = true`, and scf.if / scf.for whose regions hold only removable ops.
 // scf.while is kept (it might not terminate). An unused scf.if result is dropped
 // from both yields; an unused scf.for result is dropped with its loop-carried value
-// when that value only feeds removable ops that compute the same yielded value; an
+// when that value only feeds removable ops that compute the same yielded value (or
+// passes through a result of an scf.if in the body, which is dropped with it); an
 // scf.while result unused after the loop and in its after region is dropped from
 // scf.condition (its loop-carried values stay).
 

@@ -32,7 +32,12 @@
 // induction variable), whose dividend is a splat of such a scalar plus a non-negative
 // contiguous block qualify; what follows the last of those scalars is what runs twice (in
 // a loop, up to the scf.yield, which takes the values it needs from the scf.if's results).
-// Versioned bodies are nested, so the pass does not apply twice.
+// Versioned bodies are nested, so the pass does not apply twice. A loop that
+// flatten-loops will fuse with its inner loop (FlattenLoops.h) is versioned whole
+// instead, so that its body stays one block: a first scf.for over the same iterations
+// computes only the scalars (from the induction variable and values defined before the
+// loop) and ANDs their signs, and an scf.if runs the loop with them known non-negative
+// when every one was, else the loop as written.
 
 #include "trident/ir/IR.h"
 #include "trident/support/Diagnostic.h"
