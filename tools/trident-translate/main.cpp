@@ -131,7 +131,7 @@ std::optional<std::string> translate(const Module &m, const Options &opts, const
   }
 #endif
 #ifdef TRIDENT_TOOLS_SPIRV
-  if (opts.target == "vulkan") {
+  if (std::optional<spirv::DeviceInfo> device = spirv::profileDevice(opts.target)) { // vulkan, vulkan:nvidia, ...
     if (opts.emit != "spirv")
       return refuse("spirv");
     std::string kernel = opts.kernel;
@@ -143,7 +143,7 @@ std::optional<std::string> translate(const Module &m, const Options &opts, const
       }
       kernel = std::string(func::name(m.functions()[0]));
     }
-    std::optional<spirv::SpirvKernel> k = spirv::compileToSpirv(m, kernel, spirv::genericDevice(), {}, diags);
+    std::optional<spirv::SpirvKernel> k = spirv::compileToSpirv(m, kernel, *device, {}, diags);
     return k ? std::optional<std::string>(spirv::disassemble(k->words)) : std::nullopt;
   }
 #endif

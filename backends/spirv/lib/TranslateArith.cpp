@@ -8,6 +8,7 @@
 #include "trident/support/FloatFormats.h"
 
 #include <bit>
+#include <cstdlib>
 #include <cstring>
 
 namespace trident::spirv {
@@ -128,6 +129,72 @@ uint32_t signedDivide(Translator &t, bool remainder, uint32_t type, unsigned wid
   return t.emit(Spv::Select, type, {isMinusOne, t.emit(Spv::SNegate, type, {a}), q});
 }
 
+// Whether the comparisons, min/max, divisions, remainders and right shifts of i8 and i16
+// run in 32 bits (TRIDENT_VULKAN_WIDE_NARROW_CMP, on unless "off"): the operands
+// OpSConvert-ed (signed ops) or OpUConvert-ed (unsigned ones, eq, ne) to 32 bits, a
+// division's or shift's result OpUConvert-ed back. NVIDIA's driver 580 on the H200 takes an
+// i8 that a narrowing OpUConvert made from +128 as +128 in the OpSGreaterThan after it
+// (seed 2582's reduced kernel, variant abs_wide of .dev/vk2582-bisect.sh:
+// maxsi(trunci(absi(extsi(-128))), 1) gave 0x80, the same max done in 32 bits gave 1):
+// its narrow values live in 32-bit registers that a narrow result does not always
+// re-extend, and a comparison reads the whole register. The explicit conversion to 32
+// bits re-extends from the narrow sign bit. Results that only read the low bits (add,
+// mul, logic, left shifts, a select's operands) stay narrow.
+bool wideNarrowOps() {
+  static const bool on = [] {
+    const char *v = std::getenv("TRIDENT_VULKAN_WIDE_NARROW_CMP");
+    return !v || std::strcmp(v, "off") != 0;
+  }();
+  return on;
+}
+
+// x, an integer of `width` (< 32) bits, in 32 bits: sign- or zero-extended (a constant folded).
+uint32_t widen(Translator &t, uint32_t x, unsigned width, bool isSigned) {
+  if (std::optional<uint64_t> k = t.constantValue(x)) {
+    uint64_t v = *k & allOnes(width);
+    if (isSigned && (v >> (width - 1)) & 1)
+      v |= ~allOnes(width);
+    return t.constant(t.u32Type(), v & allOnes(32));
+  }
+  return t.emit(isSigned ? Spv::SConvert : Spv::UConvert, t.u32Type(), {x});
+}
+
+// The integer ops of wideNarrowOps() on i8 / i16, in 32 bits. False for the others.
+bool translateWideNarrow(Translator &t, Op *op, unsigned width) {
+  OpCode code = op->code();
+  bool isSigned;
+  switch (code) {
+  case OpCode::MinSI:
+  case OpCode::MaxSI:
+  case OpCode::DivSI:
+  case OpCode::RemSI:
+  case OpCode::ShRSI: isSigned = true; break;
+  case OpCode::MinUI:
+  case OpCode::MaxUI:
+  case OpCode::DivUI:
+  case OpCode::RemUI:
+  case OpCode::ShRUI: isSigned = false; break;
+  default: return false;
+  }
+  uint32_t type = t.valueType(op->operand(0)->type().element()), u32 = t.u32Type(), b = t.boolType();
+  ArithSpirv arith = arithSpirv(code);
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+    bool ySigned = isSigned && code != OpCode::ShRSI; // a shift's amount is unsigned
+    uint32_t x = widen(t, a[0], width, isSigned), y = widen(t, a[1], width, ySigned);
+    if (arith.kind == ArithSpirv::Pick) // the narrow operand picked by the wide comparison
+      return t.emit(Spv::Select, type, {t.emit(arith.spv, b, {x, y}), a[0], a[1]});
+    uint32_t r;
+    if (code == OpCode::DivSI || code == OpCode::RemSI)
+      r = signedDivide(t, code == OpCode::RemSI, u32, 32, x, y);
+    else if (code == OpCode::ShRSI || code == OpCode::ShRUI)
+      r = shift(t, code, u32, width, x, y); // amounts >= width: the sign (or zero) of 32 bits
+    else
+      r = t.emit(arith.spv, u32, {x, y});
+    return t.emit(Spv::UConvert, type, {r});
+  });
+  return true;
+}
+
 bool translateIntArith(Translator &t, Op *op) {
   Type e = op->operand(0)->type().element();
   if (e == Type::i1())
@@ -135,6 +202,8 @@ bool translateIntArith(Translator &t, Op *op) {
   uint32_t type = t.valueType(e), b = t.boolType();
   unsigned width = e.bitWidth();
   OpCode code = op->code();
+  if (width < 32 && wideNarrowOps() && translateWideNarrow(t, op, width))
+    return true;
   auto binary = [&](Spv spv) {
     mapComponents(t, op, [&](const std::vector<uint32_t> &a) { return t.emit(spv, type, {a[0], a[1]}); });
     return true;
@@ -189,8 +258,14 @@ bool translateCmpI(Translator &t, Op *op) {
   bool isBool = op->operand(0)->type().element() == Type::i1();
   bool isSigned = p[0] == 's';
   uint32_t b = t.boolType(), u32 = t.u32Type();
+  unsigned width = op->operand(0)->type().element().bitWidth();
+  bool wide = !isBool && width < 32 && wideNarrowOps(); // see wideNarrowOps()
   mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
     uint32_t x = a[0], y = a[1];
+    if (wide) {
+      x = widen(t, x, width, isSigned);
+      y = widen(t, y, width, isSigned);
+    }
     if (isBool) {
       if (p == "eq")
         return t.emit(Spv::LogicalEqual, b, {x, y});
