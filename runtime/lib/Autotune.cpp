@@ -3,10 +3,11 @@
 // memory and in the disk cache. Later launches with the same key find the winner
 // with a shared lock and no allocation.
 //
-// Timing: one warm-up launch, then launches until kRepLaunches have run and
+// Timing: every config is compiled (and run once) first, then the first one runs for
+// a warm-up (warmupBudget: a GPU that idled during the compiles is slow for a while),
+// then each is timed, back to back: launches until kRepLaunches have run and
 // timingMinimum() has passed, or until kRepBudget (the host interpreter is slow; GPUs
-// reach the count); the fastest launch counts (a GPU that idled while the config
-// compiled runs at lower clocks for its first launches).
+// reach the count); the fastest launch counts.
 // Configs that fail to compile or launch (out of shared memory, say) are skipped.
 // Every buffer argument is saved before tuning and restored after each config, as
 // Triton's restore_value does, so tuning never changes the launch's results.
@@ -26,8 +27,25 @@ namespace trident::detail {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 constexpr int kRepLaunches = 5;
 constexpr std::chrono::milliseconds kRepBudget{200};
+
+// How long the first working config runs before any is timed:
+// TRIDENT_AUTOTUNE_WARMUP_MS, else 1000 ms on Vulkan (NVIDIA's driver on the H200
+// runs a matmul 5x slower for its first few hundred ms of work after an idle second),
+// 200 ms on other GPUs, none on the host and CPU plugins.
+std::chrono::milliseconds warmupBudget(const DeviceImpl &device) {
+  static const int fromEnv = [] {
+    const char *v = std::getenv("TRIDENT_AUTOTUNE_WARMUP_MS");
+    return v && *v ? std::max(0, std::atoi(v)) : -1;
+  }();
+  if (fromEnv >= 0)
+    return std::chrono::milliseconds(fromEnv);
+  const std::string &plugin = device.plugin->name();
+  return std::chrono::milliseconds(plugin == "host" || plugin == "cpu" ? 0 : plugin == "vulkan" ? 1000 : 200);
+}
 
 // How long a config's timed launches last at least: TRIDENT_AUTOTUNE_MIN_MS, default 40
 // (the fastest launch of them counts; a GPU that idled while the config compiled comes
@@ -172,20 +190,59 @@ const TuneConfig &chooseConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> 
     saved.save(args, stream);
     double best = std::numeric_limits<double>::infinity();
     std::string failures;
-    using Clock = std::chrono::steady_clock;
+    auto skip = [&](size_t c, const Error &e) {
+      if (e.code() == ErrorCode::InvalidArgument)
+        throw; // the user's arguments are wrong whatever the config
+      failures += "\n  " + k.configs[c].text + ": " + e.what();
+      // Triton's OutOfResources pruning, said in one line.
+      std::string why = e.what();
+      std::replace(why.begin(), why.end(), '\n', ' ');
+      shared.message(LogMessage::Level::Warning, "autotune",
+                     "autotune " + k.name + " on " + device->name + ": skipping " + k.configs[c].text + ": " + why);
+    };
+    auto synchronize = [&] {
+      device->plugin->call(&trident_plugin_api::stream_synchronize, "stream_synchronize", "autotuning", stream);
+    };
+    // 1. Compile every config first (a launch each), so that the timings below run
+    //    back to back and the GPU does not idle between them.
+    std::vector<size_t> working;
     for (size_t c = 0; c < k.configs.size(); ++c) {
       try {
-        launchWithConfig(k, device, stream, grid, args, options, &k.configs[c]); // compile and warm up
-        device->plugin->call(&trident_plugin_api::stream_synchronize, "stream_synchronize", "autotuning", stream);
-        // The fastest launch of those in the budget: the first ones after a compile can
-        // run at an idle GPU's lower clocks.
+        launchWithConfig(k, device, stream, grid, args, options, &k.configs[c]);
+        synchronize();
+        working.push_back(c);
+      } catch (const Error &e) {
+        skip(c, e);
+      }
+      saved.restore(stream);
+    }
+    // 2. A GPU that idled while the configs compiled runs at lower clocks until it
+    //    has worked for a while (NVIDIA's Vulkan driver: about a second), so the
+    //    first config runs for warmupBudget() before anything is timed.
+    if (!working.empty()) {
+      try {
+        auto start = Clock::now();
+        while (Clock::now() - start < warmupBudget(*device)) {
+          launchWithConfig(k, device, stream, grid, args, options, &k.configs[working.front()]);
+          synchronize();
+        }
+      } catch (const Error &e) {
+        skip(working.front(), e);
+        working.erase(working.begin());
+      }
+      saved.restore(stream);
+    }
+    // 3. Time each: launches one at a time until kRepLaunches have run and
+    //    timingMinimum() has passed, or kRepBudget; the fastest launch counts.
+    for (size_t c : working) {
+      try {
         int runs = 0;
         double t = std::numeric_limits<double>::infinity();
         auto start = Clock::now();
         do {
           auto launched = Clock::now();
           launchWithConfig(k, device, stream, grid, args, options, &k.configs[c]);
-          device->plugin->call(&trident_plugin_api::stream_synchronize, "stream_synchronize", "autotuning", stream);
+          synchronize();
           t = std::min(t, std::chrono::duration<double>(Clock::now() - launched).count());
           ++runs;
         } while ((runs < kRepLaunches || Clock::now() - start < timingMinimum()) && Clock::now() - start < kRepBudget);
@@ -202,14 +259,7 @@ const TuneConfig &chooseConfig(KernelImpl &k, const std::shared_ptr<DeviceImpl> 
           winner = c;
         }
       } catch (const Error &e) {
-        if (e.code() == ErrorCode::InvalidArgument)
-          throw; // the user's arguments are wrong whatever the config
-        failures += "\n  " + k.configs[c].text + ": " + e.what();
-        // Triton's OutOfResources pruning, said in one line.
-        std::string why = e.what();
-        std::replace(why.begin(), why.end(), '\n', ' ');
-        shared.message(LogMessage::Level::Warning, "autotune",
-                       "autotune " + k.name + " on " + device->name + ": skipping " + k.configs[c].text + ": " + why);
+        skip(c, e);
       }
       saved.restore(stream);
     }
