@@ -22,6 +22,11 @@ std::vector<LinearLayout> layoutsOf(Lowering &l, std::span<Value *const> values)
 bool lowerRegion(Lowering &l, Block *from, Block *to, OpCode terminator, const std::vector<LinearLayout> &layouts,
                  unsigned skip = 0, const std::vector<Value *> &extra = {});
 void asyncWait(Lowering &l, int pending);
+// After a loop whose `asyncDots` are still in flight: one th.wgmma_wait {pending = 0} on
+// the registers of the carried values their accumulators are (`results`, laid out as
+// `layouts`), which then stand for the waited values.
+void waitForAsyncDots(Lowering &l, const std::vector<const Op *> &asyncDots, const std::vector<LinearLayout> &layouts,
+                      std::vector<Value *> &results);
 // Slot `slot` + `by` of a ring of S stages (0 <= by < S), and whether it wrapped past
 // the end (a stage's next phase: the other parity).
 std::pair<Value *, Value *> advanceSlot(Lowering &l, Value *slot, int64_t by, Value *S);

@@ -79,6 +79,25 @@ void asyncWait(Lowering &l, int pending) {
              {{"pending", Attribute::integer(pending)}});
 }
 
+void waitForAsyncDots(Lowering &l, const std::vector<const Op *> &asyncDots, const std::vector<LinearLayout> &layouts,
+                      std::vector<Value *> &results) {
+  std::vector<size_t> first{0}; // where each carried value's registers start in `results`
+  for (const LinearLayout &layout : layouts)
+    first.push_back(first.back() + size_t(layout.numRegisters()));
+  std::vector<size_t> at;
+  for (const Op *dot : asyncDots) {
+    unsigned k = dot->operand(2)->index() - 1; // the carried value its accumulator is
+    for (size_t r = first[k]; r < first[k + 1]; ++r)
+      at.push_back(r);
+  }
+  std::vector<Value *> pending;
+  for (size_t r : at)
+    pending.push_back(results[r]);
+  Op *wait = l.b.create(OpCode::ThWgmmaWait, pending, typesOf(pending), {{"pending", Attribute::integer(0)}});
+  for (size_t i = 0; i < at.size(); ++i)
+    results[at[i]] = wait->result(unsigned(i));
+}
+
 // Slot `slot` + `by` of a ring of S stages (0 <= by < S), and whether it wrapped past
 // the end (a stage's next phase: the other parity).
 std::pair<Value *, Value *> advanceSlot(Lowering &l, Value *slot, int64_t by, Value *S) {
@@ -372,21 +391,7 @@ bool lowerFor(Lowering &l, Op *op) {
     if (!plan->asyncDots.empty()) {
       // The last iteration's th.wgmma groups: the registers of the loop results the dots
       // yield pass through one wait.
-      std::vector<size_t> first{0}; // where each carried value's registers start in `results`
-      for (const LinearLayout &layout : layouts)
-        first.push_back(first.back() + size_t(layout.numRegisters()));
-      std::vector<size_t> at;
-      for (const Op *dot : plan->asyncDots) {
-        unsigned k = dot->operand(2)->index() - 1; // the carried value its accumulator is
-        for (size_t r = first[k]; r < first[k + 1]; ++r)
-          at.push_back(r);
-      }
-      std::vector<Value *> pending;
-      for (size_t r : at)
-        pending.push_back(results[r]);
-      Op *wait = l.b.create(OpCode::ThWgmmaWait, pending, typesOf(pending), {{"pending", Attribute::integer(0)}});
-      for (size_t i = 0; i < at.size(); ++i)
-        results[at[i]] = wait->result(unsigned(i));
+      waitForAsyncDots(l, plan->asyncDots, layouts, results);
     }
     // Every thread's copies have landed and every warpgroup's reads of the rings are done
     // before anything after the loop reuses the rings' bytes (random dot kernels, seed

@@ -248,21 +248,7 @@ bool lowerWarpSpecializedFor(Lowering &l, Op *op, const PipelinePlan &plan) {
   // The last iteration's th.wgmma groups, then every consumer is done with the rings.
   std::vector<Value *> results = loop->results();
   results.resize(inits.size());
-  std::vector<size_t> first{0};
-  for (const LinearLayout &layout : layouts)
-    first.push_back(first.back() + size_t(layout.numRegisters()));
-  std::vector<size_t> at;
-  for (const Op *dot : plan.asyncDots) {
-    unsigned k = dot->result()->uses()[0].operandIndex;
-    for (size_t r = first[k]; r < first[k + 1]; ++r)
-      at.push_back(r);
-  }
-  std::vector<Value *> pending;
-  for (size_t r : at)
-    pending.push_back(results[r]);
-  Op *wait = l.b.create(OpCode::ThWgmmaWait, pending, typesOf(pending), {{"pending", Attribute::integer(0)}});
-  for (size_t i = 0; i < at.size(); ++i)
-    results[at[i]] = wait->result(unsigned(i));
+  waitForAsyncDots(l, plan.asyncDots, layouts, results);
   l.b.create(OpCode::ThBarrier, std::span<Value *const>{}, std::span<const Type>{});
   bindValues(l, op->results(), layouts, results, 0);
   l.specialized = ws;
