@@ -22,6 +22,10 @@ std::vector<LinearLayout> layoutsOf(Lowering &l, std::span<Value *const> values)
 bool lowerRegion(Lowering &l, Block *from, Block *to, OpCode terminator, const std::vector<LinearLayout> &layouts,
                  unsigned skip = 0, const std::vector<Value *> &extra = {});
 void asyncWait(Lowering &l, int pending);
+// The body's pipelined loads (and their transposes) read stage `slot` of their rings
+// (`buffers`, one per load of `plan`), until unbindRings.
+void bindRingStage(Lowering &l, const PipelinePlan &plan, const std::vector<Value *> &buffers, Value *slot);
+void unbindRings(Lowering &l, const PipelinePlan &plan);
 // After a loop whose `asyncDots` are still in flight: one th.wgmma_wait {pending = 0} on
 // the registers of the carried values their accumulators are (`results`, laid out as
 // `layouts`), which then stand for the waited values.

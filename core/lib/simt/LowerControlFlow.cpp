@@ -79,6 +79,26 @@ void asyncWait(Lowering &l, int pending) {
              {{"pending", Attribute::integer(pending)}});
 }
 
+void bindRingStage(Lowering &l, const PipelinePlan &plan, const std::vector<Value *> &buffers, Value *slot) {
+  for (size_t k = 0; k < plan.loads.size(); ++k) {
+    const PipelinedLoad &p = plan.loads[k];
+    Value *base = l.b.binary(OpCode::MulI, slot, l.constI32(p.tileElements));
+    l.pipelined[p.load->result()] = {buffers[k], base, p.shared};
+    for (const Op *t : p.transposes)
+      l.pipelined[t->result()] = {buffers[k], base, p.shared.transposed(p.load->result()->type().shape())};
+  }
+}
+
+void unbindRings(Lowering &l, const PipelinePlan &plan) {
+  for (const PipelinedLoad &p : plan.loads) {
+    l.pipelined.erase(p.load->result());
+    for (const Op *t : p.transposes)
+      l.pipelined.erase(t->result());
+  }
+  for (const Op *dot : plan.asyncDots)
+    l.asyncDots.erase(dot);
+}
+
 void waitForAsyncDots(Lowering &l, const std::vector<const Op *> &asyncDots, const std::vector<LinearLayout> &layouts,
                       std::vector<Value *> &results) {
   std::vector<size_t> first{0}; // where each carried value's registers start in `results`
@@ -323,13 +343,7 @@ bool lowerFor(Lowering &l, Op *op) {
     extraYield.push_back(nextSlot);
     if (barriers)
       extraYield.push_back(flipIf(l, wraps, parity));
-    for (size_t k = 0; k < plan->loads.size(); ++k) {
-      const PipelinedLoad &p = plan->loads[k];
-      Value *base = l.b.binary(OpCode::MulI, slot, l.constI32(p.tileElements));
-      l.pipelined[p.load->result()] = {buffers[k], base, p.shared};
-      for (const Op *t : p.transposes)
-        l.pipelined[t->result()] = {buffers[k], base, p.shared.transposed(p.load->result()->type().shape())};
-    }
+    bindRingStage(l, *plan, buffers, slot);
   }
   // The body proper sees the loop's own values (the stage above bound them to later ones).
   l.setScalar(body->argument(0), iv);
@@ -381,13 +395,7 @@ bool lowerFor(Lowering &l, Op *op) {
   if (plan && !plan->inRegisters) {
     if (!barriers)
       asyncWait(l, 0); // the copies of the stages past the end
-    for (const PipelinedLoad &p : plan->loads) {
-      l.pipelined.erase(p.load->result());
-      for (const Op *t : p.transposes)
-        l.pipelined.erase(t->result());
-    }
-    for (const Op *dot : plan->asyncDots)
-      l.asyncDots.erase(dot);
+    unbindRings(l, *plan);
     if (!plan->asyncDots.empty()) {
       // The last iteration's th.wgmma groups: the registers of the loop results the dots
       // yield pass through one wait.

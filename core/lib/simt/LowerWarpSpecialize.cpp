@@ -206,13 +206,7 @@ bool lowerWarpSpecializedFor(Lowering &l, Op *op, const PipelinePlan &plan) {
     l.b.create(OpCode::ThFenceAsyncShared, std::span<Value *const>{}, std::span<const Type>{});
     auto [next, nextParity] = nextSlot(l, slot, parity, stages);
     extraYield = {next, nextParity};
-    for (size_t k = 0; k < plan.loads.size(); ++k) {
-      const PipelinedLoad &p = plan.loads[k];
-      Value *base = l.b.binary(OpCode::MulI, slot, l.constI32(p.tileElements));
-      l.pipelined[p.load->result()] = {buffers[k], base, p.shared};
-      for (const Op *t : p.transposes)
-        l.pipelined[t->result()] = {buffers[k], base, p.shared.transposed(p.load->result()->type().shape())};
-    }
+    bindRingStage(l, plan, buffers, slot);
   }
   l.setScalar(body->argument(0), iv);
   bindValues(l, iterArgs, layouts, newArgs, 0);
@@ -220,13 +214,7 @@ bool lowerWarpSpecializedFor(Lowering &l, Op *op, const PipelinePlan &plan) {
   l.asyncDots.insert(plan.asyncDots.begin(), plan.asyncDots.end());
   bool lowered = lowerRegion(l, body, newBody, OpCode::Yield, layouts, 0, extraYield);
   l.loops.pop_back();
-  for (const PipelinedLoad &p : plan.loads) {
-    l.pipelined.erase(p.load->result());
-    for (const Op *t : p.transposes)
-      l.pipelined.erase(t->result());
-  }
-  for (const Op *dot : plan.asyncDots)
-    l.asyncDots.erase(dot);
+  unbindRings(l, plan);
   if (!lowered)
     return false;
   {
