@@ -191,6 +191,7 @@ private:
   // Whether an access by the current region may go after region q's access at clock `then` (-1: none).
   bool ordered(int q, int64_t then) const { return then < 0 || then <= clock_[size_t(current_)][size_t(q)]; }
   void release(Phase &phase);
+  Phase &arrivePhase(const Op *op, unsigned thread, uint64_t offset);
   void acquire(const std::vector<int64_t> &released);
   // The clock checks of one byte and their records (readByte / writeByte).
   void partitionRead(const Op *op, uint64_t i);

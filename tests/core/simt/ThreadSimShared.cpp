@@ -218,18 +218,13 @@ SharedMemory::Barrier &SharedMemory::barrierAt(const Op *op, unsigned thread, ui
 }
 
 void SharedMemory::asyncArrive(const Op *op, unsigned thread, uint64_t offset) {
-  Barrier &b = barrierAt(op, thread, offset);
-  auto phase = std::find_if(b.phases.begin(), b.phases.end(), [&](const Phase &p) { return p.arrivals < b.count; });
-  if (phase == b.phases.end())
-    phase = b.phases.insert(b.phases.end(), Phase{});
-  ++phase->arrivals;
-  release(*phase);
+  Phase &phase = arrivePhase(op, thread, offset);
   ThreadCopies &c = copies_[thread];
   for (std::vector<Copy> &group : c.committed)
     for (Copy &copy : group)
-      phase->copies.push_back({thread, std::move(copy)});
+      phase.copies.push_back({thread, std::move(copy)});
   for (Copy &copy : c.open)
-    phase->copies.push_back({thread, std::move(copy)});
+    phase.copies.push_back({thread, std::move(copy)});
   c.committed.clear();
   c.open.clear();
 }
@@ -320,14 +315,19 @@ void SharedMemory::waitBarrier(const Op *op, unsigned thread, uint64_t offset, u
   ++b.completed;
 }
 
-void SharedMemory::arrive(const Op *op, unsigned thread, uint64_t offset) {
+// The first phase of the barrier at `offset` still short of arrivals takes one more
+// (a new phase when all are full), with the thread's accesses so far released to it.
+SharedMemory::Phase &SharedMemory::arrivePhase(const Op *op, unsigned thread, uint64_t offset) {
   Barrier &b = barrierAt(op, thread, offset);
   auto phase = std::find_if(b.phases.begin(), b.phases.end(), [&](const Phase &p) { return p.arrivals < b.count; });
   if (phase == b.phases.end())
     phase = b.phases.insert(b.phases.end(), Phase{});
   ++phase->arrivals;
   release(*phase);
+  return *phase;
 }
+
+void SharedMemory::arrive(const Op *op, unsigned thread, uint64_t offset) { arrivePhase(op, thread, offset); }
 
 bool SharedMemory::phaseReady(uint64_t offset, unsigned parity) const {
   auto it = barriers_.find(offset);
