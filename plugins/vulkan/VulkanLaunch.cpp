@@ -8,14 +8,9 @@
 #include "VulkanDevice.h"
 #include "trident/sdk/KernelArgs.h"
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <iterator>
-#include <optional>
-#include <thread>
 
 namespace trident::vulkan {
 
@@ -38,23 +33,6 @@ void destroyModule(trident_module_s &m) {
     d.fn.vkDestroyPipelineLayout(d.device, m.layout, nullptr);
   if (m.shader)
     d.fn.vkDestroyShaderModule(d.device, m.shader, nullptr);
-}
-
-// TRIDENT_VULKAN_PIPELINE_AGAIN=MS[,own]: create each pipeline a second time MS
-// milliseconds after the first (without the plugin's pipeline cache, unless `own`).
-struct PipelineAgain {
-  int waitMs = 0;
-  bool ownCache = false;
-};
-
-std::optional<PipelineAgain> pipelineAgain() {
-  const char *v = std::getenv("TRIDENT_VULKAN_PIPELINE_AGAIN");
-  if (!v || !*v)
-    return std::nullopt;
-  PipelineAgain again;
-  again.waitMs = std::max(0, std::atoi(v));
-  again.ownCache = std::strstr(v, ",own") != nullptr;
-  return again;
 }
 
 } // namespace
@@ -179,30 +157,10 @@ trident_status moduleLoad(trident_device device, const void *binary, size_t size
     pipelineInfo.layout = m->layout;
     if (d.getStatistics)
       pipelineInfo.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
-    auto started = std::chrono::steady_clock::now();
     if (VkResult r = d.fn.vkCreateComputePipelines(d.device, d.pipelineCache, 1, &pipelineInfo, nullptr, &m->pipeline);
         r != VK_SUCCESS) {
       destroyModule(*m);
       return failVk(r, "creating the compute pipeline of " + what + " on " + d.name);
-    }
-    double firstSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (std::optional<PipelineAgain> again = pipelineAgain()) {
-      // Measurement knob (docs/vulkan.md, "NVIDIA's first binary"): wait, then create the
-      // pipeline once more, from the driver's disk cache where the first creation put
-      // a better binary there meanwhile, and keep the second.
-      std::this_thread::sleep_for(std::chrono::milliseconds(again->waitMs));
-      VkPipeline second = VK_NULL_HANDLE;
-      started = std::chrono::steady_clock::now();
-      VkResult r = d.fn.vkCreateComputePipelines(d.device, again->ownCache ? d.pipelineCache : VK_NULL_HANDLE, 1,
-                                                  &pipelineInfo, nullptr, &second);
-      double secondSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      std::fprintf(stderr, "trident: vulkan: %s: pipeline created in %.3f s, again after %d ms in %.3f s (%s)\n",
-                   what.c_str(), firstSeconds, again->waitMs, secondSeconds,
-                   r == VK_SUCCESS ? "kept" : "failed; the first kept");
-      if (r == VK_SUCCESS) {
-        d.fn.vkDestroyPipeline(d.device, m->pipeline, nullptr);
-        m->pipeline = second;
-      }
     }
     if (d.getStatistics)
       printStatistics(d, m->pipeline, what);
