@@ -186,6 +186,46 @@ TEST_CASE("autotuning picks a config per key, keeps results intact, and remember
   }
 }
 
+TEST_CASE("autotuning compiles every config before it times any") {
+  // The middle config cannot compile (tl.arange needs a power of two): its warning comes
+  // before the first timing, since every config is compiled first and the timings then
+  // run back to back (a GPU idle during compiles would be slow for the first ones).
+  const char *source = R"(
+import triton
+import triton.language as tl
+
+@triton.autotune(configs=[triton.Config({'BLOCK': 32}), triton.Config({'BLOCK': 24}), triton.Config({'BLOCK': 64})],
+                 key=['n'])
+@triton.jit
+def inc_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1.0, mask=mask)
+)";
+  std::vector<std::string> lines;
+  RuntimeOptions options = test::testOptions();
+  options.printAutotuning = true;
+  options.log = [&](const LogMessage &m) { lines.push_back(m.text); };
+  Runtime rt(options);
+  Device dev = rt.device("host:0");
+  Kernel k = Kernel::fromSource(source, "inc_kernel", "tuned3.py");
+  const int n = 100;
+  Buffer b = Buffer::fromHost(dev, std::span<const float>(std::vector<float>(n, 1.0f)));
+  k.launch(dev, Grid([&](const Meta &m) -> Dim3 { return {cdiv(n, m["BLOCK"])}; }), {b, n});
+  CHECK(b.toHost<float>()[n - 1] == 2.0f);
+  size_t skipped = lines.size(), firstTiming = lines.size();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find("skipping BLOCK=24") != std::string::npos)
+      skipped = std::min(skipped, i);
+    if (lines[i].find(": config ") != std::string::npos)
+      firstTiming = std::min(firstTiming, i);
+  }
+  INFO(lines.size() << " log lines");
+  REQUIRE(skipped < lines.size());
+  REQUIRE(firstTiming < lines.size());
+  CHECK(skipped < firstTiming);
+}
+
 TEST_CASE("@triton.heuristics values are computed from the launch's values") {
   const char *source = R"(
 import triton
