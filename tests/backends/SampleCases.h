@@ -269,19 +269,26 @@ inline std::vector<Case> cases() {
   };
 }
 
-// The block IR of a case's kernel (nullopt with diagnostics).
-inline std::optional<Module> compileSample(const Case &c, const std::string &samplesDir, Diagnostics &diags) {
-  auto sig = parseSignature(c.signature, diags);
+// The verified block IR of `kernel` in `source` (named `file` in diagnostics) for a
+// signature string (nullopt with diagnostics).
+inline std::optional<Module> compileSource(const std::string &source, const std::string &file,
+                                           const std::string &kernel, const std::string &signature,
+                                           Diagnostics &diags) {
+  auto sig = parseSignature(signature, diags);
   if (!sig)
     return std::nullopt;
   CompileRequest request;
-  request.kernel = c.kernel;
+  request.kernel = kernel;
   request.args = *sig;
-  std::optional<Module> m =
-      compileKernel(readFile(std::filesystem::path(samplesDir) / c.file), c.file, request, diags);
+  std::optional<Module> m = compileKernel(source, file, request, diags);
   if (!m || !verify(*m, diags))
     return std::nullopt;
   return m;
+}
+
+// The block IR of a case's kernel (nullopt with diagnostics).
+inline std::optional<Module> compileSample(const Case &c, const std::string &samplesDir, Diagnostics &diags) {
+  return compileSource(readFile(std::filesystem::path(samplesDir) / c.file), c.file, c.kernel, c.signature, diags);
 }
 
 // The case's buffers (empty vectors for scalar parameters), random from a fixed seed.

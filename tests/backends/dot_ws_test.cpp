@@ -5,6 +5,7 @@
 // that the simulator must catch (a consumer reading a stage before its "full" phase,
 // a producer overwriting one before its "empty" phase, a stage released early).
 #include "DotHarness.h"
+#include "SampleCases.h"
 
 #include "../core/simt/ThreadSim.h"
 #include "trident/backends/nvptx/CodeGen.h"
@@ -97,15 +98,9 @@ WsOutcome runWs(const WsCase &c, const Mutation *mutation = nullptr) {
                           std::to_string(c.groupM);
   INFO(signature);
   Diagnostics diags;
-  auto sig = parseSignature(signature, diags);
-  REQUIRE(sig);
-  CompileRequest request;
-  request.kernel = "matmul_descriptor_kernel";
-  request.args = *sig;
-  std::optional<Module> m = compileKernel(source, "matmul_descriptor.py", request, diags);
+  std::optional<Module> m = compileSource(source, "matmul_descriptor.py", "matmul_descriptor_kernel", signature, diags);
   INFO(diags.str());
   REQUIRE(m);
-  REQUIRE(verify(*m, diags));
 
   std::mt19937 gen(7);
   std::uniform_int_distribution<int> dist(-8, 8);
