@@ -47,6 +47,9 @@ std::optional<IntRange> IndexRanges::compute(Op *op) {
   case OpCode::ThLaneId: return IntRange{0, warpSize_ - 1};
   case OpCode::ThWarpId: return IntRange{0, numThreads_ / warpSize_ - 1};
   case OpCode::ThThreadId: return IntRange{0, numThreads_ - 1};
+  // Program ids are i32 grid coordinates (launches keep each below 2^31).
+  case OpCode::GetProgramId: return IntRange{0, INT32_MAX};
+  case OpCode::GetNumPrograms: return IntRange{1, INT32_MAX};
   default: break;
   }
   if (op->numOperands() != 2)

@@ -107,20 +107,35 @@ std::optional<int64_t> intConstant(const Value *v) {
   return def->attr("value").getInt();
 }
 
-// Whether the loop's induction variable is its counter: where it starts at a constant of
-// zero or more. NVIDIA's driver 580 ran `for (i = -3; i < 1; ++i)` (constant bounds, a
+// How a loop counts. NVIDIA's driver 580 ran `for (i = -3; i < 1; ++i)` (constant bounds, a
 // 32-bit counter, a body with barriers and inner loops) three times, not four, on the
 // H200: trident-randtest seed 358's outputs there are exactly those of the loop cut to
-// -3..0. Loops whose start may be negative count 0, 1, ... below their trip count instead
-// (the form of glslang's loops); TRIDENT_VULKAN_LOOP_REBASE=off keeps every loop's own
-// counter (to check the driver).
-bool keepsItsCounter(const Value *lb) {
-  static const bool off = [] {
-    const char *v = std::getenv("TRIDENT_VULKAN_LOOP_REBASE");
-    return v && !std::strcmp(v, "off");
-  }();
+// -3..0. So a loop whose start may be negative counts 0, 1, ... instead (the form of
+// glslang's loops), and its induction variable is start + n * step:
+//   Own      the induction variable is the counter, compared with the end: starts that are
+//            constants of zero or more, or values IndexRanges proves non-negative.
+//   Trips    the counter runs below a trip count: constant bounds (the count folds) and,
+//            by default, the rest.
+//   Compare  the counter runs while start + n * step < end, no trip count (a 64-bit
+//            UDiv for i64 loops otherwise).
+// TRIDENT_VULKAN_LOOP_REBASE=off keeps every loop's own counter, =compare takes Compare for
+// loops with bounds that are not all constants (both to check the driver).
+enum class Counting { Own, Trips, Compare };
+
+Counting countingOf(Translator &t, const Op *op) {
+  static const char *knob = std::getenv("TRIDENT_VULKAN_LOOP_REBASE");
+  static const bool off = knob && !std::strcmp(knob, "off"), compare = knob && !std::strcmp(knob, "compare");
+  const Value *lb = op->operand(0);
   std::optional<int64_t> c = intConstant(lb);
-  return off || (c && *c >= 0);
+  if (off || (c && *c >= 0))
+    return Counting::Own;
+  if (!c) {
+    std::optional<IntRange> r = t.ranges().of(const_cast<Value *>(lb));
+    if (r && r->nonNegative())
+      return Counting::Own;
+  }
+  bool constantBounds = c && intConstant(op->operand(1)) && intConstant(op->operand(2));
+  return compare && !constantBounds ? Counting::Compare : Counting::Trips;
 }
 
 // The trip count of `for (iv = lb; iv < ub; iv += step)` with step > 0, in ivType:
@@ -145,8 +160,9 @@ bool translateFor(Translator &t, Op *op) {
     return false;
   uint32_t lb = t.scalar(op->operand(0)), ub = t.scalar(op->operand(1)), step = t.scalar(op->operand(2));
   uint32_t ivType = t.valueType(op->operand(0)->type());
-  bool rebased = !keepsItsCounter(op->operand(0));
-  uint32_t trips = rebased ? tripCount(t, op, ivType, lb, ub, step) : 0;
+  Counting counting = countingOf(t, op);
+  bool rebased = counting != Counting::Own;
+  uint32_t trips = counting == Counting::Trips ? tripCount(t, op, ivType, lb, ub, step) : 0;
   Flat init = flatten(t, inits);
   std::vector<uint32_t> phiTypes = init.types;
   Ids initial = carried(t, init.ids, phiTypes);
@@ -163,14 +179,16 @@ bool translateFor(Translator &t, Op *op) {
     phiIds.push_back(phis.back().id);
   }
   Ids current = fromCarried(t, phiIds, phiTypes, init.types);
-  uint32_t inRange = rebased ? t.emit(Spv::ULessThan, t.boolType(), {counter.id, trips})
-                             : t.emit(Spv::SLessThan, t.boolType(), {counter.id, ub});
+  auto rebase = [&] { return t.emit(Spv::IAdd, ivType, {lb, t.emit(Spv::IMul, ivType, {counter.id, step})}); };
+  uint32_t iv = counting == Counting::Compare ? rebase() : 0;
+  uint32_t inRange = counting == Counting::Trips ? t.emit(Spv::ULessThan, t.boolType(), {counter.id, trips})
+                                                 : t.emit(Spv::SLessThan, t.boolType(), {iv ? iv : counter.id, ub});
   t.emitVoid(Spv::LoopMerge, {merge, cont, 0});
   t.emitVoid(Spv::BranchConditional, {inRange, bodyLabel, merge});
 
   t.beginBlock(bodyLabel);
-  uint32_t iv =
-      rebased ? t.emit(Spv::IAdd, ivType, {lb, t.emit(Spv::IMul, ivType, {counter.id, step})}) : counter.id;
+  if (!iv)
+    iv = rebased ? rebase() : counter.id;
   t.set(body->argument(0), {iv});
   std::vector<Value *> iters = body->arguments();
   unflatten(t, std::span(iters).subspan(1), init.counts, current);
