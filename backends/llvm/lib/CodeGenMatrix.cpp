@@ -79,7 +79,18 @@ bool Translator::translateMatrix(Op *op) {
     auto tile = [&](unsigned operand, const std::string &name) {
       llvm::Type *element = type(op->operand(operand)->type().pointee());
       TargetHooks::MatrixTile t;
-      t.address = b.CreateInBoundsGEP(element, x(operand), x(operand + 1));
+      // An index that is another plus a constant (the k steps of a dot, from one origin):
+      // the tile at the other's address and the constant's bytes past it.
+      const Value *index = op->operand(operand + 1);
+      const Op *def = index->definingOp();
+      const Op *constant = def && def->is(OpCode::AddI) ? def->operand(1)->definingOp() : nullptr;
+      unsigned bytes = unsigned(element->getPrimitiveSizeInBits() / 8);
+      if (constant && constant->is(OpCode::Constant) && constant->attr("value").isInt() && bytes) {
+        t.address = b.CreateInBoundsGEP(element, x(operand), value(def->operand(0)));
+        t.offset = constant->attr("value").getInt() * int64_t(bytes);
+      } else {
+        t.address = b.CreateInBoundsGEP(element, x(operand), x(operand + 1));
+      }
       t.mnMajor = op->stringAttr(name + "_major") == "mn";
       t.swizzle = op->intAttr(name + "_swizzle");
       t.sbo = op->intAttr(name + "_sbo");

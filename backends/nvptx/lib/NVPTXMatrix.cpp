@@ -18,10 +18,12 @@
 // tf32 operands are rounded from f32 with cvt.rna.tf32.f32 first.
 #include "NVPTXHooks.h"
 
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
 #include <optional>
 #include <sstream>
 
@@ -270,11 +272,20 @@ namespace {
 
 // The 64-bit matrix descriptor of a tile (PTX ISA, "Matrix Descriptor Format"): start
 // address, leading and stride byte offsets (each >> 4, 14 bits), the swizzle mode.
+// A tile `offset` bytes past its address (a multiple of 16) has the address's descriptor
+// plus offset >> 4: both lie in shared memory (below 2^18 bytes), so the 14-bit start
+// field does not carry. The k steps of a dot then share one descriptor and each adds a
+// constant (one 64-bit add, not a mask, shift and or each).
 llvm::Value *matrixDescriptor(llvm::IRBuilder<> &b, const llvmgen::TargetHooks::MatrixTile &t) {
   uint64_t mode = t.swizzle == 128 ? 1 : t.swizzle == 64 ? 2 : 3;
   uint64_t fixed = (uint64_t(t.lbo >> 4) & 0x3FFF) << 16 | (uint64_t(t.sbo >> 4) & 0x3FFF) << 32 | mode << 62;
-  llvm::Value *address = b.CreateLShr(b.CreateAnd(sharedAddress(b, t.address), b.getInt64(0x3FFFF)), b.getInt64(4));
-  return b.CreateOr(address, b.getInt64(fixed));
+  bool folds = t.offset > 0 && t.offset % 16 == 0 && t.offset < (int64_t(1) << 18);
+  llvm::Value *ptr = t.address;
+  if (t.offset && !folds)
+    ptr = b.CreateGEP(b.getInt8Ty(), ptr, b.getInt64(t.offset));
+  llvm::Value *address = b.CreateLShr(b.CreateAnd(sharedAddress(b, ptr), b.getInt64(0x3FFFF)), b.getInt64(4));
+  llvm::Value *desc = b.CreateOr(address, b.getInt64(fixed));
+  return folds ? b.CreateAdd(desc, b.getInt64(uint64_t(t.offset) >> 4), "", true, true) : desc;
 }
 
 // Register constraints of values carried in and out of inline PTX unchanged: f32 in .f32
@@ -331,7 +342,19 @@ std::vector<llvm::Value *> NVPTXHooks::warpgroupMultiply(llvm::IRBuilder<> &b, s
     return {};
   const auto &[shape, acc, in] = *parsed;
   bool halfAcc = acc == "f16";
-  std::vector<llvm::Value *> words = halfAcc ? packWords(b, c, false) : std::vector<llvm::Value *>(c.begin(), c.end());
+  // A zero accumulator (the first k step of a dot that starts from zeros) is not read:
+  // scale-d is false and the tied registers start undefined, so that nothing writes the
+  // zeros first. (D = A * B then, which is A * B + (-0.0): an exact-zero sum keeps its
+  // sign where adding +0.0 would make it +0.0.)
+  bool zero = std::all_of(c.begin(), c.end(), [](llvm::Value *v) {
+    auto *k = llvm::dyn_cast<llvm::Constant>(v);
+    return k && k->isNullValue();
+  });
+  std::vector<llvm::Value *> cIn(c.begin(), c.end());
+  if (zero)
+    for (llvm::Value *&v : cIn)
+      v = llvm::UndefValue::get(v->getType());
+  std::vector<llvm::Value *> words = halfAcc ? packWords(b, cIn, false) : cIn;
   unsigned nd = unsigned(words.size());
   std::vector<llvm::Value *> inputs;
   std::string inputConstraints, aText;
@@ -349,7 +372,7 @@ std::vector<llvm::Value *> NVPTXHooks::warpgroupMultiply(llvm::IRBuilder<> &b, s
   inputs.push_back(matrixDescriptor(b, bTile));
   inputConstraints += ",l";
   unsigned bAt = nd + unsigned(inputs.size()) - 1;
-  // scale-d is a predicate: always accumulate (a zero accumulator starts a dot). Float
+  // scale-d is a predicate: accumulate unless the accumulator is zero. Float
   // inputs scale A and B by +1; only 16-bit ones may be MN-major (the transposes);
   // integers take neither.
   std::string immediates;
@@ -358,7 +381,7 @@ std::vector<llvm::Value *> NVPTXHooks::warpgroupMultiply(llvm::IRBuilder<> &b, s
                  (bTile.mnMajor ? "1" : "0");
   else if (in == "tf32" || in == "e4m3" || in == "e5m2")
     immediates = ", 1, 1";
-  std::string text = "{\n.reg .pred p;\nsetp.eq.u32 p, 1, 1;\nwgmma.mma_async.sync.aligned." + shape + "." + acc + "." +
+  std::string text = std::string("{\n.reg .pred p;\nsetp.") + (zero ? "ne" : "eq") + ".u32 p, 1, 1;\nwgmma.mma_async.sync.aligned." + shape + "." + acc + "." +
                      in + "." + in + " " + registers(0, nd) + ", " + aText + ", $" + std::to_string(bAt) + ", p" +
                      immediates + ";\n}";
   std::vector<llvm::Value *> d = tiedAsm(b, text, words, inputs, inputConstraints);

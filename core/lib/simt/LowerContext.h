@@ -175,6 +175,18 @@ public:
   // iteration leaves its group in flight (th.wgmma_wait {pending = 1}) and the loop's
   // result waits for it (Pipeline.h).
   std::unordered_set<const Op *> asyncDots;
+  // Block values th.wgmma reads from shared memory that a dot wrote there (matrixTile in
+  // LowerDot.cpp): the buffer, its layout, and the op it was written before. A later dot
+  // of the same value and layout whose write would go in the same block after that op
+  // reads the same buffer (attention's Q, read by the causal kernel's two loops: one
+  // write, and no registers of Q live through the first loop).
+  struct StagedTile {
+    const Value *value;
+    std::vector<int64_t> bases;
+    Value *buffer;
+    Op *before;
+  };
+  std::vector<StagedTile> stagedTiles;
   // The scf.for loops being lowered, outermost first: the block-IR loop and its
   // thread-IR counterpart (code for a loop-invariant value can go before the latter).
   std::vector<std::pair<const Op *, Op *>> loops;

@@ -317,7 +317,10 @@ bool lowerFor(Lowering &l, Op *op) {
       barrierWait(l, barriers, slot, parity);
     else
       asyncWait(l, plan->ahead - 1);
-    if (std::any_of(plan->loads.begin(), plan->loads.end(), [](const PipelinedLoad &p) { return p.asyncProxy; }))
+    // Stages that cp.async wrote (the generic proxy) and th.wgmma reads (the async proxy)
+    // need the cross-proxy fence; tensor copies write through the async proxy themselves.
+    if (std::any_of(plan->loads.begin(), plan->loads.end(),
+                    [](const PipelinedLoad &p) { return p.asyncProxy && !p.tma; }))
       l.b.create(OpCode::ThFenceAsyncShared, std::span<Value *const>{}, std::span<const Type>{});
     // Without asynchronous dots the copies below follow at once: every thread must be done
     // with the stage they overwrite (the previous iteration's).

@@ -33,6 +33,7 @@
 #include <cassert>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -233,8 +234,26 @@ MatrixTile matrixTile(Lowering &l, Value *v, unsigned kDim, bool kMajor) {
     InsertionGuard guard(l.b);
     if (Op *loop = outermostInvariantLoop(l, v))
       l.b.setInsertionPoint(loop);
-    t.buffer = l.writeShared(own, t.shared);
-    l.b.create(OpCode::ThFenceAsyncShared, std::span<Value *const>{}, std::span<const Type>{});
+    // Written already, before an op of this block that comes before the insertion point?
+    // (The buffer is written only there, so it still holds v.)
+    Op *before = l.b.insertionOp();
+    for (const Lowering::StagedTile &s : l.stagedTiles) {
+      if (s.value != v || s.bases != t.shared.bases || s.before->parentBlock() != l.b.block())
+        continue;
+      bool earlier = before == nullptr;
+      for (Op *o = s.before; o && !earlier; o = o->next())
+        earlier = o == before;
+      if (earlier) {
+        t.buffer = s.buffer;
+        break;
+      }
+    }
+    if (!t.buffer) {
+      t.buffer = l.writeShared(own, t.shared);
+      l.b.create(OpCode::ThFenceAsyncShared, std::span<Value *const>{}, std::span<const Type>{});
+      if (before)
+        l.stagedTiles.push_back({v, t.shared.bases, t.buffer, before});
+    }
   }
   std::optional<MatrixDescriptor> desc = matrixDescriptor(t.shared, v->type().shape(), kDim, bytes);
   assert(desc && "planMma admits only operands with a canonical tile");
@@ -328,13 +347,24 @@ bool lowerDotWgmma(Lowering &l, Op *op, const MmaPlan &plan) {
           fenced.push_back(aRegs->regs[size_t(regA.at(corner ^ atomElement(atom.a.registerBits, e, aShape)))]);
       }
   }
+  // An accumulator of +0 constants (a dot that starts from zeros) is not fenced: the
+  // NVPTX backend does not read it (scale-d false), so nothing writes those registers.
+  bool zeroAcc = std::all_of(d.regs.begin(), d.regs.end(), [](const Value *v) {
+    const Op *def = v->definingOp();
+    if (!def || !def->is(OpCode::Constant))
+      return false;
+    const Attribute &value = def->attr("value");
+    return (value.isInt() && value.getInt() == 0) ||
+           (value.isFloat() && value.getFloat() == 0.0 && !std::signbit(value.getFloat()));
+  });
   size_t accAt = fenced.size();
-  fenced.insert(fenced.end(), d.regs.begin(), d.regs.end());
+  if (!zeroAcc)
+    fenced.insert(fenced.end(), d.regs.begin(), d.regs.end());
   std::vector<Type> fencedTypes;
   for (Value *v : fenced)
     fencedTypes.push_back(v->type());
   Op *fence = l.b.create(OpCode::ThWgmmaFence, fenced, fencedTypes);
-  for (size_t i = 0; i < d.regs.size(); ++i)
+  for (size_t i = 0; i < d.regs.size() && !zeroAcc; ++i)
     d.regs[i] = fence->result(static_cast<unsigned>(accAt + i));
   for (int64_t k0 = 0; k0 < aShape[1]; k0 += atom.k) {
     for (int64_t rc = 0; rc < lc.numRegisters(); rc += numC) {

@@ -202,8 +202,9 @@ bool lowerWarpSpecializedFor(Lowering &l, Op *op, const PipelinePlan &plan) {
   {
     InsertionGuard guard(l.b);
     l.b.setInsertionPointToEnd(newBody);
+    // No async-proxy fence: the tensor copies wrote the stage through the async proxy,
+    // which th.wgmma reads it through.
     barrierWait(l, full, slot, parity);
-    l.b.create(OpCode::ThFenceAsyncShared, std::span<Value *const>{}, std::span<const Type>{});
     auto [next, nextParity] = nextSlot(l, slot, parity, stages);
     extraYield = {next, nextParity};
     bindRingStage(l, plan, buffers, slot);

@@ -71,7 +71,9 @@ struct PipelinedLoad {
   int64_t width = 1;    // elements per copy
   SharedLayout shared;  // the arrangement of one stage (what the dot's operand read expects)
   int64_t tileElements = 0;
-  bool asyncProxy = false; // read by th.wgmma (through the async proxy: fenced after the copies)
+  // Read by th.wgmma (through the async proxy): fenced after the copies, unless they are
+  // tensor copies (`tma`), which write through the async proxy too.
+  bool asyncProxy = false;
   // A tt.descriptor_load the tensor-copy engine serves (Tma.h): thread 0 copies each stage.
   std::optional<TensorMapSpec> tma;
   // tt.trans ops of the load that dots read: they read the same stage as its transpose.

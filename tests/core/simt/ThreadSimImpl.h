@@ -167,6 +167,9 @@ private:
   struct Copy {
     uint64_t offset;
     std::vector<uint8_t> data;
+    // A tensor copy: written through the async proxy, which th.wgmma reads through too
+    // (no th.fence_async_shared needed between them); cp.async writes as the threads do.
+    bool asyncProxy = false;
   };
   struct ThreadCopies {
     std::vector<Copy> open;

@@ -278,7 +278,7 @@ void SharedMemory::tensorCopy(const Op *op, unsigned thread, uint64_t barrier, u
   checkAndRecord(op, thread, offset, data.size(), Access::StartCopy);
   Phase &p = b.phases[size_t(at)];
   p.copiedBytes += data.size();
-  p.copies.push_back({thread, Copy{offset, std::move(data)}});
+  p.copies.push_back({thread, Copy{offset, std::move(data), true}});
 }
 
 void SharedMemory::waitBarrier(const Op *op, unsigned thread, uint64_t offset, unsigned parity) {
@@ -307,7 +307,7 @@ void SharedMemory::waitBarrier(const Op *op, unsigned thread, uint64_t offset, u
       // Visible to every thread (each waits for the phase), as if before the last barrier.
       writer_[at] = int(by);
       writeEpoch_[at] = epoch_ - 1;
-      unfenced_[at] = true;
+      unfenced_[at] = !copy.asyncProxy;
     }
   b.lastRelease = front.release;
   acquire(b.lastRelease);

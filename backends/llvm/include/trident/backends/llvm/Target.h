@@ -153,6 +153,7 @@ public:
   // An operand in shared memory: its first element's address and its canonical layout.
   struct MatrixTile {
     llvm::Value *address = nullptr;
+    int64_t offset = 0; // bytes from `address` to the tile (a constant: k steps share an address)
     bool mnMajor = false;
     int64_t swizzle = 0, sbo = 0, lbo = 0;
   };
