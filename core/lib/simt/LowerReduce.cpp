@@ -89,7 +89,7 @@ bool lowerReduce(Lowering &l, Op *op) {
   };
   // Combines `items` in order: left to right, or where the combiner allows regrouping,
   // neighbours pairwise level by level (the operands keep their order).
-  const bool tree = regroupable(combiner);
+  const bool tree = l.target.treeReductions && regroupable(combiner);
   auto combineAll = [&](std::vector<Tuple> items) -> std::optional<Tuple> {
     if (!tree) {
       Tuple r = items[0];
