@@ -5,7 +5,9 @@
 # .dev/bundle/, for scripts/device-run.sh on a GPU machine without LLVM.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$root/build-rel"
+# TRIDENT_BUNDLE_BUILD: another Release tree to pack (it is unpacked as build-rel all the same).
+build="${TRIDENT_BUNDLE_BUILD:-$root/build-rel}"
+name="$(basename "$build")"
 out="$root/.dev/bundle"
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -17,9 +19,9 @@ host_only=(sim_samples_tests e2e_random_tests trident-translate trident-fuzz-rep
            backend_samples_tests backend_nvptx_tests backend_op_coverage_tests
            'core_*_tests')
 skip=(); for n in "${host_only[@]}"; do skip+=(! -name "$n"); done
-(cd "$root" && find build-rel \( -type f -perm -u+x -o -name '*.so*' -o -name '*.tbundle' \) \
+(cd "$(dirname "$build")" && find "$name" \( -type f -perm -u+x -o -name '*.so*' -o -name '*.tbundle' \) \
    ! -path '*/CMakeFiles/*' ! -name '*.o' ! -name '*.a' "${skip[@]}" -print0 |
-   tar --null -cf - -T - | xz -T2 -6 > "$out/build.tar.xz")
+   tar --null --transform "s,^$name,build-rel," -cf - -T - | xz -T2 -6 > "$out/build.tar.xz")
 for lib in libLLVM.so.19.1 libz3.so.4 libedit.so.2 libffi.so.8 libbsd.so.0 libmd.so.0; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$out/deps/"
 done
