@@ -207,19 +207,6 @@ DotRow matmulTyped(const Device &dev, Wide t, int s, int repeats, const std::str
 }
 
 
-// `only`: comma-separated parts of "kernel size" names, any of which selects a row
-// (empty: every row).
-bool rowSelected(const std::string &only, const std::string &name) {
-  if (only.empty())
-    return true;
-  for (size_t at = 0; at <= only.size();) {
-    size_t end = std::min(only.find(',', at), only.size());
-    if (end > at && name.find(only.substr(at, end - at)) != std::string::npos)
-      return true;
-    at = end + 1;
-  }
-  return false;
-}
 
 } // namespace
 
@@ -394,6 +381,20 @@ std::vector<DotRow> benchDots(const Device &dev, bool small, int repeats, const 
           [&] { return attentionBackward(dev, Z, H, N, D, causal, repeats, dir); });
     }
   return rows;
+}
+
+// `only`: comma-separated parts of "kernel size" names, any of which selects a row
+// (empty: every row).
+bool rowSelected(const std::string &only, const std::string &name) {
+  if (only.empty())
+    return true;
+  for (size_t at = 0; at <= only.size();) {
+    size_t end = std::min(only.find(',', at), only.size());
+    if (end > at && name.find(only.substr(at, end - at)) != std::string::npos)
+      return true;
+    at = end + 1;
+  }
+  return false;
 }
 
 } // namespace trident::bench

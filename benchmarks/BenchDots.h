@@ -36,6 +36,10 @@ DotRow attention(const Device &dev, int Z, int H, int N, int D, bool causal, int
 DotRow attentionBackward(const Device &dev, int Z, int H, int N, int D, bool causal, int repeats,
                          const std::string &samplesDir);
 
+// `only`: comma-separated parts of "kernel size" names, any of which selects a row
+// (empty: every row).
+bool rowSelected(const std::string &only, const std::string &name);
+
 // `samplesDir`: samples/*.py; `benchDir`: benchmarks/*.py (the typed, descriptor and
 // persistent matmuls). `only`: comma-separated substrings of "kernel size" (say
 // "descriptor,x16384x"); a row runs when its name contains one (empty: all rows).

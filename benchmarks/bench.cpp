@@ -11,8 +11,9 @@
 //   trident-bench [--device D]... [--all] [--small] [--repeats N] [--warps N,...] [--programs N]
 //                 [--chain N] [--kernels memory|dots|all] [--only NAMES] [--samples DIR] [--json FILE]
 // --kernels: the memory-bound rows, the matmul and attention rows (BenchDots.h), or both
-// (the default; dots on GPUs only). --only: the dot rows whose "kernel size" contains one
-// of these comma-separated parts ("descriptor,persistent", "x16384x").
+// (the default; dots on GPUs only). --only: the rows whose "kernel size" contains one
+// of these comma-separated parts ("descriptor,persistent", "x16384x", "layer norm"; the
+// device copy runs always, the bandwidth reference of the memory rows).
 // --warps: the warps of softmax and layer norm (default: Triton's tutorial choice); several
 // (--warps 4,8,16) give a row per count, named "softmax w4" and so on;
 // --programs: softmax in that many programs, each looping over rows (default: one per row);
@@ -80,16 +81,23 @@ public:
     std::fflush(stdout);
     const size_t n = o_.small ? (size_t(1) << 20) : (size_t(1) << 28);
     if (o_.kernels != "dots") {
-      double copyGbps = copy(dev, n);
-      vectorAdd(dev, n, copyGbps);
-      vectorAdd(dev, 1024, copyGbps); // one program: the device time of a launch itself
+      double copyGbps = copy(dev, n); // every row's reference, whatever --only says
+      // --only leaves out the memory rows whose "kernel size" names none of its parts.
+      auto want = [&](const std::string &name) { return rowSelected(o_.only, name); };
+      if (want("vector add " + pow2(n) + " f32"))
+        vectorAdd(dev, n, copyGbps);
+      if (want("vector add 2^10 f32"))
+        vectorAdd(dev, 1024, copyGbps); // one program: the device time of a launch itself
       // Triton's tutorials: more warps for longer softmax rows; 8 for layer norm here.
       auto warpCounts = [&](int tutorial) { return o_.warps.empty() ? std::vector<int>{tutorial} : o_.warps; };
+      const int softmaxRows = o_.small ? 64 : 16384, normRows = o_.small ? 64 : 4096;
       for (int cols : {1024, 4096, 16384})
         for (int warps : warpCounts(cols >= 4096 ? 16 : cols >= 2048 ? 8 : 4))
-          softmax(dev, o_.small ? 64 : 16384, cols, warps, copyGbps);
+          if (want(named("softmax", warps) + " " + std::to_string(softmaxRows) + "x" + std::to_string(cols) + " f32"))
+            softmax(dev, softmaxRows, cols, warps, copyGbps);
       for (int warps : warpCounts(8))
-        layerNorm(dev, o_.small ? 64 : 4096, 8192, warps, copyGbps);
+        if (want(named("layer norm fwd", warps) + " " + std::to_string(normRows) + "x8192 f16"))
+          layerNorm(dev, normRows, 8192, warps, copyGbps);
     }
     saveSoFar();
     if (o_.kernels == "dots" || (o_.kernels == "all" && dev.info().isGpu)) {

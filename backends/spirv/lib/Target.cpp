@@ -154,6 +154,7 @@ TargetDesc targetDesc(const DeviceInfo &device) {
   else if (shared && !std::strcmp(shared, "tiled"))
     t.coopShared = CoopSharedLayout::Tiled;
   t.subgroupBarriers = knobOn("TRIDENT_VULKAN_SUBGROUP_BARRIERS");
+  t.treeReductions = knobOn("TRIDENT_VULKAN_REDUCE_TREE");
   // Only where cooperative matrices take the loops' dots (their loops hold the most
   // conversions): the plain lowering keeps its smallest footprint.
   t.spreadSharedMemory = !t.coopMatrices.empty() && knobOn("TRIDENT_VULKAN_SPREAD_SHARED");

@@ -5,6 +5,9 @@
 // masked-off lane never touches its address.
 #include "Translator.h"
 
+#include <cstdlib>
+#include <cstring>
+
 namespace trident::spirv {
 
 // The memory form of a value and back (only i1 differs: a byte 0 or 1).
@@ -174,6 +177,18 @@ Ids nulls(Translator &t, Type type) {
   return Ids(lengthOf(type), t.w.nullConstant(t.valueType(type)));
 }
 
+// Whether a masked load of narrow elements in words (vector<8xf16> as a uvec4) merges as
+// one phi of the words, split after (the default), or, with TRIDENT_VULKAN_MASKED_WORDS=off,
+// as one phi per element split inside the guarded block (the fourth session's form,
+// f6cf404: layer norm's forward then had 8 half phis a load), a measurement knob.
+static bool maskedWordsPhi() {
+  static const bool on = [] {
+    const char *v = std::getenv("TRIDENT_VULKAN_MASKED_WORDS");
+    return !v || std::strcmp(v, "off") != 0;
+  }();
+  return on;
+}
+
 bool translateLoad(Translator &t, Op *op) {
   Type r = op->result()->type(), element = r.element();
   unsigned n = lengthOf(r);
@@ -184,7 +199,7 @@ bool translateLoad(Translator &t, Op *op) {
   uint32_t pred = op->numOperands() > 1 ? t.scalar(op->operand(1)) : 0;
   Ids other = op->numOperands() > 2 ? t.get(op->operand(2)) : nulls(t, r);
   Access a = accessOf(t, element, n);
-  if (pred && a.words) {
+  if (pred && a.words && maskedWordsPhi()) {
     // A masked vector of words: one phi of the words (not one per element), split after.
     Ids otherMemory;
     for (uint32_t v : other)

@@ -22,6 +22,9 @@
 //             thread IR) each get an array of their own.
 #include "Translator.h"
 
+#include <cstdlib>
+#include <cstring>
+
 namespace trident::spirv {
 
 namespace {
@@ -372,6 +375,29 @@ uint32_t blockVectorView(Translator &t, Value *alloc, unsigned bytes, unsigned l
   return var;
 }
 
+// Block layout: a vector of two or four 4-byte elements (a reduction's partials across
+// warps, vector<4xf32>) moves as one 8- or 16-byte access of a vector of them, through a
+// view of its allocation as an array of such vectors, as the packed layout's uvec4 units
+// do; 0 where it cannot, or with TRIDENT_VULKAN_SHARED_VECTORS=off (one access per
+// element, the earlier form: softmax on 16 warps read its 16 partials with 16 loads).
+uint32_t blockWideView(Translator &t, Value *alloc, Type element, unsigned length, uint32_t &vectorType) {
+  static const bool on = [] {
+    const char *v = std::getenv("TRIDENT_VULKAN_SHARED_VECTORS");
+    return !v || std::strcmp(v, "off") != 0;
+  }();
+  unsigned bytes = Translator::memoryBytes(element), total = bytes * length;
+  if (!on || t.sharedLayout() != SharedLayout::Block || bytes != 4 || (length != 2 && length != 4))
+    return 0;
+  int64_t offset = t.sharedOffset(alloc), size = alloc->definingOp()->intAttr("size");
+  if (offset % total || size < total)
+    return 0;
+  vectorType = t.w.vectorType(t.memoryType(element), length);
+  uint32_t &var = t.sharedView(alloc, vectorType);
+  if (!var)
+    var = aliasedBlock(t, vectorType, total, size, offset);
+  return var;
+}
+
 bool translateAccess(Translator &t, Op *op) {
   Value *alloc = op->operand(0);
   Type element = alloc->type().pointee();
@@ -384,6 +410,30 @@ bool translateAccess(Translator &t, Op *op) {
   bool isLoad = op->is(OpCode::ThLoadShared);
   unsigned length = isLoad ? lengthOf(op->result()->type()) : unsigned(t.get(op->operand(2)).size());
   uint32_t vectorType = 0;
+  if (uint32_t view = blockWideView(t, alloc, element, length, vectorType)) {
+    uint32_t at = t.emit(Spv::ShiftRightLogical, t.u32Type(), {index, t.u32(uint32_t(__builtin_ctz(length)))});
+    uint32_t pointer =
+        t.emit(Spv::AccessChain, t.w.pointerType(StorageClass::Workgroup, vectorType), {view, t.u32(0), at});
+    uint32_t mem = t.memoryType(element);
+    if (isLoad) {
+      uint32_t v = sharedLoad(t, vectorType, pointer);
+      Ids out;
+      for (unsigned k = 0; k < length; ++k)
+        out.push_back(fromMemory(t, element, t.emit(Spv::CompositeExtract, mem, {v, k})));
+      t.set(op->result(), out);
+      return true;
+    }
+    const Ids &values = t.get(op->operand(2));
+    uint32_t pred = op->numOperands() > 3 ? t.scalar(op->operand(3)) : 0;
+    t.guarded(pred, {}, {}, [&] {
+      Ids memoryValues;
+      for (uint32_t v : values)
+        memoryValues.push_back(toMemory(t, element, v));
+      sharedStore(t, pointer, t.emit(Spv::CompositeConstruct, vectorType, memoryValues));
+      return Ids{};
+    });
+    return true;
+  }
   if (uint32_t view = blockVectorView(t, alloc, bytes, length, vectorType)) {
     auto pointer = [&] {
       uint32_t at = t.emit(Spv::ShiftRightLogical, t.u32Type(), {index, t.u32(uint32_t(__builtin_ctz(length)))});

@@ -113,6 +113,11 @@ struct TargetDesc {
   // Shared allocations placed where earlier ones died longest ago, up to sharedMemoryBytes,
   // rather than at the lowest offset that fits (SharedMemory.h): fewer barriers, more bytes
   bool spreadSharedMemory = false;
+  // Reductions whose combiner regroups exactly (min/max, integer and bitwise ops) combine a
+  // thread's registers and the warps' partials as trees of neighbouring pairs, not left
+  // to right (LowerReduce.cpp); the same values, fewer dependent ops. Vulkan:
+  // TRIDENT_VULKAN_REDUCE_TREE=off keeps the chains, to measure.
+  bool treeReductions = true;
 
   unsigned log2WarpSize() const;
 };
