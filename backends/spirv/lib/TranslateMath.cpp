@@ -86,6 +86,13 @@ bool translateAbs(Translator &t, Op *op) {
     bool wide = e.bitWidth() < 32 && wideNarrowAbs();
     uint32_t absType = wide ? t.u32Type() : type;
     mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+      if (e.bitWidth() == 64) {
+        // (x ^ s) - s with s = x >> 63 (arithmetic): lavapipe (Mesa 22.3.6) got the
+        // select form wrong for x = OpSConvert(0 - y), |x| coming out as x
+        // (trident-randtest seed 2636; lit translate/spirv-abs-i64.tir).
+        uint32_t s = t.emit(Spv::ShiftRightArithmetic, type, {a[0], t.constant(type, 63)});
+        return t.emit(Spv::ISub, type, {t.emit(Spv::BitwiseXor, type, {a[0], s}), s});
+      }
       uint32_t x = wide ? t.emit(Spv::SConvert, absType, {a[0]}) : a[0];
       uint32_t negative = t.emit(Spv::SLessThan, t.boolType(), {x, t.constant(absType, 0)});
       uint32_t r = t.emit(Spv::Select, absType, {negative, t.emit(Spv::SNegate, absType, {x}), x});
