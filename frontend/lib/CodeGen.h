@@ -325,7 +325,7 @@ private:
   const ModuleEnv &main_, &prelude_;
   bool debug_;
   Builder b_;
-  BuiltinTable builtins_;
+  const BuiltinTable &builtins_; // shared by every CodeGen (CodeGen.cpp)
   const SourceBuffer *source_ = nullptr;
   std::vector<std::unique_ptr<Frame>> frames_;
   std::set<std::pair<const ModuleEnv *, std::string>> evaluatingGlobals_;

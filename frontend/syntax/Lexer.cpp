@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <string_view>
+#include <vector>
 
 namespace trident::frontend {
 
@@ -20,6 +22,28 @@ constexpr std::array kOperators = {
     "**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+=",
     "-=",  "*=",  "/=",  "%=",  "&=",  "|=", "^=", "@=", "+",  "-",  "*",  "/",  "%",  "@",  "&",  "|",
     "^",   "~",   "<",   ">",   "(",   ")",  "[",  "]",  "{",  "}",  ",",  ":",  ".",  ";",  "="};
+
+// The longest operator `rest` starts with, or "" for none. The operators are grouped
+// by their first character once (each group keeps kOperators' longest-first order), so
+// a token is compared with the few operators of its first character, not all 47.
+std::string_view operatorAt(std::string_view rest) {
+  static const std::array<std::vector<std::string_view>, 256> byFirst = [] {
+    std::array<std::vector<std::string_view>, 256> groups;
+    for (const char *op : kOperators)
+      groups[static_cast<unsigned char>(op[0])].push_back(op);
+    return groups;
+  }();
+  if (rest.empty())
+    return {};
+  for (std::string_view o : byFirst[static_cast<unsigned char>(rest[0])]) {
+    bool match = o.size() <= rest.size();
+    for (size_t i = 1; match && i < o.size(); ++i)
+      match = rest[i] == o[i];
+    if (match)
+      return o;
+  }
+  return {};
+}
 
 bool isIdentStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
 bool isIdentChar(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
@@ -218,15 +242,12 @@ private:
       lexString(pos_, "");
       return;
     }
-    for (const char *op : kOperators) {
-      std::string_view o(op);
-      if (text_.compare(pos_, o.size(), o) == 0) {
-        size_t begin = pos_;
-        pos_ += o.size();
-        trackBracket(o);
-        push(Tok::Op, std::string(o), begin, pos_);
-        return;
-      }
+    if (std::string_view o = operatorAt(text_.substr(pos_)); !o.empty()) {
+      size_t begin = pos_;
+      pos_ += o.size();
+      trackBracket(o);
+      push(Tok::Op, std::string(o), begin, pos_);
+      return;
     }
     if (c == '!')
       fail(here(), "invalid syntax: '!' (use 'not' or '!=')");

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 namespace trident::text {
@@ -27,17 +28,22 @@ int hexDigit(int c) {
 
 } // namespace
 
-Lexer::Lexer(std::string_view text, std::string_view bufferName) : text_(text), bufferName_(bufferName) {
-  lineStarts_.push_back(0);
-  for (size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n')
-      lineStarts_.push_back(i + 1);
-}
+Lexer::Lexer(std::string_view text, std::string_view bufferName) : text_(text), bufferName_(bufferName) {}
 
+// Only a diagnostic asks for a location (the parser reports its first error only), so
+// the lines are counted here, up to `pos`, rather than indexed for every parse.
 Location Lexer::locationAt(size_t pos) const {
-  auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), pos);
-  size_t line = static_cast<size_t>(it - lineStarts_.begin()); // 1-based: it is past the line's start
-  size_t col = pos - *(it - 1) + 1;
+  size_t line = 1, lineStart = 0;
+  const char *begin = text_.data(), *end = begin + std::min(pos, text_.size());
+  for (const char *p = begin; p < end;) {
+    const void *newline = std::memchr(p, '\n', static_cast<size_t>(end - p));
+    if (!newline)
+      break;
+    p = static_cast<const char *>(newline) + 1;
+    ++line;
+    lineStart = static_cast<size_t>(p - begin);
+  }
+  size_t col = pos - lineStart + 1;
   constexpr size_t kMax = std::numeric_limits<uint32_t>::max();
   return Location::get(bufferName_, static_cast<uint32_t>(std::min(line, kMax)),
                        static_cast<uint32_t>(std::min(col, kMax)));

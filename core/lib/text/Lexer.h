@@ -12,7 +12,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace trident::text {
 
@@ -67,7 +66,6 @@ public:
 private:
   std::string_view text_;
   std::string_view bufferName_;
-  std::vector<size_t> lineStarts_;
   size_t pos_ = 0;
 };
 

@@ -500,6 +500,9 @@ private:
 
   // ---- ops and regions ---------------------------------------------------------
 
+  // "op 'tt.load' ", to begin a message about an op.
+  static std::string opLabel(const OpInfo &info) { return "op '" + std::string(info.name) + "' "; }
+
   // True if the next word is `word` (which is not consumed).
   bool nextWordIs(std::string_view word) {
     size_t pos = lex_.pos();
@@ -509,16 +512,16 @@ private:
   }
 
   bool checkCounts(const OpInfo &info, size_t pos, size_t operands, size_t resultNames, size_t resultTypes) {
-    std::string op = "op '" + std::string(info.name) + "' ";
+    auto op = [&] { return opLabel(info); }; // built on failure only: this runs for every op
     if (operands < static_cast<size_t>(info.minOperands) ||
         (info.maxOperands >= 0 && operands > static_cast<size_t>(info.maxOperands)))
-      return fail(pos, op + "expects " + expectedCount(info.minOperands, info.maxOperands, "operand") +
+      return fail(pos, op() + "expects " + expectedCount(info.minOperands, info.maxOperands, "operand") +
                            ", got " + std::to_string(operands));
     if (info.numResults >= 0 && resultTypes != static_cast<size_t>(info.numResults))
-      return fail(pos, op + "expects " + plural(static_cast<size_t>(info.numResults), "result type") +
+      return fail(pos, op() + "expects " + plural(static_cast<size_t>(info.numResults), "result type") +
                            ", got " + std::to_string(resultTypes));
     if (resultNames != resultTypes)
-      return fail(pos, op + "has " + plural(resultNames, "result name") + " but " +
+      return fail(pos, op() + "has " + plural(resultNames, "result name") + " but " +
                            plural(resultTypes, "result type"));
     return true;
   }
@@ -597,21 +600,21 @@ private:
 
   // ['(' region (',' region)* ')'], as many as the op table says.
   bool parseRegions(Op *op, const OpInfo &info, size_t namePos) {
-    std::string opName = "op '" + std::string(info.name) + "' ";
-    std::string expected = opName + "expects " + plural(static_cast<size_t>(info.numRegions), "region");
+    // The messages are built on failure only: this runs for every op.
+    auto expected = [&] { return opLabel(info) + "expects " + plural(static_cast<size_t>(info.numRegions), "region"); };
     size_t pos = lex_.pos();
     if (!lex_.consumeIf('(')) {
       if (info.numRegions > 0)
-        return fail(namePos, expected + ", got 0");
+        return fail(namePos, expected() + ", got 0");
       return true;
     }
     if (info.numRegions == 0)
-      return fail(pos, opName + "takes no regions");
+      return fail(pos, opLabel(info) + "takes no regions");
     unsigned count = 0;
     do {
       size_t regionPos = lex_.pos();
       if (count == static_cast<unsigned>(info.numRegions))
-        return fail(regionPos, expected + ", got more");
+        return fail(regionPos, expected() + ", got more");
       if (!parseRegion(op->region(count), op->has(kIsolated)))
         return false;
       ++count;
@@ -619,7 +622,7 @@ private:
     if (!expect(')', "after regions"))
       return false;
     if (count != static_cast<unsigned>(info.numRegions))
-      return fail(namePos, expected + ", got " + std::to_string(count));
+      return fail(namePos, expected() + ", got " + std::to_string(count));
     return true;
   }
 
