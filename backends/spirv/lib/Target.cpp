@@ -93,17 +93,35 @@ std::optional<DeviceInfo> profileDevice(std::string_view target) {
     for (auto [m, n, k] : {std::tuple{16, 16, 32}, {16, 8, 32}})
       d.coopShapes.push_back({m, n, k, i8, i8, i32, i32});
     d.coopShapes.push_back({16, 16, 16, bf16, bf16, f32, f32});
+    for (CoopMatrixShape &s : d.coopShapes)
+      s.layouts = nvidiaCoopLayouts(s, d.subgroupSize);
     return d;
   }
   return std::nullopt;
+}
+
+std::optional<CoopLayouts> nvidiaCoopLayouts(const CoopMatrixShape &s, unsigned subgroupSize) {
+  if (subgroupSize != 32 || s.m != 16 || s.n != 16 || s.k != 16 || s.aType != Type::f16() ||
+      s.bType != Type::f16() || (s.cType != Type::f16() && s.cType != Type::f32()) || s.resultType != s.cType)
+    return std::nullopt;
+  CoopLayouts l;
+  // Accumulator (and A, whose (row, col) is (m, k)): component i of lane l holds row
+  // (l >> 2) + 8 ((i >> 1) & 1), col 2 (l & 3) + (i & 1) + 8 (i >> 2).
+  l.acc.componentBits = {{0, 1}, {8, 0}, {0, 8}};
+  l.acc.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  l.a = l.acc;
+  // B (k x n): k = 2 (l & 3) + (i & 1) + 8 ((i >> 1) & 1), n = (l >> 2) + 8 (i >> 2).
+  l.b.componentBits = {{1, 0}, {8, 0}, {0, 8}};
+  l.b.laneBits = {{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}};
+  return l;
 }
 
 namespace {
 
 // TRIDENT_VULKAN_PREFETCH = auto (the default), late, early or off;
 // TRIDENT_VULKAN_COOP_ORDER = lazyb (the default) or eager; TRIDENT_VULKAN_COOP_SHARED =
-// auto (the default), padded or tiled; TRIDENT_VULKAN_SUBGROUP_BARRIERS and
-// TRIDENT_VULKAN_SPREAD_SHARED = on (the default) or off (docs/vulkan.md, measurement knobs).
+// auto (the default), padded or tiled; TRIDENT_VULKAN_SUBGROUP_BARRIERS,
+// TRIDENT_VULKAN_SPREAD_SHARED and TRIDENT_VULKAN_COOP_LAYOUTS = on (the default) or off (docs/vulkan.md, measurement knobs).
 CoopPrefetch coopPrefetchFromEnv() {
   const char *v = std::getenv("TRIDENT_VULKAN_PREFETCH");
   if (v && !std::strcmp(v, "late"))
@@ -142,6 +160,9 @@ TargetDesc targetDesc(const DeviceInfo &device) {
     for (const CoopMatrixShape &s : device.coopShapes)
       if ((s.aType != Type::bf16() && s.bType != Type::bf16()) || (device.features & bf16) == bf16)
         t.coopMatrices.push_back(s);
+  if (!knobOn("TRIDENT_VULKAN_COOP_LAYOUTS"))
+    for (CoopMatrixShape &s : t.coopMatrices)
+      s.layouts.reset();
   t.coopPrefetch = coopPrefetchFromEnv();
   const char *order = std::getenv("TRIDENT_VULKAN_COOP_ORDER");
   // B loaded just before its multiply-adds by default: 0.484 against 2.497 ms for the

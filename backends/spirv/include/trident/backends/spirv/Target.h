@@ -89,7 +89,14 @@ DeviceInfo genericDevice();
 // devices` finds it). Nothing for other names.
 std::optional<DeviceInfo> profileDevice(std::string_view target);
 
-// The SIMT lowering's description of `device`.
+// The SIMT lowering's description of `device`. TRIDENT_VULKAN_COOP_LAYOUTS=off drops the
+// shapes' known layouts (every cooperative matrix then stays opaque).
 TargetDesc targetDesc(const DeviceInfo &device);
+
+// The layouts NVIDIA's driver gives cooperative matrices of shape `s` (its mma.sync
+// fragments: 16x16x16 with f16 A and B, into f16 or f32), for `subgroupSize` lanes;
+// nothing for other shapes. The `vulkan:nvidia` profile carries them; a real device
+// gets them only where its probe confirmed them (CoopProbe.h).
+std::optional<CoopLayouts> nvidiaCoopLayouts(const CoopMatrixShape &s, unsigned subgroupSize);
 
 } // namespace trident::spirv
