@@ -39,6 +39,8 @@ std::string featureNames(uint64_t features) {
       {kVulkanMemoryModel, "vulkanMemoryModel"},
       {kShaderBFloat16Type, "shaderBFloat16Type (VK_KHR_shader_bfloat16)"},
       {kShaderBFloat16CooperativeMatrix, "shaderBFloat16CooperativeMatrix (VK_KHR_shader_bfloat16)"},
+      {kCoopMatrixNvidiaLayouts, "cooperative-matrix components where NVIDIA's driver keeps them (the plugin's "
+                                 "probe did not confirm them on this device)"},
   };
   std::string out;
   for (const auto &[bit, name] : names)
@@ -82,17 +84,17 @@ std::optional<DeviceInfo> profileDevice(std::string_view target) {
     d.features = common | kShaderBufferFloat64AtomicAdd | kDenormPreserveFloat16 | kDenormPreserveFloat64 |
                  kWorkgroupMemoryExplicitLayout | kWorkgroupMemoryExplicitLayout8BitAccess |
                  kWorkgroupMemoryExplicitLayout16BitAccess | kCooperativeMatrix | kVulkanMemoryModel |
-                 kShaderBFloat16Type | kShaderBFloat16CooperativeMatrix;
+                 kShaderBFloat16Type | kShaderBFloat16CooperativeMatrix | kCoopMatrixNvidiaLayouts;
     // What the driver lists for Ampere and later (f16 products, 8-bit integers; the H200
     // on driver 580 also 16x16x16 bf16 into f32, with VK_KHR_shader_bfloat16).
     const Type f16 = Type::f16(), f32 = Type::f32(), i8 = Type::i8(), i32 = Type::i32(), bf16 = Type::bf16();
     for (auto [m, n, k] : {std::tuple{16, 16, 16}, {16, 8, 16}, {16, 8, 8}}) {
-      d.coopShapes.push_back({m, n, k, f16, f16, f16, f16});
-      d.coopShapes.push_back({m, n, k, f16, f16, f32, f32});
+      d.coopShapes.push_back({m, n, k, f16, f16, f16, f16, {}});
+      d.coopShapes.push_back({m, n, k, f16, f16, f32, f32, {}});
     }
     for (auto [m, n, k] : {std::tuple{16, 16, 32}, {16, 8, 32}})
-      d.coopShapes.push_back({m, n, k, i8, i8, i32, i32});
-    d.coopShapes.push_back({16, 16, 16, bf16, bf16, f32, f32});
+      d.coopShapes.push_back({m, n, k, i8, i8, i32, i32, {}});
+    d.coopShapes.push_back({16, 16, 16, bf16, bf16, f32, f32, {}});
     for (CoopMatrixShape &s : d.coopShapes)
       s.layouts = nvidiaCoopLayouts(s, d.subgroupSize);
     return d;
@@ -160,7 +162,7 @@ TargetDesc targetDesc(const DeviceInfo &device) {
     for (const CoopMatrixShape &s : device.coopShapes)
       if ((s.aType != Type::bf16() && s.bType != Type::bf16()) || (device.features & bf16) == bf16)
         t.coopMatrices.push_back(s);
-  if (!knobOn("TRIDENT_VULKAN_COOP_LAYOUTS"))
+  if (!(device.features & kCoopMatrixNvidiaLayouts) || !knobOn("TRIDENT_VULKAN_COOP_LAYOUTS"))
     for (CoopMatrixShape &s : t.coopMatrices)
       s.layouts.reset();
   t.coopPrefetch = coopPrefetchFromEnv();

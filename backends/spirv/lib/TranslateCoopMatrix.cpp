@@ -90,10 +90,12 @@ bool translateCoopMatrix(Translator &t, Op *op) {
                                 {t.scalar(op->operand(0))})});
     return true;
   case OpCode::ThCoopExtract: // one component of this invocation's part (SPIR-V: an implementation's choice)
+    t.require(kCoopMatrixNvidiaLayouts); // the lowering's only source of known layouts
     t.set(op->result(), {t.emit(Spv::CompositeExtract, t.valueType(op->result()->type()),
                                 {t.scalar(op->operand(0)), uint32_t(op->intAttr("index"))})});
     return true;
   case OpCode::ThCoopInsert:
+    t.require(kCoopMatrixNvidiaLayouts);
     t.set(op->result(), {t.emit(Spv::CompositeInsert, t.valueType(op->result()->type()),
                                 {t.scalar(op->operand(1)), t.scalar(op->operand(0)), uint32_t(op->intAttr("index"))})});
     return true;

@@ -30,6 +30,20 @@
 //   th.store_shared %strip, ... (M x 16: row r holds 16 copies of alpha[r])
 //   %t = th.coop_load %strip, %i {layout = "row", stride = 16} : coopmat<16x16xf32, acc>
 //   %s0 = arith.mulf %c0, %t : coopmat<16x16xf32, acc>                (per tile of the row)
+//
+// Where the target knows which element each invocation's component holds
+// (CoopMatrixShape::layouts, e.g. NVIDIA's mma.sync fragments), nothing of that goes
+// through shared memory but the loaded operands: a result is extracted into its
+// components' layout (coopComponentLayout, DotLayout.h), and tiles are built by inserts
+// from registers already in a tile's layout (attention's P, a row scale, a C):
+//
+//   %s = tt.dot %q, %k, %zeros; %p = arith.truncf (softmax of %s); %o = tt.dot %p, %v, %acc
+// ->
+//   %x0 = th.coop_extract %s0 {index = 0} : f32 ...                   (8 per tile: registers)
+//   ... row max / exp2 / row sum on registers (shuffles within a row's 4 lanes) ...
+//   %z = th.coop_fill %cst0 : coopmat<16x16xf16, a>
+//   %p0 = th.coop_insert %z, %h0 {index = 0} : coopmat<16x16xf16, a> ... (8 per tile of P)
+//   %o0 = th.coop_mma %p0, %v0, %acc0 : coopmat<16x16xf32, acc>
 #include "CoopOwnership.h"
 #include "LowerContext.h"
 #include "trident/simt/DotLayout.h"

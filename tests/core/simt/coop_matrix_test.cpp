@@ -20,7 +20,7 @@ namespace {
 TargetDesc coopTarget() {
   TargetDesc t = testTarget();
   t.name = "test (cooperative matrices)";
-  t.coopMatrices.push_back({16, 16, 16, Type::f16(), Type::f16(), Type::f32(), Type::f32()});
+  t.coopMatrices.push_back({16, 16, 16, Type::f16(), Type::f16(), Type::f32(), Type::f32(), {}});
   return t;
 }
 
@@ -28,7 +28,7 @@ TargetDesc coopTarget() {
 TargetDesc bf16Target() {
   TargetDesc t = coopTarget();
   t.name = "test (cooperative matrices of f16 and bf16)";
-  t.coopMatrices.push_back({16, 16, 16, Type::bf16(), Type::bf16(), Type::f32(), Type::f32()});
+  t.coopMatrices.push_back({16, 16, 16, Type::bf16(), Type::bf16(), Type::f32(), Type::f32(), {}});
   return t;
 }
 

@@ -58,6 +58,11 @@ enum Feature : uint64_t {
   // cooperative matrices (bf16 shapes in DeviceInfo::coopShapes count only with both).
   kShaderBFloat16Type = 1u << 28,
   kShaderBFloat16CooperativeMatrix = 1u << 29,
+  // Not a Vulkan feature: the device keeps cooperative-matrix components where
+  // nvidiaCoopLayouts says (the Vulkan plugin's probe, CoopProbe.h, found it so). A kernel
+  // that reads or writes components (th.coop_extract / th.coop_insert) requires it, and
+  // targetDesc keeps the shapes' layouts only where the device has it.
+  kCoopMatrixNvidiaLayouts = 1u << 30,
 };
 
 // The Vulkan feature names of the bits set in `features`, comma-separated.
