@@ -102,7 +102,7 @@ TEST_CASE("the cooperative-matrix layout probe") {
   VulkanHarness &h = *harness;
   using Result = int (*)(trident_context, uint32_t);
   auto result = reinterpret_cast<Result>(dlsym(h.lib, "trident_vulkan_coop_probe_result"));
-  REQUIRE(result);
+  REQUIRE(bool(result));
   int probed = result(h.ctx, 0);
   std::string text = coopMatmulKernel(64, 64, 128, 32, false, false, "f16");
   auto threadIR = [&] {
