@@ -16,6 +16,10 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <map>
+#include <sstream>
+
 using namespace trident;
 
 namespace {
@@ -40,7 +44,55 @@ std::vector<float> simulate(const spirv::CoopProbe &probe, const Module &m, cons
   return out;
 }
 
+// The H200's components as the lead's probe shader measured them (driver 580,
+// coopprobe_h200.txt: per kind, per lane, the memory index r,c of each component of a tile
+// loaded row-major from r * 16 + c), written as this probe's output for `probe`.
+std::vector<float> measuredOnH200(const spirv::CoopProbe &probe) {
+  std::ifstream in(TRIDENT_COOPPROBE_H200);
+  REQUIRE(in);
+  std::map<std::string, std::vector<std::vector<int>>> kinds; // kind name -> lane -> components
+  std::string line, kind;
+  while (std::getline(in, line)) {
+    if (line.rfind("kind ", 0) == 0) {
+      kind = line.substr(7, line.find(" len") - 7); // "acc f32 (row-major load)", "B f16", ...
+      continue;
+    }
+    if (line.rfind("  lane", 0) != 0)
+      continue;
+    std::istringstream fields(line.substr(line.find(':') + 1));
+    std::vector<int> components;
+    for (std::string rc; fields >> rc;)
+      components.push_back(std::stoi(rc) * 16 + std::stoi(rc.substr(rc.find(',') + 1)));
+    kinds[kind].push_back(components);
+  }
+  std::vector<float> out(size_t(probe.outputFloats), -1.0f);
+  for (size_t j = 0; j < probe.matrices.size(); ++j) {
+    Type m = probe.matrices[j];
+    std::string name = m.matrixUse() == 0 ? "A f16" : m.matrixUse() == 1 ? "B f16"
+                       : m.element() == Type::f32() ? "acc f32 (row-major load)" : "acc f16";
+    const std::vector<std::vector<int>> &lanes = kinds[name];
+    REQUIRE_MESSAGE(lanes.size() == 32, name);
+    for (size_t lane = 0; lane < 32; ++lane)
+      for (size_t i = 0; i < lanes[lane].size(); ++i)
+        out[size_t(probe.first[j]) + lane * lanes[lane].size() + i] = float(lanes[lane][i]);
+  }
+  return out;
+}
+
 } // namespace
+
+TEST_CASE("the cooperative-matrix layout probe accepts what the H200 measured") {
+  // nvidiaCoopLayouts is the table the H200's driver keeps: the probe's check, given the
+  // measurement, confirms every shape's layouts.
+  spirv::DeviceInfo nvidia = *spirv::profileDevice("vulkan:nvidia");
+  std::optional<spirv::CoopProbe> probe = spirv::coopProbe(nvidia.coopShapes, nvidia.subgroupSize);
+  REQUIRE(probe);
+  std::string report;
+  std::vector<CoopMatrixShape> confirmed =
+      spirv::confirmCoopLayouts(*probe, nvidia.coopShapes, measuredOnH200(*probe), report);
+  CHECK_MESSAGE(report.empty(), report);
+  CHECK(withLayouts(confirmed) == 2);
+}
 
 TEST_CASE("the cooperative-matrix layout probe confirms the layouts a device has and no others") {
   spirv::DeviceInfo nvidia = *spirv::profileDevice("vulkan:nvidia");

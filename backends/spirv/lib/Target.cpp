@@ -107,9 +107,11 @@ std::optional<CoopLayouts> nvidiaCoopLayouts(const CoopMatrixShape &s, unsigned 
       s.bType != Type::f16() || (s.cType != Type::f16() && s.cType != Type::f32()) || s.resultType != s.cType)
     return std::nullopt;
   CoopLayouts l;
-  // Accumulator (and A, whose (row, col) is (m, k)): component i of lane l holds row
-  // (l >> 2) + 8 ((i >> 1) & 1), col 2 (l & 3) + (i & 1) + 8 (i >> 2).
-  l.acc.componentBits = {{0, 1}, {8, 0}, {0, 8}};
+  // Measured on the H200 (driver 580, .dev/coopprobe of 2026-12-03): the accumulator, f32
+  // or f16, and A (whose (row, col) is (m, k)): component i of lane l holds row
+  // (l >> 2) + 8 (i >> 2), col 2 (l & 3) + (i & 1) + 8 ((i >> 1) & 1); the same for tiles
+  // loaded column-major (the layout belongs to the type).
+  l.acc.componentBits = {{0, 1}, {0, 8}, {8, 0}};
   l.acc.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
   l.a = l.acc;
   // B (k x n): k = 2 (l & 3) + (i & 1) + 8 ((i >> 1) & 1), n = (l >> 2) + 8 (i >> 2).

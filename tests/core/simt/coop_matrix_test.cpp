@@ -32,15 +32,15 @@ TargetDesc bf16Target() {
   return t;
 }
 
-// Known layouts (CoopMatrixShape::layouts) of the 16x16x16 shape: NVIDIA's mma.sync
-// fragments as its driver is expected to keep them, or (`other`) a made-up one (each lane
+// Known layouts (CoopMatrixShape::layouts) of the 16x16x16 shape: NVIDIA's as its driver
+// keeps them (measured on the H200), or (`other`) a made-up one (each lane
 // eight rows of one column), so that what the lowering does is seen to follow the data.
 TargetDesc knownTarget(bool other = false) {
   TargetDesc t = coopTarget();
   t.name = other ? "test (cooperative matrices, made-up layouts)" : "test (cooperative matrices, NVIDIA layouts)";
   CoopLayouts l;
   if (!other) {
-    l.acc = {{{0, 1}, {8, 0}, {0, 8}}, {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}};
+    l.acc = {{{0, 1}, {0, 8}, {8, 0}}, {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}};
     l.a = l.acc;
     l.b = {{{1, 0}, {8, 0}, {0, 8}}, {{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}}};
   } else {

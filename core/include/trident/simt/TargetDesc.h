@@ -42,7 +42,7 @@ struct MatrixAtom {
 // fragments): for each component-index bit, then each lane bit, the (row, col) the bit
 // adds, XOR-combined, as a MatrixAtom's maps (registers are the components th.coop_extract
 // and th.coop_insert name). Component i of lane l of a 16x16 accumulator on NVIDIA:
-// row (l >> 2) + 8 ((i >> 1) & 1), col 2 (l & 3) + (i & 1) + 8 (i >> 2).
+// row (l >> 2) + 8 (i >> 2), col 2 (l & 3) + (i & 1) + 8 ((i >> 1) & 1).
 struct CoopComponentMap {
   std::vector<std::pair<int64_t, int64_t>> componentBits;
   std::vector<std::pair<int64_t, int64_t>> laneBits;
