@@ -68,7 +68,7 @@ TargetDesc targetDesc() {
   int64_t m = simdRegisters() >= 32 ? 8 : 4, n = 2 * int64_t(lanes);
   if (!std::getenv("TRIDENT_CPU_NO_TILES")) // for measuring: dots on the lowering's multiply-add loop
     for (Type in : {Type::f32(), Type::f16(), Type::bf16()})
-      t.coopMatrices.push_back({m, n, 1, in, in, Type::f32(), Type::f32()});
+      t.coopMatrices.push_back({m, n, 1, in, in, Type::f32(), Type::f32(), {}});
   t.coopPrefetch = CoopPrefetch::Off;
   t.coopLazyB = true;
   t.coopShared = CoopSharedLayout::Unpadded; // no banks: plain rows, stores contiguous across threads

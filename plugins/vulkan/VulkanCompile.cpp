@@ -19,7 +19,14 @@ namespace trident::vulkan {
 namespace {
 
 // The device description for `target`: "vulkan" (generic) or a device's "vulkan:<name>".
+// A device's description is read after its cooperative-matrix layout probe (which runs
+// once, opening the device, where there are layouts to confirm).
 std::optional<spirv::DeviceInfo> deviceFor(const trident_context_s &ctx, std::string_view target) {
+  for (const auto &d : ctx.devices)
+    if (d->physical->info.name == target) {
+      probeCoopLayouts(*d);
+      return d->physical->info;
+    }
   for (const auto &p : ctx.physical)
     if (p->info.name == target)
       return p->info;

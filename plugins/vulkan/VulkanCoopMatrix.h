@@ -69,7 +69,7 @@ inline std::vector<CoopMatrixShape> coopMatrixShapes(GetCoopMatrixProperties get
   };
   for (uint32_t i = 0; i < n; ++i) {
     const CoopMatrixProperties &p = props[i];
-    CoopMatrixShape s{p.MSize, p.NSize, p.KSize, type(p.AType), type(p.BType), type(p.CType), type(p.ResultType)};
+    CoopMatrixShape s{p.MSize, p.NSize, p.KSize, type(p.AType), type(p.BType), type(p.CType), type(p.ResultType), {}};
     if (p.scope == 3 /* subgroup */ && !p.saturatingAccumulation && s.aType && s.bType && s.cType && s.resultType)
       out.push_back(s);
   }

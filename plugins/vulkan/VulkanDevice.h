@@ -65,6 +65,11 @@ struct PhysicalDevice {
   uint64_t maxBufferBytes = 0;     // maxBufferSize (Vulkan 1.3); 0 where the device does not say
   uint32_t multiprocessors = 1;
   spirv::DeviceInfo info; // what the compiler needs: limits and features
+  // The cooperative-matrix layout probe (VulkanCoopProbe.cpp), run once; where it
+  // confirms the layouts, `info` gets them (and kCoopMatrixNvidiaLayouts) before any
+  // compile for this device reads it. 1: confirmed, -1: not, 0: nothing to probe.
+  std::once_flag coopProbeOnce;
+  int coopProbeResult = 0;
 };
 
 struct Allocation {
@@ -78,7 +83,7 @@ struct Allocation {
 
 struct Device {
   trident_context_s *context = nullptr;
-  const PhysicalDevice *physical = nullptr;
+  PhysicalDevice *physical = nullptr; // (its info changes once: the layout probe)
   uint32_t ordinal = 0;
   std::string name; // "vulkan:0" in messages
 
@@ -229,6 +234,12 @@ inline trident_device toHandle(Device *d) { return reinterpret_cast<trident_devi
 
 // Device enumeration (VulkanDevices.cpp).
 void enumerateDevices(trident_context_s &ctx);
+
+// The cooperative-matrix layout probe (VulkanCoopProbe.cpp): `p`'s shapes with the layouts
+// its vendor's driver is known to use (none but on NVIDIA), or nothing; and the probe of
+// them on `d` (opened for it), once, before its first compile or at its opening.
+std::vector<CoopMatrixShape> coopLayoutCandidates(const PhysicalDevice &p);
+void probeCoopLayouts(Device &d);
 
 // Memory (VulkanMemory.cpp).
 trident_status memAlloc(trident_device device, size_t bytes, trident_devptr *out);

@@ -2,7 +2,8 @@
 // (-DTRIDENT_ENABLE_COMPILER=OFF, in place of VulkanCompile.cpp): it loads and
 // launches SPIR-V compiled ahead of time (bundles) and compiles nothing, so neither
 // the SPIR-V backend's lowering nor SPIRV-Tools is linked in. Its copy kernels are
-// not available either; copies use transfer commands.
+// not available either; copies use transfer commands. Nor is the cooperative-matrix
+// layout probe: kernels that read components (kCoopMatrixNvidiaLayouts) do not load.
 
 #include "VulkanDevice.h"
 
@@ -21,4 +22,9 @@ trident_status compile(trident_context ctx, const char *target, const char *, si
 
 trident_status binaryRelease(trident_context, trident_binary *) { return TRIDENT_SUCCESS; }
 
+std::vector<CoopMatrixShape> coopLayoutCandidates(const PhysicalDevice &) { return {}; }
+void probeCoopLayouts(Device &) {}
+
 } // namespace trident::vulkan
+
+extern "C" TRIDENT_PLUGIN_EXPORT int trident_vulkan_coop_probe_result(trident_context, uint32_t) { return 0; }

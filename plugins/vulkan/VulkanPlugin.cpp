@@ -66,6 +66,7 @@ trident_status deviceOpen(trident_context ctx, uint32_t ordinal, trident_device 
     Device *d = ctx->devices[ordinal].get();
     if (trident_status s = d->open(); s != TRIDENT_SUCCESS)
       return s;
+    probeCoopLayouts(*d); // before any kernel of it may use the layouts
     *out = toHandle(d);
     return TRIDENT_SUCCESS;
   });

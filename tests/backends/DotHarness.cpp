@@ -302,6 +302,7 @@ Outcome runCase(const DotCase &c, const Mutation *mutation) {
     threadIR = std::move(mutated);
   }
   simt::test::ThreadSim simulator(target->warpSize, target->matrixAtoms);
+  simulator.setCoopMatrices(target->coopMatrices);
   simulator.addBuffer(a.data(), a.size());
   simulator.addBuffer(b.data(), b.size());
   simulator.addBuffer(sim.data(), sim.size() * 4);

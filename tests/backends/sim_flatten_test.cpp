@@ -161,6 +161,7 @@ void simulate(const std::string &target, std::vector<Shape> shapes = {std::begin
     }
 
     simt::test::ThreadSim simulator(desc.warpSize, desc.matrixAtoms);
+    simulator.setCoopMatrices(desc.coopMatrices);
     std::vector<uint64_t> args;
     for (size_t i = 0; i < c.params.size(); ++i) {
       const Param &p = c.params[i];

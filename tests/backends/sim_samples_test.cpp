@@ -84,6 +84,7 @@ void runSamples(const std::string &target, bool onlyDots = false, const std::vec
       }
     }
     simt::test::ThreadSim simulator(desc.warpSize, desc.matrixAtoms);
+    simulator.setCoopMatrices(desc.coopMatrices);
     simulator.checkReleases(); // the layer-norm backward's lock: released after a barrier
     std::vector<uint64_t> args;
     for (size_t i = 0; i < c.params.size(); ++i) {

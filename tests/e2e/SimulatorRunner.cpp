@@ -69,6 +69,7 @@ public:
       return result;
     }
     simt::test::ThreadSim sim(target->warpSize, target->matrixAtoms);
+    sim.setCoopMatrices(target->coopMatrices);
     result.buffers.resize(k.args.size());
     std::vector<uint64_t> args;
     for (size_t i = 0; i < k.args.size(); ++i) {

@@ -248,7 +248,9 @@ bool Translator::translateOp(Op *op) {
   case OpCode::ThCoopLoad:
   case OpCode::ThCoopStore:
   case OpCode::ThCoopMma:
-  case OpCode::ThCoopFill: return translateCoopMatrix(*this, op);
+  case OpCode::ThCoopFill:
+  case OpCode::ThCoopExtract:
+  case OpCode::ThCoopInsert: return translateCoopMatrix(*this, op);
   case OpCode::PreciseDivF: return translateMath(*this, op);
   case OpCode::ExtSI:
   case OpCode::ExtUI:

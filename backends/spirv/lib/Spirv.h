@@ -39,6 +39,7 @@ enum class Spv : uint16_t {
   MemberDecorate = 72,
   CompositeConstruct = 80,
   CompositeExtract = 81,
+  CompositeInsert = 82,
   ConvertFToU = 109,
   ConvertFToS = 110,
   ConvertSToF = 111,

@@ -39,6 +39,8 @@ std::string featureNames(uint64_t features) {
       {kVulkanMemoryModel, "vulkanMemoryModel"},
       {kShaderBFloat16Type, "shaderBFloat16Type (VK_KHR_shader_bfloat16)"},
       {kShaderBFloat16CooperativeMatrix, "shaderBFloat16CooperativeMatrix (VK_KHR_shader_bfloat16)"},
+      {kCoopMatrixNvidiaLayouts, "cooperative-matrix components where NVIDIA's driver keeps them (the plugin's "
+                                 "probe did not confirm them on this device)"},
   };
   std::string out;
   for (const auto &[bit, name] : names)
@@ -82,28 +84,48 @@ std::optional<DeviceInfo> profileDevice(std::string_view target) {
     d.features = common | kShaderBufferFloat64AtomicAdd | kDenormPreserveFloat16 | kDenormPreserveFloat64 |
                  kWorkgroupMemoryExplicitLayout | kWorkgroupMemoryExplicitLayout8BitAccess |
                  kWorkgroupMemoryExplicitLayout16BitAccess | kCooperativeMatrix | kVulkanMemoryModel |
-                 kShaderBFloat16Type | kShaderBFloat16CooperativeMatrix;
+                 kShaderBFloat16Type | kShaderBFloat16CooperativeMatrix | kCoopMatrixNvidiaLayouts;
     // What the driver lists for Ampere and later (f16 products, 8-bit integers; the H200
     // on driver 580 also 16x16x16 bf16 into f32, with VK_KHR_shader_bfloat16).
     const Type f16 = Type::f16(), f32 = Type::f32(), i8 = Type::i8(), i32 = Type::i32(), bf16 = Type::bf16();
     for (auto [m, n, k] : {std::tuple{16, 16, 16}, {16, 8, 16}, {16, 8, 8}}) {
-      d.coopShapes.push_back({m, n, k, f16, f16, f16, f16});
-      d.coopShapes.push_back({m, n, k, f16, f16, f32, f32});
+      d.coopShapes.push_back({m, n, k, f16, f16, f16, f16, {}});
+      d.coopShapes.push_back({m, n, k, f16, f16, f32, f32, {}});
     }
     for (auto [m, n, k] : {std::tuple{16, 16, 32}, {16, 8, 32}})
-      d.coopShapes.push_back({m, n, k, i8, i8, i32, i32});
-    d.coopShapes.push_back({16, 16, 16, bf16, bf16, f32, f32});
+      d.coopShapes.push_back({m, n, k, i8, i8, i32, i32, {}});
+    d.coopShapes.push_back({16, 16, 16, bf16, bf16, f32, f32, {}});
+    for (CoopMatrixShape &s : d.coopShapes)
+      s.layouts = nvidiaCoopLayouts(s, d.subgroupSize);
     return d;
   }
   return std::nullopt;
+}
+
+std::optional<CoopLayouts> nvidiaCoopLayouts(const CoopMatrixShape &s, unsigned subgroupSize) {
+  if (subgroupSize != 32 || s.m != 16 || s.n != 16 || s.k != 16 || s.aType != Type::f16() ||
+      s.bType != Type::f16() || (s.cType != Type::f16() && s.cType != Type::f32()) || s.resultType != s.cType)
+    return std::nullopt;
+  CoopLayouts l;
+  // Measured on the H200 (driver 580, .dev/coopprobe of 2026-12-03): the accumulator, f32
+  // or f16, and A (whose (row, col) is (m, k)): component i of lane l holds row
+  // (l >> 2) + 8 (i >> 2), col 2 (l & 3) + (i & 1) + 8 ((i >> 1) & 1); the same for tiles
+  // loaded column-major (the layout belongs to the type).
+  l.acc.componentBits = {{0, 1}, {0, 8}, {8, 0}};
+  l.acc.laneBits = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  l.a = l.acc;
+  // B (k x n): k = 2 (l & 3) + (i & 1) + 8 ((i >> 1) & 1), n = (l >> 2) + 8 (i >> 2).
+  l.b.componentBits = {{1, 0}, {8, 0}, {0, 8}};
+  l.b.laneBits = {{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}};
+  return l;
 }
 
 namespace {
 
 // TRIDENT_VULKAN_PREFETCH = auto (the default), late, early or off;
 // TRIDENT_VULKAN_COOP_ORDER = lazyb (the default) or eager; TRIDENT_VULKAN_COOP_SHARED =
-// auto (the default), padded or tiled; TRIDENT_VULKAN_SUBGROUP_BARRIERS and
-// TRIDENT_VULKAN_SPREAD_SHARED = on (the default) or off (docs/vulkan.md, measurement knobs).
+// auto (the default), padded or tiled; TRIDENT_VULKAN_SUBGROUP_BARRIERS,
+// TRIDENT_VULKAN_SPREAD_SHARED and TRIDENT_VULKAN_COOP_LAYOUTS = on (the default) or off (docs/vulkan.md, measurement knobs).
 CoopPrefetch coopPrefetchFromEnv() {
   const char *v = std::getenv("TRIDENT_VULKAN_PREFETCH");
   if (v && !std::strcmp(v, "late"))
@@ -142,6 +164,9 @@ TargetDesc targetDesc(const DeviceInfo &device) {
     for (const CoopMatrixShape &s : device.coopShapes)
       if ((s.aType != Type::bf16() && s.bType != Type::bf16()) || (device.features & bf16) == bf16)
         t.coopMatrices.push_back(s);
+  if (!(device.features & kCoopMatrixNvidiaLayouts) || !knobOn("TRIDENT_VULKAN_COOP_LAYOUTS"))
+    for (CoopMatrixShape &s : t.coopMatrices)
+      s.layouts.reset();
   t.coopPrefetch = coopPrefetchFromEnv();
   const char *order = std::getenv("TRIDENT_VULKAN_COOP_ORDER");
   // B loaded just before its multiply-adds by default: 0.484 against 2.497 ms for the

@@ -1,7 +1,9 @@
 // Cooperative matrices (SPV_KHR_cooperative_matrix, subgroup scope): th.coop_load and
 // th.coop_store move a tile between a shared-memory allocation and a coopmat value,
 // th.coop_mma is OpCooperativeMatrixMulAddKHR, th.coop_fill an OpCompositeConstruct of
-// one element, arith.mulf of two matrices an OpFMul of them (element by element). The
+// one element, arith.mulf of two matrices an OpFMul of them (element by element),
+// th.coop_extract / th.coop_insert an OpCompositeExtract / OpCompositeInsert of one
+// component (the same words in SPV_NV_cooperative_matrix, which bookworm validates). The
 // extension needs the Vulkan memory model; the module declares it (ModuleWriter picks
 // the Vulkan memory model when the capability is there), with device scope, which
 // Trident's atomics use. Matrices of bf16 (SPV_KHR_bfloat16: A and B only) have
@@ -86,6 +88,16 @@ bool translateCoopMatrix(Translator &t, Op *op) {
   case OpCode::ThCoopFill:
     t.set(op->result(), {t.emit(Spv::CompositeConstruct, t.valueType(op->result()->type()),
                                 {t.scalar(op->operand(0))})});
+    return true;
+  case OpCode::ThCoopExtract: // one component of this invocation's part (SPIR-V: an implementation's choice)
+    t.require(kCoopMatrixNvidiaLayouts); // the lowering's only source of known layouts
+    t.set(op->result(), {t.emit(Spv::CompositeExtract, t.valueType(op->result()->type()),
+                                {t.scalar(op->operand(0)), uint32_t(op->intAttr("index"))})});
+    return true;
+  case OpCode::ThCoopInsert:
+    t.require(kCoopMatrixNvidiaLayouts);
+    t.set(op->result(), {t.emit(Spv::CompositeInsert, t.valueType(op->result()->type()),
+                                {t.scalar(op->operand(1)), t.scalar(op->operand(0)), uint32_t(op->intAttr("index"))})});
     return true;
   default: return t.error(op, "cannot be translated");
   }

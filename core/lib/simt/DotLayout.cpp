@@ -150,6 +150,36 @@ LinearLayout mmaOperandLayout(std::span<const int64_t> shape, const MmaPlan &pla
   return LinearLayout({shape[0], shape[1]}, reg, flatBases(map.laneBits, shape), warp);
 }
 
+namespace {
+
+// Whether `v` is computed from a dot's result through elementwise ops (up to `depth`).
+bool fromDot(const Value *v, int depth) {
+  const Op *def = v->definingOp();
+  if (!def || depth == 0)
+    return false;
+  if (def->is(OpCode::Dot))
+    return true;
+  if (!def->has(kElementwise))
+    return false;
+  return std::any_of(def->operands().begin(), def->operands().end(),
+                     [&](const Value *o) { return o->type().isBlock() && fromDot(o, depth - 1); });
+}
+
+// Whether `v` reaches a dot's A operand through elementwise ops (up to `depth`).
+bool intoDotA(const Value *v, int depth) {
+  if (depth == 0)
+    return false;
+  for (const Use &u : v->uses()) {
+    if (u.user->is(OpCode::Dot) && u.operandIndex == 0)
+      return true;
+    if (u.user->has(kElementwise) && u.user->numResults() == 1 && intoDotA(u.user->result(), depth - 1))
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
 std::optional<CoopPlan> planCoop(const Op *dot, const TargetDesc &target, unsigned numWarps) {
   if (target.coopMatrices.empty() || !dot->is(OpCode::Dot))
     return std::nullopt;
@@ -161,14 +191,16 @@ std::optional<CoopPlan> planCoop(const Op *dot, const TargetDesc &target, unsign
     if (s.aType != a.element() || s.bType != b.element() || s.cType != c.element() || s.resultType != c.element() ||
         M % s.m || N % s.n || K % s.k)
       continue;
-    // Triton's choice: split the side with more tiles left, M first on ties.
+    // Triton's choice: split the side with more tiles left, M first on ties (all along M
+    // for chained dots whose components are known).
     CoopPlan plan{&s, 1, 1};
     int64_t tilesM = M / s.m, tilesN = N / s.n;
+    bool warpsAlongM = s.layouts && (fromDot(dot->operand(0), 16) || intoDotA(dot->result(), 16));
     while (plan.warpsM * plan.warpsN < numWarps) {
       bool roomM = plan.warpsM < tilesM, roomN = plan.warpsN < tilesN;
       if (!roomM && !roomN)
         break;
-      bool alongM = roomM && (tilesM / plan.warpsM >= tilesN / plan.warpsN || !roomN);
+      bool alongM = warpsAlongM ? roomM : roomM && (tilesM / plan.warpsM >= tilesN / plan.warpsN || !roomN);
       (alongM ? plan.warpsM : plan.warpsN) *= 2;
     }
     if (plan.warpsM * plan.warpsN == numWarps)
@@ -199,6 +231,37 @@ LinearLayout coopResultLayout(std::span<const int64_t> shape, const CoopPlan &pl
   appendSteps(warp, RM, shape[0], true, shape);
   appendSteps(warp, RN, shape[1], false, shape);
   return LinearLayout({shape[0], shape[1]}, reg, lane, warp);
+}
+
+} // namespace trident::simt
+
+namespace trident::simt {
+
+LinearLayout coopComponentLayout(std::span<const int64_t> shape, const CoopPlan &plan, unsigned use) {
+  const CoopMatrixShape &s = *plan.shape;
+  assert(s.layouts && "a shape without known layouts");
+  const CoopComponentMap &map = s.layouts->of(use);
+  int64_t RM = shape[0] / plan.warpsM, RN = shape[1] / plan.warpsN;
+  std::vector<int64_t> reg = flatBases(map.componentBits, shape), warp;
+  if (use == 2) {
+    appendSteps(reg, s.n, RN, false, shape);
+    appendSteps(reg, s.m, RM, true, shape);
+  } else if (use == 0) {
+    appendSteps(reg, s.k, shape[1], false, shape);
+    appendSteps(reg, s.m, RM, true, shape);
+  } else {
+    appendSteps(reg, s.k, shape[0], true, shape);
+    appendSteps(reg, s.n, RN, false, shape);
+  }
+  if (use == 1)
+    warp.resize(log2Exact(plan.warpsM), 0);
+  else
+    appendSteps(warp, RM, shape[0], true, shape);
+  if (use == 0)
+    warp.resize(warp.size() + log2Exact(plan.warpsN), 0);
+  else
+    appendSteps(warp, RN, shape[1], false, shape);
+  return LinearLayout({shape[0], shape[1]}, reg, flatBases(map.laneBits, shape), warp);
 }
 
 } // namespace trident::simt

@@ -168,9 +168,13 @@ public:
       std::optional<MmaPlan> plan =
           planMma(dot, target_, a_.numWarps, chained.count(dot) != 0, {loadedAlongK(dot, 0), loadedAlongK(dot, 1)});
       if (!plan) {
-        // On cooperative matrices the result's block uses read it one row of tiles at a time.
-        if (std::optional<CoopPlan> coop = planCoop(dot, target_, a_.numWarps))
-          fixDotResult(dot->result(), coopResultLayout(dot->result()->type().shape(), *coop, a_.warpSize));
+        // On cooperative matrices the result's block uses read it one row of tiles at a
+        // time, or, where the components' layout is known, in that layout (registers).
+        if (std::optional<CoopPlan> coop = planCoop(dot, target_, a_.numWarps)) {
+          std::span<const int64_t> shape = dot->result()->type().shape();
+          fixDotResult(dot->result(), coop->shape->layouts ? coopComponentLayout(shape, *coop, 2)
+                                                           : coopResultLayout(shape, *coop, a_.warpSize));
+        }
         continue;
       }
       a_.setMmaPlan(dot, *plan);

@@ -30,6 +30,20 @@
 //   th.store_shared %strip, ... (M x 16: row r holds 16 copies of alpha[r])
 //   %t = th.coop_load %strip, %i {layout = "row", stride = 16} : coopmat<16x16xf32, acc>
 //   %s0 = arith.mulf %c0, %t : coopmat<16x16xf32, acc>                (per tile of the row)
+//
+// Where the target knows which element each invocation's component holds
+// (CoopMatrixShape::layouts, e.g. NVIDIA's mma.sync fragments), nothing of that goes
+// through shared memory but the loaded operands: a result is extracted into its
+// components' layout (coopComponentLayout, DotLayout.h), and tiles are built by inserts
+// from registers already in a tile's layout (attention's P, a row scale, a C):
+//
+//   %s = tt.dot %q, %k, %zeros; %p = arith.truncf (softmax of %s); %o = tt.dot %p, %v, %acc
+// ->
+//   %x0 = th.coop_extract %s0 {index = 0} : f32 ...                   (8 per tile: registers)
+//   ... row max / exp2 / row sum on registers (shuffles within a row's 4 lanes) ...
+//   %z = th.coop_fill %cst0 : coopmat<16x16xf16, a>
+//   %p0 = th.coop_insert %z, %h0 {index = 0} : coopmat<16x16xf16, a> ... (8 per tile of P)
+//   %o0 = th.coop_mma %p0, %v0, %acc0 : coopmat<16x16xf32, acc>
 #include "CoopOwnership.h"
 #include "LowerContext.h"
 #include "trident/simt/DotLayout.h"
@@ -121,6 +135,41 @@ void coopStore(Lowering &l, Value *buffer, Value *index, Value *m, int64_t strid
              {{"stride", Attribute::integer(stride)}, {"layout", Attribute::string("row")}});
 }
 
+// Components of a tile of `s` for `use` (its known layout's registers).
+int64_t componentsOf(const CoopMatrixShape &s, unsigned use) {
+  return int64_t(1) << s.layouts->of(use).componentBits.size();
+}
+
+// Tiles (coopmat values in coopLayout's order) as the block `layout` (coopComponentLayout)
+// holds them: each tile's components extracted, tile after tile.
+Lowered extractTiles(Lowering &l, const std::vector<Value *> &tiles, const LinearLayout &layout, int64_t components) {
+  Lowered out{layout, {}};
+  for (Value *tile : tiles) {
+    Type element = tile->type().element();
+    for (int64_t i = 0; i < components; ++i) {
+      Value *operands[] = {tile};
+      Type types[] = {element};
+      out.regs.push_back(
+          l.b.create(OpCode::ThCoopExtract, operands, types, {{"index", Attribute::integer(i)}})->result());
+    }
+  }
+  return out;
+}
+
+// Registers [first, first + components) of `regs` as one tile of type `tile`: inserted,
+// component by component, into a tile of zeros.
+Value *insertTile(Lowering &l, const std::vector<Value *> &regs, int64_t first, int64_t components, Type tile) {
+  Type element = tile.element();
+  Value *zero[] = {element.isFloat() ? l.b.constFloat(0, element) : l.b.constInt(0, element)};
+  Type types[] = {tile};
+  Value *m = l.b.create(OpCode::ThCoopFill, zero, types)->result();
+  for (int64_t i = 0; i < components; ++i) {
+    Value *operands[] = {m, regs[size_t(first + i)]};
+    m = l.b.create(OpCode::ThCoopInsert, operands, types, {{"index", Attribute::integer(i)}})->result();
+  }
+  return m;
+}
+
 // The cooperative-matrix shape of tiles held as `layout` with element type `element`.
 const CoopMatrixShape *shapeFor(const Lowering &l, const LinearLayout &layout, Type element) {
   for (const CoopMatrixShape &s : l.target.coopMatrices) {
@@ -202,6 +251,10 @@ std::vector<bool> roundRegisters(const CoopRounds &r, const LinearLayout &layout
 // Tiles held as `layout` (coopLayout), to `dst`, through shared memory (coopRounds); a
 // `dst` that allows no rounds where there could be some goes through a blocked layout.
 Lowered materialize(Lowering &l, const Lowered &tiles, const CoopMatrixShape &s, const LinearLayout &dst, Type element) {
+  if (s.layouts) { // the components in their own layout, then as any conversion
+    LinearLayout known = coopComponentLayout(dst.shape(), planOf(l, tiles.layout, &s), 2);
+    return l.convert(extractTiles(l, tiles.regs, known, componentsOf(s, 2)), dst);
+  }
   CoopRounds r = coopRounds(l, tiles.layout, s, dst);
   if (r.count == 1 && r.tileRows > 1) {
     LinearLayout blocked = LinearLayout::defaultBlocked(dst.shape(), l.target.warpSize, l.layouts.numWarps, 4);
@@ -263,6 +316,13 @@ Lowered toTiles(Lowering &l, const Lowered &src, const LinearLayout &dst, const 
     Type types[] = {tile};
     Value *fill = l.b.create(OpCode::ThCoopFill, x, types)->result();
     out.regs.assign(size_t(dst.numRegisters()), fill);
+    return out;
+  }
+  if (s.layouts) { // converted to the components' layout, each tile built from its registers
+    Lowered regs = l.convert(src, coopComponentLayout(dst.shape(), planOf(l, dst, &s), 2));
+    int64_t components = componentsOf(s, 2);
+    for (int64_t t = 0; t < dst.numRegisters(); ++t)
+      out.regs.push_back(insertTile(l, regs.regs, t * components, components, tile));
     return out;
   }
   CoopRounds r = coopRounds(l, dst, s, src.layout);
@@ -386,6 +446,17 @@ public:
     a_.tiled = tiled;
     int64_t N = layout.shape()[1];
     tile_ = which ? Type::coopMatrix(s.k, s.n, s.bType, 1) : Type::coopMatrix(s.m, s.k, s.aType, 0);
+    // Registers that already are the tiles' components (known layouts: attention's P, the
+    // first dot's result converted to f16) build the tiles themselves: no shared memory.
+    if (s.layouts && !pre) {
+      const Lowered &own = l.get(v);
+      if (own.layout == coopComponentLayout(shape, planOf(l, layout, &s), unsigned(which))) {
+        regs_ = own.regs;
+        components_ = componentsOf(s, unsigned(which));
+        kSteps_ = (which ? shape[0] : shape[1]) / s.k;
+        return;
+      }
+    }
     Op *loop = outermostInvariantLoop(l, v);
     InsertionGuard guard(l.b);
     if (loop)
@@ -445,6 +516,8 @@ public:
   bool doubled() const { return doubled_; }
   // Tile t (of the subgroup's rows of A or columns of B) at k step k0.
   Value *tile(int64_t t, int64_t k0) {
+    if (components_) // registers: component bits, then k steps, then the M (N) repeats
+      return insertTile(l_, regs_, (t * kSteps_ + k0 / s_.k) * components_, components_, tile_);
     auto it = hoisted_.find({t, k0});
     return it != hoisted_.end() ? it->second : load(t, k0);
   }
@@ -470,6 +543,8 @@ private:
   Type tile_;
   Value *buffer_ = nullptr, *base_ = nullptr;
   std::map<std::pair<int64_t, int64_t>, Value *> hoisted_;
+  std::vector<Value *> regs_; // the components, where they build the tiles
+  int64_t components_ = 0, kSteps_ = 0;
 };
 
 } // namespace
@@ -532,16 +607,30 @@ bool lowerMulCoop(Lowering &l, Op *op) {
   assert(s && "a coopLayout no shape of the target makes");
   CoopPlan plan = planOf(l, layout, s);
   Lowered acc = l.get(op->operand(matrix), layout);
+  int64_t M = layout.shape()[0], N = layout.shape()[1];
+  int64_t rm = M / plan.warpsM / s->m, rn = N / plan.warpsN / s->n;
+  Type tile = Type::coopMatrix(s->m, s->n, element, 2);
+  if (s->layouts) {
+    // Known layouts: the scales in the components' layout (a broadcast keeps the column's
+    // registers), one tile of them built per row of tiles (the rows' tiles share it).
+    LinearLayout known = coopComponentLayout(layout.shape(), plan, 2);
+    Lowered scales = l.get(column, known.broadcastSource(column->type().shape()));
+    int64_t components = componentsOf(*s, 2);
+    for (int64_t i = 0; i < rm; ++i) {
+      Value *scale = insertTile(l, scales.regs, i * rn * components, components, tile);
+      for (int64_t j = 0; j < rn; ++j)
+        acc.regs[size_t(i * rn + j)] = l.b.binary(OpCode::MulF, acc.regs[size_t(i * rn + j)], scale);
+    }
+    l.set(op->result(), std::move(acc));
+    return true;
+  }
   // The scales as an M x n strip (row r: n copies of scale r) in shared memory, from
   // the broadcast's M x 1 source; each subgroup loads a tile of it per row of tiles.
-  int64_t M = layout.shape()[0], N = layout.shape()[1];
   LinearLayout strip = LinearLayout::defaultBlocked(std::vector<int64_t>{M, s->n}, l.target.warpSize,
                                                     l.layouts.numWarps);
   Lowered scales = l.get(column, strip.broadcastSource(column->type().shape()));
   Value *buffer = l.writeShared(Lowered{strip, scales.regs});
   Value *base = subgroupBase(l, layout, [&](int64_t b) { return b >= N ? b / N * s->n : 0; });
-  int64_t rm = M / plan.warpsM / s->m, rn = N / plan.warpsN / s->n;
-  Type tile = Type::coopMatrix(s->m, s->n, element, 2);
   for (int64_t i = 0; i < rm; ++i) {
     Value *scale = coopLoad(l, buffer, plus(l, base, i * s->m * s->n), s->n, tile);
     for (int64_t j = 0; j < rn; ++j)

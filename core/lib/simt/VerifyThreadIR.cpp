@@ -54,7 +54,9 @@ public:
     case OpCode::ThCoopLoad:
     case OpCode::ThCoopStore:
     case OpCode::ThCoopMma:
-    case OpCode::ThCoopFill: checkCoop(); break;
+    case OpCode::ThCoopFill:
+    case OpCode::ThCoopExtract:
+    case OpCode::ThCoopInsert: checkCoop(); break;
     case OpCode::Func:
       expect(op->attr("num_threads").isInt() && op->intAttr("num_threads") > 0,
              "needs a positive integer attribute 'num_threads' in thread IR");
@@ -114,6 +116,18 @@ private:
       if (!m.isCoopMatrix())
         return error("result must be a coopmat, got " + m.str());
       return expect(op_->operand(0)->type() == m.element(), "operand must be " + m.element().str());
+    }
+    if (op_->is(OpCode::ThCoopExtract) || op_->is(OpCode::ThCoopInsert)) {
+      Type m = op_->operand(0)->type();
+      if (!m.isCoopMatrix())
+        return error("operand #0 must be a coopmat, got " + m.str());
+      // A subgroup holds every element once: no invocation has more components than the matrix has elements.
+      expect(op_->attr("index").isInt() && op_->intAttr("index") >= 0 && op_->intAttr("index") < m.numElements(),
+             "needs an integer attribute 'index' in [0, " + std::to_string(m.numElements()) + ")");
+      if (op_->is(OpCode::ThCoopExtract))
+        return expect(op_->result()->type() == m.element(), "result must be " + m.element().str());
+      expect(op_->operand(1)->type() == m.element(), "operand #1 must be " + m.element().str());
+      return expect(op_->result()->type() == m, "result must be " + m.str());
     }
     if (op_->is(OpCode::ThCoopMma)) {
       Type a = op_->operand(0)->type(), b = op_->operand(1)->type(), c = op_->operand(2)->type();

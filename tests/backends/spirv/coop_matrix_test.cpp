@@ -15,6 +15,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <set>
 #include <sstream>
@@ -91,6 +92,45 @@ TEST_CASE("a matmul on cooperative matrices agrees with the interpreter") { runM
 
 // bf16 x bf16 -> f32 on the H200 (driver 580 lists 16x16x16 with VK_KHR_shader_bfloat16).
 TEST_CASE("a bf16 matmul on bf16 cooperative matrices agrees with the interpreter") { runMatmul(true); }
+
+// The plugin's cooperative-matrix layout probe (plugins/vulkan/VulkanCoopProbe.cpp) ran at
+// device_open (under TRIDENT_VULKAN_COOP_LAYOUTS=on, for now): on an NVIDIA device it must
+// confirm the driver's layouts, and the matmul
+// compiled for vulkan:0 then reads its result's components (th.coop_extract: the matmul
+// case above ran that way), except under TRIDENT_VULKAN_COOP_LAYOUTS=off. A device without
+// cooperative matrices (lavapipe) has nothing to probe.
+TEST_CASE("the cooperative-matrix layout probe") {
+  VulkanHarness &h = *harness;
+  using Result = int (*)(trident_context, uint32_t);
+  auto result = reinterpret_cast<Result>(dlsym(h.lib, "trident_vulkan_coop_probe_result"));
+  REQUIRE(bool(result));
+  int probed = result(h.ctx, 0);
+  std::string text = coopMatmulKernel(64, 64, 128, 32, false, false, "f16");
+  auto threadIR = [&] {
+    std::vector<uint8_t> ir = h.compile(text, "mm", "thread-ir", 4);
+    return std::string(ir.begin(), ir.end());
+  };
+  if (probed == 0) {
+    const char *knob = std::getenv("TRIDENT_VULKAN_COOP_LAYOUTS");
+    std::printf("SKIPPED: the cooperative-matrix layout probe: %s\n",
+                knob && std::string(knob) == "on"
+                    ? (std::string(h.props.target) + " has no cooperative matrices whose layouts Trident knows "
+                                                     "(nothing to probe)").c_str()
+                    : "devices probe only under TRIDENT_VULKAN_COOP_LAYOUTS=on (for now)");
+    CHECK(threadIR().find("th.coop_extract") == std::string::npos);
+    return;
+  }
+  CHECK_MESSAGE(probed == 1, h.props.target, " keeps cooperative-matrix components elsewhere than NVIDIA's "
+                                             "driver is known to (its stderr line names the first that differs)");
+  if (probed != 1)
+    return;
+  CHECK(threadIR().find("th.coop_extract") != std::string::npos);
+  setenv("TRIDENT_VULKAN_COOP_LAYOUTS", "off", 1);
+  std::string off = threadIR();
+  unsetenv("TRIDENT_VULKAN_COOP_LAYOUTS");
+  CHECK(off.find("th.coop_extract") == std::string::npos);
+  CHECK(off.find("th.coop_store") != std::string::npos);
+}
 
 // The compile-only vulkan:lavapipe profile (spirv::profileDevice) describes the lavapipe
 // this machine has: a kernel compiles to the same SPIR-V words for both.

@@ -571,6 +571,8 @@ private:
     case OpCode::ThCoopLoad:
     case OpCode::ThCoopStore: runCoopAccess(op, out); break;
     case OpCode::ThCoopMma: out = runCoopMma(op); break;
+    case OpCode::ThCoopExtract:
+    case OpCode::ThCoopInsert: out = runCoopComponent(op); break;
     case OpCode::ThCoopFill:
       for (unsigned t = 0; t < threads_; ++t)
         out.insert(out.end(), lanesOf(rt), get(op->operand(0))[t]);
@@ -621,6 +623,62 @@ private:
           }
         }
     }
+  }
+
+  // The known layout of matrices of type `m` (the first shape listing one for its use).
+  const CoopComponentMap &componentMap(const Op *op, Type m) const {
+    int64_t rows = m.shape()[0], cols = m.shape()[1];
+    unsigned use = m.matrixUse();
+    for (const CoopMatrixShape &s : sim_.coopShapes_) {
+      if (!s.layouts)
+        continue;
+      bool fits = use == 0   ? rows == s.m && cols == s.k && m.element() == s.aType
+                  : use == 1 ? rows == s.k && cols == s.n && m.element() == s.bType
+                             : rows == s.m && cols == s.n && (m.element() == s.cType || m.element() == s.resultType);
+      if (fits)
+        return s.layouts->of(use);
+    }
+    fail(op, "no known layout of " + m.str() + " (ThreadSim::setCoopMatrices)");
+  }
+
+  // th.coop_extract / th.coop_insert: component i of lane l is the tile's element the known
+  // layout puts there (each thread holds its warp's whole tile, so an insert writes the
+  // element of every lane's component into the tile all of them hold).
+  Words runCoopComponent(Op *op) {
+    Type m = op->operand(0)->type();
+    const CoopComponentMap &map = componentMap(op, m);
+    unsigned ws = sim_.warpSize_, n = lanesOf(m);
+    int64_t index = op->intAttr("index"), cols = m.shape()[1];
+    if (index >> map.componentBits.size() || (size_t(1) << map.laneBits.size()) != ws)
+      fail(op, "component " + std::to_string(index) + " is not one of the known layout's");
+    auto element = [&](unsigned lane) {
+      int64_t row = 0, col = 0;
+      for (size_t b = 0; b < map.componentBits.size(); ++b)
+        if (index >> b & 1) {
+          row ^= map.componentBits[b].first;
+          col ^= map.componentBits[b].second;
+        }
+      for (size_t b = 0; b < map.laneBits.size(); ++b)
+        if (lane >> b & 1) {
+          row ^= map.laneBits[b].first;
+          col ^= map.laneBits[b].second;
+        }
+      return size_t(row * cols + col);
+    };
+    const Words &tiles = get(op->operand(0));
+    if (op->is(OpCode::ThCoopExtract)) {
+      Words out(threads_);
+      for (unsigned t = 0; t < threads_; ++t)
+        out[t] = tiles[size_t(t) * n + element(t % ws)];
+      return out;
+    }
+    const Words &x = get(op->operand(1));
+    Words out = tiles;
+    for (unsigned w = 0; w < threads_ / ws; ++w)
+      for (unsigned lane = 0; lane < ws; ++lane)
+        for (unsigned t = w * ws; t < (w + 1) * ws; ++t)
+          out[size_t(t) * n + element(lane)] = x[w * ws + lane];
+    return out;
   }
 
   // th.coop_mma: D = A * B + C per tile, summed exactly (double, 64-bit integers) and

@@ -28,6 +28,11 @@ public:
   explicit ThreadSim(unsigned warpSize = 32, std::vector<MatrixAtom> atoms = {})
       : warpSize_(warpSize), atoms_(std::move(atoms)) {}
 
+  // The known layouts of cooperative matrices (TargetDesc::coopMatrices' layouts), by
+  // which th.coop_extract and th.coop_insert pick a tile's elements; without them those
+  // ops fail.
+  void setCoopMatrices(const std::vector<CoopMatrixShape> &shapes) { coopShapes_ = shapes; }
+
   void addBuffer(void *base, size_t bytes) { buffers_.push_back({reinterpret_cast<uintptr_t>(base), bytes}); }
 
   // Also fails a release atomic (sem release or acq_rel) that only some threads issue,
@@ -60,6 +65,7 @@ private:
   friend class SimProgram;
   unsigned warpSize_;
   std::vector<MatrixAtom> atoms_;
+  std::vector<CoopMatrixShape> coopShapes_;
   std::vector<Buffer> buffers_;
   uint64_t barriers_ = 0, subgroupBarriers_ = 0, wavefronts_ = 0, minimumWavefronts_ = 0;
   bool checkReleases_ = false;

@@ -62,7 +62,18 @@ struct CoopPlan {
   const CoopMatrixShape *shape = nullptr;
   int64_t warpsM = 1, warpsN = 1;
 };
+// Where the shape has known layouts (CoopMatrixShape::layouts) and the dot is chained to
+// another through its A operand (attention's P = softmax(Q K^T) into P V; elementwise ops
+// between), every subgroup goes along M first, as planMma's warpsAlongM: the first dot's
+// result is then the second's A in registers, component for component.
 std::optional<CoopPlan> planCoop(const Op *dot, const TargetDesc &target, unsigned numWarps);
+// With known layouts: the block layout of a dot's accumulator (use 2, M x N), A (0, M x K)
+// or B (1, K x N) as the subgroups' components hold it: a tile's component bits, then the
+// tiles (the accumulator's along N, then M; an operand's K steps, then its M or N
+// repeats), the lanes of a tile, warps tiling M then N (an operand's other dimension
+// replicates). Component i of tile t (coopLayout's order, LowerCoopMatrix.cpp) is
+// register t * components + i.
+LinearLayout coopComponentLayout(std::span<const int64_t> shape, const CoopPlan &plan, unsigned use);
 // The ordinary layout of an M x N cooperative-matrix result, for what reads it as a
 // block (epilogues, reductions, stores): each subgroup holds its own part, its lanes
 // within one row of tiles (8 contiguous columns per register run, then columns, then

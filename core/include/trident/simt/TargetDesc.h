@@ -8,6 +8,7 @@
 #include "trident/ir/Type.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,13 +37,33 @@ struct MatrixAtom {
   bool kMajorOnly = false; // A and B only from shared memory, each K-major there (wgmma on tf32 and 8-bit inputs)
 };
 
+// Which element of a cooperative matrix each invocation's component holds, where that is
+// known (SPIR-V leaves it to the implementation; NVIDIA's driver keeps mma.sync
+// fragments): for each component-index bit, then each lane bit, the (row, col) the bit
+// adds, XOR-combined, as a MatrixAtom's maps (registers are the components th.coop_extract
+// and th.coop_insert name). Component i of lane l of a 16x16 accumulator on NVIDIA:
+// row (l >> 2) + 8 (i >> 2), col 2 (l & 3) + (i & 1) + 8 ((i >> 1) & 1).
+struct CoopComponentMap {
+  std::vector<std::pair<int64_t, int64_t>> componentBits;
+  std::vector<std::pair<int64_t, int64_t>> laneBits;
+  bool operator==(const CoopComponentMap &) const = default;
+};
+struct CoopLayouts {
+  CoopComponentMap a, b, acc; // A (m x k), B (k x n), the accumulator and result (m x n)
+  bool operator==(const CoopLayouts &) const = default;
+  const CoopComponentMap &of(unsigned use) const { return use == 0 ? a : use == 1 ? b : acc; }
+};
+
 // A cooperative-matrix multiply a Vulkan device offers (VK_KHR_cooperative_matrix at
 // subgroup scope): one subgroup computes D[m x n] = A[m x k] * B[k x n] + C with the
-// matrices spread over its invocations in a layout only the driver knows, so the
-// lowering moves whole tiles between them and shared memory (LowerCoopMatrix.cpp).
+// matrices spread over its invocations. Without `layouts` that spread is the driver's
+// secret, so the lowering moves whole tiles between them and shared memory
+// (LowerCoopMatrix.cpp); with them (a profile's, or a device whose probe confirmed
+// them: backends/spirv CoopProbe.h) it also reads and writes their components.
 struct CoopMatrixShape {
   int64_t m = 0, n = 0, k = 0;
   Type aType, bType, cType, resultType;
+  std::optional<CoopLayouts> layouts; // "known layouts"
 };
 
 // How a loop feeding a dot on cooperative matrices moves its operands (Pipeline.h,

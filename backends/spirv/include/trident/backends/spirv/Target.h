@@ -58,6 +58,11 @@ enum Feature : uint64_t {
   // cooperative matrices (bf16 shapes in DeviceInfo::coopShapes count only with both).
   kShaderBFloat16Type = 1u << 28,
   kShaderBFloat16CooperativeMatrix = 1u << 29,
+  // Not a Vulkan feature: the device keeps cooperative-matrix components where
+  // nvidiaCoopLayouts says (the Vulkan plugin's probe, CoopProbe.h, found it so). A kernel
+  // that reads or writes components (th.coop_extract / th.coop_insert) requires it, and
+  // targetDesc keeps the shapes' layouts only where the device has it.
+  kCoopMatrixNvidiaLayouts = 1u << 30,
 };
 
 // The Vulkan feature names of the bits set in `features`, comma-separated.
@@ -89,7 +94,14 @@ DeviceInfo genericDevice();
 // devices` finds it). Nothing for other names.
 std::optional<DeviceInfo> profileDevice(std::string_view target);
 
-// The SIMT lowering's description of `device`.
+// The SIMT lowering's description of `device`. TRIDENT_VULKAN_COOP_LAYOUTS=off drops the
+// shapes' known layouts (every cooperative matrix then stays opaque).
 TargetDesc targetDesc(const DeviceInfo &device);
+
+// The layouts NVIDIA's driver gives cooperative matrices of shape `s` (its mma.sync
+// fragments: 16x16x16 with f16 A and B, into f16 or f32), for `subgroupSize` lanes;
+// nothing for other shapes. The `vulkan:nvidia` profile carries them; a real device
+// gets them only where its probe confirmed them (CoopProbe.h).
+std::optional<CoopLayouts> nvidiaCoopLayouts(const CoopMatrixShape &s, unsigned subgroupSize);
 
 } // namespace trident::spirv
