@@ -14,22 +14,6 @@ std::vector<Type> matricesOf(const CoopMatrixShape &s) {
           Type::coopMatrix(s.m, s.n, s.cType, 2)};
 }
 
-// Element (row, col) of component `i` of lane `lane` under `map`.
-std::pair<int64_t, int64_t> elementOf(const CoopComponentMap &map, int64_t i, int64_t lane) {
-  int64_t row = 0, col = 0;
-  for (size_t b = 0; b < map.componentBits.size(); ++b)
-    if (i >> b & 1) {
-      row ^= map.componentBits[b].first;
-      col ^= map.componentBits[b].second;
-    }
-  for (size_t b = 0; b < map.laneBits.size(); ++b)
-    if (lane >> b & 1) {
-      row ^= map.laneBits[b].first;
-      col ^= map.laneBits[b].second;
-    }
-  return {row, col};
-}
-
 // Components the probe reads and checks (floats only: r * cols + c is exact in f16 up to 2048).
 bool probeable(Type m, const CoopComponentMap &map, unsigned subgroupSize) {
   Type e = m.element();
@@ -122,7 +106,7 @@ std::vector<CoopMatrixShape> confirmCoopLayouts(const CoopProbe &probe, std::vec
     int64_t components = int64_t(1) << map.componentBits.size(), cols = m.shape()[1];
     for (int64_t lane = 0; lane < int64_t(probe.subgroupSize); ++lane)
       for (int64_t i = 0; i < components; ++i) {
-        auto [row, col] = elementOf(map, i, lane);
+        auto [row, col] = map.elementOf(i, lane);
         size_t at = size_t(probe.first[j] + lane * components + i);
         float want = float(row * cols + col);
         if (at >= output.size() || output[at] != want) {

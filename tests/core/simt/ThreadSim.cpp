@@ -652,17 +652,7 @@ private:
     if (index >> map.componentBits.size() || (size_t(1) << map.laneBits.size()) != ws)
       fail(op, "component " + std::to_string(index) + " is not one of the known layout's");
     auto element = [&](unsigned lane) {
-      int64_t row = 0, col = 0;
-      for (size_t b = 0; b < map.componentBits.size(); ++b)
-        if (index >> b & 1) {
-          row ^= map.componentBits[b].first;
-          col ^= map.componentBits[b].second;
-        }
-      for (size_t b = 0; b < map.laneBits.size(); ++b)
-        if (lane >> b & 1) {
-          row ^= map.laneBits[b].first;
-          col ^= map.laneBits[b].second;
-        }
+      auto [row, col] = map.elementOf(index, lane);
       return size_t(row * cols + col);
     };
     const Words &tiles = get(op->operand(0));

@@ -47,6 +47,22 @@ struct CoopComponentMap {
   std::vector<std::pair<int64_t, int64_t>> componentBits;
   std::vector<std::pair<int64_t, int64_t>> laneBits;
   bool operator==(const CoopComponentMap &) const = default;
+  // The element (row, col) component `component` of lane `lane` holds: the XOR of the
+  // elements its set bits add.
+  std::pair<int64_t, int64_t> elementOf(int64_t component, int64_t lane) const {
+    int64_t row = 0, col = 0;
+    for (size_t b = 0; b < componentBits.size(); ++b)
+      if (component >> b & 1) {
+        row ^= componentBits[b].first;
+        col ^= componentBits[b].second;
+      }
+    for (size_t b = 0; b < laneBits.size(); ++b)
+      if (lane >> b & 1) {
+        row ^= laneBits[b].first;
+        col ^= laneBits[b].second;
+      }
+    return {row, col};
+  }
 };
 struct CoopLayouts {
   CoopComponentMap a, b, acc; // A (m x k), B (k x n), the accumulator and result (m x n)
