@@ -178,13 +178,14 @@ Ids nulls(Translator &t, Type type) {
 }
 
 // Whether a masked load of narrow elements in words (vector<8xf16> as a uvec4) merges as
-// one phi of the words, split after (the default), or, with TRIDENT_VULKAN_MASKED_WORDS=off,
-// as one phi per element split inside the guarded block (the fourth session's form,
-// f6cf404: layer norm's forward then had 8 half phis a load), a measurement knob.
+// one phi per element, split inside the guarded block (the default: the fourth session's
+// form, f6cf404), or, with TRIDENT_VULKAN_MASKED_WORDS=on, as one phi of the words split
+// after. Fewer phis, but NVIDIA's driver made layer norm's forward slower with them: on an
+// H100 (driver 580, 2026-12-05) 1837 GB/s against 2122 per element (docs/vulkan.md).
 static bool maskedWordsPhi() {
   static const bool on = [] {
     const char *v = std::getenv("TRIDENT_VULKAN_MASKED_WORDS");
-    return !v || std::strcmp(v, "off") != 0;
+    return v && std::strcmp(v, "on") == 0;
   }();
   return on;
 }

@@ -94,7 +94,7 @@ TEST_CASE("a matmul on cooperative matrices agrees with the interpreter") { runM
 TEST_CASE("a bf16 matmul on bf16 cooperative matrices agrees with the interpreter") { runMatmul(true); }
 
 // The plugin's cooperative-matrix layout probe (plugins/vulkan/VulkanCoopProbe.cpp) ran at
-// device_open (under TRIDENT_VULKAN_COOP_LAYOUTS=on, for now): on an NVIDIA device it must
+// device_open (unless TRIDENT_VULKAN_COOP_LAYOUTS=off): on an NVIDIA device it must
 // confirm the driver's layouts, and the matmul
 // compiled for vulkan:0 then reads its result's components (th.coop_extract: the matmul
 // case above ran that way), except under TRIDENT_VULKAN_COOP_LAYOUTS=off. A device without
@@ -113,10 +113,10 @@ TEST_CASE("the cooperative-matrix layout probe") {
   if (probed == 0) {
     const char *knob = std::getenv("TRIDENT_VULKAN_COOP_LAYOUTS");
     std::printf("SKIPPED: the cooperative-matrix layout probe: %s\n",
-                knob && std::string(knob) == "on"
-                    ? (std::string(h.props.target) + " has no cooperative matrices whose layouts Trident knows "
-                                                     "(nothing to probe)").c_str()
-                    : "devices probe only under TRIDENT_VULKAN_COOP_LAYOUTS=on (for now)");
+                knob && std::string(knob) == "off"
+                    ? "TRIDENT_VULKAN_COOP_LAYOUTS=off: devices do not probe"
+                    : (std::string(h.props.target) + " has no cooperative matrices whose layouts Trident knows "
+                                                     "(nothing to probe)").c_str());
     CHECK(threadIR().find("th.coop_extract") == std::string::npos);
     return;
   }
