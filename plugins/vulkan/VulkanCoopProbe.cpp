@@ -13,11 +13,10 @@
 #include "KernelBinary.h"
 
 #include "trident/backends/spirv/CoopProbe.h"
+#include "trident/backends/spirv/Target.h"
 #include "trident/ir/Parser.h"
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 namespace trident::vulkan {
 
@@ -71,15 +70,6 @@ trident_status runProbe(Device &d, const spirv::CoopProbe &probe, std::vector<fl
   return s == TRIDENT_SUCCESS ? s : fail(s, error);
 }
 
-// Devices probe (and so get the layouts) unless TRIDENT_VULKAN_COOP_LAYOUTS=off, which
-// keeps every cooperative matrix opaque, as spirv::targetDesc does for the profiles. The
-// layouts ran on an H100 (driver 580, 2026-12-05): backend_vulkan_run_tests 25 of 25,
-// attention 1.5x faster than with opaque matrices (docs/vulkan.md).
-bool layoutsWanted() {
-  const char *v = std::getenv("TRIDENT_VULKAN_COOP_LAYOUTS");
-  return !v || std::strcmp(v, "off") != 0;
-}
-
 } // namespace
 
 std::vector<CoopMatrixShape> coopLayoutCandidates(const PhysicalDevice &p) {
@@ -98,7 +88,7 @@ void probeCoopLayouts(Device &d) {
   std::call_once(p.coopProbeOnce, [&] {
     std::vector<CoopMatrixShape> candidates = coopLayoutCandidates(p);
     std::optional<spirv::CoopProbe> probe = spirv::coopProbe(candidates, p.info.subgroupSize);
-    if (!probe || !layoutsWanted())
+    if (!probe || !spirv::coopLayoutsWanted())
       return; // nothing to confirm (lavapipe, other vendors), or not wanted: opaque matrices
     std::vector<float> out;
     std::string report;

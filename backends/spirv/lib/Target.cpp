@@ -145,6 +145,8 @@ bool knobOn(const char *name) {
 
 } // namespace
 
+bool coopLayoutsWanted() { return knobOn("TRIDENT_VULKAN_COOP_LAYOUTS"); }
+
 TargetDesc targetDesc(const DeviceInfo &device) {
   TargetDesc t;
   t.name = device.name;
@@ -164,7 +166,7 @@ TargetDesc targetDesc(const DeviceInfo &device) {
     for (const CoopMatrixShape &s : device.coopShapes)
       if ((s.aType != Type::bf16() && s.bType != Type::bf16()) || (device.features & bf16) == bf16)
         t.coopMatrices.push_back(s);
-  if (!(device.features & kCoopMatrixNvidiaLayouts) || !knobOn("TRIDENT_VULKAN_COOP_LAYOUTS"))
+  if (!(device.features & kCoopMatrixNvidiaLayouts) || !coopLayoutsWanted())
     for (CoopMatrixShape &s : t.coopMatrices)
       s.layouts.reset();
   t.coopPrefetch = coopPrefetchFromEnv();

@@ -94,7 +94,11 @@ DeviceInfo genericDevice();
 // devices` finds it). Nothing for other names.
 std::optional<DeviceInfo> profileDevice(std::string_view target);
 
-// The SIMT lowering's description of `device`. TRIDENT_VULKAN_COOP_LAYOUTS=off drops the
+// Whether cooperative matrices may have known layouts: unless TRIDENT_VULKAN_COOP_LAYOUTS=off.
+// One rule for both sides: the profiles keep theirs, and the Vulkan plugin probes its devices.
+bool coopLayoutsWanted();
+
+// The SIMT lowering's description of `device`. Without coopLayoutsWanted() it drops the
 // shapes' known layouts (every cooperative matrix then stays opaque).
 TargetDesc targetDesc(const DeviceInfo &device);
 
