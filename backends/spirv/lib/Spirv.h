@@ -237,6 +237,7 @@ enum class Glsl : uint32_t {
   Log2 = 30,
   Sqrt = 31,
   InverseSqrt = 32,
+  UMax = 41,
   Fma = 50,
   FrexpStruct = 52,
   Ldexp = 53,

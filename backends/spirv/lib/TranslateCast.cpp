@@ -63,24 +63,93 @@ F16Narrowing f16Narrowing(const DeviceInfo &device) {
   return device.features & kRoundingModeRTEFloat16 ? wanted : F16Narrowing::Exact;
 }
 
-// f32 -> f16 as the driver's OpFConvert (RoundingModeRTE 16 declared, CodeGen.cpp), except
-// for NaNs, which get f32ToF16's (and narrowFloat's) result: the sign, quiet, the top ten
-// payload bits. NVIDIA's driver returns 0x7fff for every NaN, sign lost. The NaN bits are
-// computed in 32-bit integers, truncated once, and selected on the bits, not OpIsNan.
-uint32_t f32ToF16ByRTE(Translator &t, uint32_t value) {
-  t.require(kRoundingModeRTEFloat16);
-  const uint32_t u32 = t.u32Type(), u16 = t.w.intType(16);
+// The f16 NaN of f32 bits `bits` (u32), as f32ToF16 (and narrowFloat) make it: the sign,
+// quiet, the top ten payload bits; computed in 32-bit integers, truncated once (u16).
+uint32_t f16NanOf(Translator &t, uint32_t bits) {
+  const uint32_t u32 = t.u32Type();
   auto op = [&](Spv code, uint32_t x, uint32_t y) { return t.emit(code, u32, {x, y}); };
   auto c = [&](uint32_t v) { return t.u32(v); };
-  uint32_t converted = t.emit(Spv::Bitcast, u16, {t.emit(Spv::FConvert, t.valueType(Type::f16()), {value})});
-  uint32_t bits = t.emit(Spv::Bitcast, u32, {value});
   uint32_t sign = op(Spv::BitwiseAnd, op(Spv::ShiftRightLogical, bits, c(16)), c(0x8000));
   uint32_t payload = op(Spv::BitwiseAnd, op(Spv::ShiftRightLogical, bits, c(13)), c(0x3ff));
-  uint32_t nan = t.emit(Spv::UConvert, u16, {op(Spv::BitwiseOr, op(Spv::BitwiseOr, sign, payload), c(0x7e00))});
-  uint32_t isNan = t.emit(Spv::UGreaterThan, t.boolType(), {op(Spv::BitwiseAnd, bits, c(0x7fffffff)), c(0x7f800000)});
-  uint32_t r = t.emit(Spv::Select, u16, {isNan, nan, converted});
+  return t.emit(Spv::UConvert, t.w.intType(16), {op(Spv::BitwiseOr, op(Spv::BitwiseOr, sign, payload), c(0x7e00))});
+}
+
+// Whether f32 bits `bits` are a NaN's: on the bits, not OpIsNan, which a driver that
+// assumes no NaNs may fold away.
+uint32_t isNanBits(Translator &t, uint32_t bits) {
+  uint32_t magnitude = t.emit(Spv::BitwiseAnd, t.u32Type(), {bits, t.u32(0x7fffffff)});
+  return t.emit(Spv::UGreaterThan, t.boolType(), {magnitude, t.u32(0x7f800000)});
+}
+
+// `converted`, the driver's OpFConvert of f32 `value` to f16 (RoundingModeRTE 16 declared,
+// CodeGen.cpp), with NaNs replaced by f16NanOf's: NVIDIA's driver returns 0x7fff for every
+// NaN, sign lost.
+uint32_t fixF16Nan(Translator &t, uint32_t value, uint32_t converted) {
+  const uint32_t u16 = t.w.intType(16);
+  uint32_t bits = t.emit(Spv::Bitcast, t.u32Type(), {value});
+  uint32_t nan = f16NanOf(t, bits);
+  uint32_t r = t.emit(Spv::Select, u16, {isNanBits(t, bits), nan, t.emit(Spv::Bitcast, u16, {converted})});
   return t.emit(Spv::Bitcast, t.valueType(Type::f16()), {r});
 }
+
+uint32_t f32ToF16ByRTE(Translator &t, uint32_t value) {
+  t.require(kRoundingModeRTEFloat16);
+  return fixF16Nan(t, value, t.emit(Spv::FConvert, t.valueType(Type::f16()), {value}));
+}
+
+// An arith.truncf f32 -> f16 that f32ToF16ByRTE would translate.
+bool isRTENarrowing(const Translator &t, const Op *op) {
+  return op && op->is(OpCode::TruncF) && op->operand(0)->type() == Type::f32() && op->result()->type() == Type::f16() &&
+         !op->attr("rounding").present() && f16Narrowing(t.device) == F16Narrowing::RTE;
+}
+
+} // namespace
+
+// A th.pack of two or more such conversions, each used only by the pack (layer norm's
+// stores pack 8 a thread), shares one NaN test: the conversions are bare OpFConverts, and
+// the pack checks the largest magnitude of their inputs and fixes the NaNs up in a branch
+// taken only when one is a NaN (2 instructions an element on the common path, not 12).
+const Op *sharedNanFixup(const Translator &t, const Op *truncf) {
+  if (!isRTENarrowing(t, truncf) || truncf->result()->uses().empty())
+    return nullptr;
+  const Op *pack = truncf->result()->uses().front().user;
+  if (!pack->is(OpCode::ThPack) || pack->numOperands() < 2)
+    return nullptr;
+  for (const Value *v : pack->operands()) {
+    const Op *def = v->definingOp();
+    if (!isRTENarrowing(t, def))
+      return nullptr;
+    for (const Use &u : def->result()->uses())
+      if (u.user != pack)
+        return nullptr;
+  }
+  return pack;
+}
+
+bool translateNarrowingPack(Translator &t, Op *pack) {
+  const Op *first = pack->operand(0)->definingOp();
+  if (!first || sharedNanFixup(t, first) != pack)
+    return false;
+  const uint32_t u32 = t.u32Type(), f16 = t.valueType(Type::f16());
+  Ids converted, sources;
+  uint32_t largest = 0;
+  for (Value *v : pack->operands()) {
+    converted.push_back(t.scalar(v));
+    sources.push_back(t.scalar(v->definingOp()->operand(0)));
+    uint32_t magnitude = t.emit(Spv::BitwiseAnd, u32, {t.emit(Spv::Bitcast, u32, {sources.back()}), t.u32(0x7fffffff)});
+    largest = largest ? t.glsl(Glsl::UMax, u32, {largest, magnitude}) : magnitude;
+  }
+  uint32_t anyNan = t.emit(Spv::UGreaterThan, t.boolType(), {largest, t.u32(0x7f800000)});
+  t.set(pack->result(), t.guarded(anyNan, std::vector<uint32_t>(converted.size(), f16), converted, [&] {
+    Ids fixed;
+    for (size_t i = 0; i < sources.size(); ++i)
+      fixed.push_back(fixF16Nan(t, sources[i], converted[i]));
+    return fixed;
+  }));
+  return true;
+}
+
+namespace {
 
 // f32 -> f16, rounding to nearest even, in 23 instructions instead of narrowFloat's 44
 // (attention converts its P tile, 64 elements a thread, every iteration: half of the
@@ -295,6 +364,11 @@ bool translateTruncF(Translator &t, Op *op) {
     return t.error(op, "to " + dst.str() + " is not supported by the SPIR-V backend yet");
   if (towardZero && dst != Type::bf16())
     return t.error(op, "with rounding \"rtz\" to " + dst.str() + " is not supported by the SPIR-V backend yet");
+  if (sharedNanFixup(t, op)) { // the th.pack fixes the NaNs up (translateNarrowingPack)
+    t.require(kRoundingModeRTEFloat16);
+    t.set(op->result(), {t.emit(Spv::FConvert, t.valueType(dst), {t.scalar(op->operand(0))})});
+    return true;
+  }
   mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
     if (dst == Type::bf16() && (src == Type::f32() || towardZero)) {
       uint32_t x = src == Type::f32() ? a[0] : t.emit(Spv::FConvert, t.w.floatType(32), {a[0]});

@@ -79,6 +79,8 @@ bool translateThread(Translator &t, Op *op) {
     return true;
   }
   case OpCode::ThPack: {
+    if (translateNarrowingPack(t, op))
+      return true;
     Ids ids;
     for (Value *v : op->operands())
       ids.push_back(t.scalar(v));

@@ -213,6 +213,11 @@ uint32_t f32ToBF16(Translator &t, uint32_t value, bool towardZero);
 // `value` (f32 or f64 `from`) rounded to nearest even to f16, bf16 (u16 bits) or f32,
 // exactly on every driver: integer arithmetic on the bits (TranslateCast.cpp).
 uint32_t narrowFloat(Translator &t, uint32_t value, Type from, Type to);
+// f32 -> f16 conversions under RoundingModeRTE packed by one th.pack share their NaN
+// fix-up: sharedNanFixup gives the pack of such a conversion (else null), and
+// translateNarrowingPack translates a pack that has them (false for any other pack).
+const Op *sharedNanFixup(const Translator &t, const Op *truncf);
+bool translateNarrowingPack(Translator &t, Op *pack);
 
 // Exact floating-point sequences (FloatExact.cpp), on f32 or f64 values of `type`.
 // C's fmod(x, y), exactly (OpFRem may round).
