@@ -12,7 +12,8 @@
 #   --runs N: stop each target after N executions (SECONDS is then the most it may take)
 #   --jobs N: N processes of each target, every target at once, each process with its own
 #     work folder and random seed; the executions printed are their sum (for a machine
-#     with many cores: N x targets processes)
+#     with many cores: N x targets processes); a TARGET written NAME:K gets K processes
+#     instead (--jobs 1 spirv:6 block_ir:3: the slow targets get more of the cores)
 #   --no-build: run the binaries in the build folder as they are (a machine without clang,
 #     the build folder carried there)
 #   TRIDENT_FUZZ_BUILD_DIR (default build-fuzz), TRIDENT_JOBS (ninja jobs, default 1)
@@ -41,7 +42,8 @@ if [ $build_it = 1 ]; then
       -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
       -DTRIDENT_FUZZ=ON -DTRIDENT_BUILD_TESTS=OFF -DTRIDENT_ENABLE_LLVM=OFF >/dev/null || exit 2
   fi
-  nice -n 10 ninja -C "$build" -j "${TRIDENT_JOBS:-1}" "${targets[@]/#/trident_fuzz_}" >/dev/null || exit 2
+  names=("${targets[@]%%:*}")
+  nice -n 10 ninja -C "$build" -j "${TRIDENT_JOBS:-1}" "${names[@]/#/trident_fuzz_}" >/dev/null || exit 2
 fi
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
@@ -104,17 +106,21 @@ merge_into_seeds() {
     [ -d "$work" ] && nice -n 10 "$build/fuzz/trident_fuzz_$1" -merge=1 "$seeds" "$work" >>"$build/fuzz-$1.merge.log" 2>&1
   done
 }
+# jobs_of NAME[:K]: K, else --jobs
+jobs_of() { case "$1" in *:*) echo "${1##*:}" ;; *) echo "$jobs" ;; esac; }
 if [ "$jobs" -gt 0 ]; then
   start=$(date +%s)
-  for t in "${targets[@]}"; do
-    for j in $(seq 1 "$jobs"); do fuzz_one "$t" "$j" & done
+  for spec in "${targets[@]}"; do
+    for j in $(seq 1 "$(jobs_of "$spec")"); do fuzz_one "${spec%%:*}" "$j" & done
   done
   wait
   took=$(( $(date +%s) - start ))
-  for t in "${targets[@]}"; do
-    logs=(); for j in $(seq 1 "$jobs"); do logs+=("$build/fuzz-$t-$j.log"); done
+  for spec in "${targets[@]}"; do
+    t=${spec%%:*} logs=()
+    for j in $(seq 1 "$(jobs_of "$spec")"); do logs+=("$build/fuzz-$t-$j.log"); done
     report "$t" "$took" "${logs[@]}"
   done
+  targets=("${targets[@]%%:*}")
   if [ $merge -eq 1 ] && [ $status -eq 0 ]; then
     for t in "${targets[@]}"; do merge_into_seeds "$t"; done
   fi
