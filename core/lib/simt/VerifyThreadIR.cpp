@@ -1,5 +1,7 @@
 #include "trident/simt/VerifyThreadIR.h"
 
+#include "trident/ir/Verifier.h"
+
 #include <string>
 
 namespace trident::simt {
@@ -231,9 +233,25 @@ private:
     expect(op_->result()->type() == element, "result must be " + element.str());
     checkPredicate(numData);
     if (!cas)
-      expect(op_->attr("kind").isString(), "needs a string attribute 'kind'");
+      checkAtomicKind(element);
     expect(op_->attr("sem").isString() && op_->attr("scope").isString(),
            "needs string attributes 'sem' and 'scope'");
+  }
+
+  // th.atomic_rmw keeps tt.atomic_rmw's kinds and the elements each takes: a backend
+  // translates "fadd" to a float instruction and the others to integer ones.
+  void checkAtomicKind(Type element) {
+    const Attribute &kind = op_->attr("kind");
+    if (!kind.isString())
+      return error("needs a string attribute 'kind'");
+    const std::string &name = kind.getString();
+    bool known = false;
+    for (std::string_view k : kAtomicRMWKinds)
+      known = known || k == name;
+    std::string what = "kind '" + name + "'";
+    if (!known)
+      return error(what + " is not an atomic read-modify-write");
+    expect(atomicKindSupports(name, element), what + " does not support " + element.str() + " elements");
   }
 
   void checkSharedAlloc() {

@@ -4,6 +4,8 @@
 
 #include "OpChecker.h"
 
+#include "trident/ir/Verifier.h"
+
 namespace trident::verifier {
 
 namespace {
@@ -145,8 +147,7 @@ bool is32Or64(Type t) { return t.bitWidth() == 32 || t.bitWidth() == 64; }
 
 void verifyAtomicRMW(OpChecker &c) {
   Type ptr = c.operand(0);
-  std::optional<std::string> kind =
-      c.stringAttr("kind", true, {"add", "fadd", "and", "or", "xor", "max", "min", "umax", "umin", "xchg"});
+  std::optional<std::string> kind = c.stringAttr("kind", true, kAtomicRMWKinds);
   checkAtomicOrdering(c);
   if (!expectPointerLike(c, ptr, "pointer operand"))
     return;
@@ -161,14 +162,7 @@ void verifyAtomicRMW(OpChecker &c) {
   if (!kind)
     return;
   Type e = accessed.element();
-  bool supported;
-  if (*kind == "fadd")
-    supported = e == Type::f16() || e == Type::f32() || e == Type::f64();
-  else if (*kind == "xchg")
-    supported = (e.isInteger() || e.isFloat()) && is32Or64(e);
-  else
-    supported = e.isInteger() && is32Or64(e);
-  if (!supported)
+  if (!atomicKindSupports(*kind, e))
     c.error("kind \"" + *kind + "\" does not support " + e.str() + " elements");
 }
 
@@ -207,3 +201,16 @@ void verifyMemoryOp(OpChecker &c) {
 }
 
 } // namespace trident::verifier
+
+namespace trident {
+
+bool atomicKindSupports(std::string_view kind, Type e) {
+  bool wide = verifier::is32Or64(e);
+  if (kind == "fadd")
+    return e == Type::f16() || e == Type::f32() || e == Type::f64();
+  if (kind == "xchg")
+    return (e.isInteger() || e.isFloat()) && wide;
+  return e.isInteger() && wide;
+}
+
+} // namespace trident
