@@ -1,6 +1,7 @@
 // The CPU pipeline of CpuCodeGen.h.
 #include "CpuCodeGen.h"
 
+#include "BF16Moves.h"
 #include "CpuChecks.h"
 #include "CpuHooks.h"
 #include "ThreadLoops.h"
@@ -19,6 +20,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <cassert>
 #include <cstdlib>
 #include <mutex>
 
@@ -67,6 +69,8 @@ void optimize(llvm::Module &m, llvm::TargetMachine &tm, unsigned optLevel) {
   options.vectorMath = true;
   options.first = "always-inline,function(simplifycfg,early-cse,loop-simplify,lcssa,loop-vectorize)";
   llvmgen::optimize(m, tm, optLevel, options);
+  keepBF16Bits(m); // after the optimizer, which would fold the bitcasts back (BF16Moves.h)
+  assert(!llvm::verifyModule(m, &llvm::errs()) && "keepBF16Bits made invalid IR");
 }
 
 // libmvec's AVX-512 functions (16 floats, 8 doubles), which LLVM's own list for libmvec
