@@ -181,8 +181,12 @@ bool translateWideNarrow(Translator &t, Op *op, unsigned width) {
   mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
     bool ySigned = isSigned && code != OpCode::ShRSI; // a shift's amount is unsigned
     uint32_t x = widen(t, a[0], width, isSigned), y = widen(t, a[1], width, ySigned);
-    if (arith.kind == ArithSpirv::Pick) // the narrow operand picked by the wide comparison
-      return t.emit(Spv::Select, type, {t.emit(arith.spv, b, {x, y}), a[0], a[1]});
+    if (arith.kind == ArithSpirv::Pick) { // the narrow operand picked by the wide comparison
+      uint32_t pick = t.emit(arith.spv, b, {x, y});
+      if (wideNarrowSelects())
+        return t.emit(Spv::UConvert, type, {t.emit(Spv::Select, u32, {pick, x, y})});
+      return t.emit(Spv::Select, type, {pick, a[0], a[1]});
+    }
     uint32_t r;
     if (code == OpCode::DivSI || code == OpCode::RemSI)
       r = signedDivide(t, code == OpCode::RemSI, u32, 32, x, y);
@@ -382,14 +386,29 @@ bool translateFloatArith(Translator &t, Op *op) {
 }
 
 bool translateSelect(Translator &t, Op *op) {
-  if (op->result()->type().element().isPtr() && op->result()->type().element().addressSpace() != 0)
+  Type e = op->result()->type().element();
+  if (e.isPtr() && e.addressSpace() != 0)
     return t.error(op, "on shared-memory pointers cannot be translated");
   uint32_t type = t.valueType(op->result()->type());
-  mapComponents(t, op, [&](const std::vector<uint32_t> &a) { return t.emit(Spv::Select, type, {a[0], a[1], a[2]}); });
+  bool wide = e.isInteger() && e != Type::i1() && e.bitWidth() < 32 && wideNarrowSelects();
+  mapComponents(t, op, [&](const std::vector<uint32_t> &a) {
+    if (!wide)
+      return t.emit(Spv::Select, type, {a[0], a[1], a[2]});
+    uint32_t x = widen(t, a[1], e.bitWidth(), false), y = widen(t, a[2], e.bitWidth(), false);
+    return t.emit(Spv::UConvert, type, {t.emit(Spv::Select, t.u32Type(), {a[0], x, y})});
+  });
   return true;
 }
 
 } // namespace
+
+bool wideNarrowSelects() {
+  static const bool on = [] {
+    const char *v = std::getenv("TRIDENT_VULKAN_WIDE_NARROW_SELECT");
+    return v && std::strcmp(v, "on") == 0;
+  }();
+  return on;
+}
 
 bool translateArith(Translator &t, Op *op) {
   if (const ArithOpInfo *arith = arithOpInfo(op->code())) // tt.precise_divf: with the math ops (CodeGen.cpp)

@@ -406,6 +406,11 @@ bool translateIntResize(Translator &t, Op *op) {
     bool isSigned = code == OpCode::ExtSI;
     if (src == Type::i1()) {
       uint64_t ones = dst.bitWidth() == 64 ? ~uint64_t(0) : (uint64_t(1) << dst.bitWidth()) - 1;
+      if (dst.bitWidth() < 32 && wideNarrowSelects()) { // the select on words (Translator.h)
+        uint32_t u32 = t.u32Type();
+        uint32_t word = t.emit(Spv::Select, u32, {a[0], t.constant(u32, isSigned ? ones : 1), t.constant(u32, 0)});
+        return t.emit(Spv::UConvert, type, {word});
+      }
       return t.emit(Spv::Select, type, {a[0], t.constant(type, isSigned ? ones : 1), t.constant(type, 0)});
     }
     return t.emit(isSigned ? Spv::SConvert : Spv::UConvert, type, {a[0]});

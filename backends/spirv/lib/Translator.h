@@ -219,6 +219,12 @@ uint32_t narrowFloat(Translator &t, uint32_t value, Type from, Type to);
 const Op *sharedNanFixup(const Translator &t, const Op *truncf);
 bool translateNarrowingPack(Translator &t, Op *pack);
 
+// Whether selects of i8 and i16 values, and extensions of i1 to them, run on 32-bit
+// words and narrow the result (TRIDENT_VULKAN_WIDE_NARROW_SELECT=on; off by default until
+// measured): NVIDIA's driver 580 computes seeds 2695 and 5386 wrongly, each an extension
+// of a narrow OpSelect's result to 32 bits (TranslateArith.cpp, wideNarrowOps).
+bool wideNarrowSelects();
+
 // Exact floating-point sequences (FloatExact.cpp), on f32 or f64 values of `type`.
 // C's fmod(x, y), exactly (OpFRem may round).
 uint32_t exactRemainder(Translator &t, uint32_t type, uint32_t x, uint32_t y);
