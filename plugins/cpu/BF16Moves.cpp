@@ -58,7 +58,7 @@ class Rewriter {
 public:
   explicit Rewriter(llvm::Function &f) : f_(f) {}
 
-  unsigned run() {
+  void run() {
     llvm::SmallVector<llvm::Instruction *> moves, stores;
     for (llvm::BasicBlock &b : f_)
       for (llvm::Instruction &i : b) {
@@ -105,7 +105,6 @@ public:
     for (llvm::Instruction *c : casts)
       if (c->use_empty())
         c->eraseFromParent();
-    return static_cast<unsigned>(made.size() + stores.size());
   }
 
 private:
@@ -177,12 +176,10 @@ private:
 
 } // namespace
 
-unsigned keepBF16Bits(llvm::Module &m) {
-  unsigned replaced = 0;
+void keepBF16Bits(llvm::Module &m) {
   for (llvm::Function &f : m)
     if (!f.isDeclaration())
-      replaced += Rewriter(f).run();
-  return replaced;
+      Rewriter(f).run();
 }
 
 } // namespace trident::cpu

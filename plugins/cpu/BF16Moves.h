@@ -21,8 +21,7 @@
 
 namespace trident::cpu {
 
-// Rewrites the moves of bf16 values (scalars and vectors) in `m` as above; returns how
-// many instructions it replaced.
-unsigned keepBF16Bits(llvm::Module &m);
+// Rewrites the moves of bf16 values (scalars and vectors) in `m` as above.
+void keepBF16Bits(llvm::Module &m);
 
 } // namespace trident::cpu

@@ -41,18 +41,17 @@ bool translateShuffle(Translator &t, Op *op) {
     wire = t.emit(Spv::Select, u32, {value, t.u32(1), t.u32(0)});
   }
   uint32_t shuffled = t.emit(spv, wireType, {t.u32(uint32_t(Scope::Subgroup)), wire, lane});
-  // up/down from outside the subgroup: the own value; on the word for i8 and i16 when
-  // narrow selects run on words (wideNarrowSelects, Translator.h).
-  uint32_t inRange = 0;
-  if (relative) {
+  // up/down from outside the subgroup: the own value; selected on the word for i8 and
+  // i16 when narrow selects run on words (wideNarrowSelects, Translator.h).
+  auto inRange = [&] {
     uint32_t self = t.laneId(), b = t.boolType();
-    inRange = mode == "up" ? t.emit(Spv::UGreaterThanEqual, b, {self, lane})
-                           : t.emit(Spv::ULessThan, b, {t.emit(Spv::IAdd, u32, {self, lane}),
-                                                       t.u32(t.device.subgroupSize)});
-  }
+    return mode == "up" ? t.emit(Spv::UGreaterThanEqual, b, {self, lane})
+                        : t.emit(Spv::ULessThan, b, {t.emit(Spv::IAdd, u32, {self, lane}),
+                                                    t.u32(t.device.subgroupSize)});
+  };
   bool selectWord = relative && (bits == 8 || bits == 16) && wideNarrowSelects();
   if (selectWord)
-    shuffled = t.emit(Spv::Select, u32, {inRange, shuffled, wire});
+    shuffled = t.emit(Spv::Select, u32, {inRange(), shuffled, wire});
   uint32_t r = shuffled;
   if (bits == 64) {
     r = t.emit(Spv::Bitcast, vt, {shuffled});
@@ -65,7 +64,7 @@ bool translateShuffle(Translator &t, Op *op) {
     r = t.emit(Spv::INotEqual, vt, {shuffled, t.u32(0)});
   }
   if (relative && !selectWord)
-    r = t.emit(Spv::Select, vt, {inRange, r, value});
+    r = t.emit(Spv::Select, vt, {inRange(), r, value});
   t.set(op->result(), {r});
   return true;
 }
