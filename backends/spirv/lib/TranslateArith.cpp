@@ -107,17 +107,23 @@ uint32_t shift(Translator &t, OpCode code, uint32_t type, unsigned width, uint32
 // Signed division and remainder. The remainder is computed on magnitudes with OpUMod
 // and takes the dividend's sign: drivers disagree on OpSRem with negative operands
 // (NVIDIA's answers like OpSMod). Magnitudes also make INT_MIN % -1 = 0 without a
-// special case. Division keeps OpSDiv (exact everywhere seen), with b == -1 answered
+// special case. The signs are masks (x >> (width - 1), arithmetic: 0 or -1) and a
+// magnitude is (x ^ s) - s, with no comparison or select: lavapipe (Mesa 22.3.6) took
+// `smax(x, c) < 0` as false for a negative constant c and so dropped both negations
+// (seeds 2788, 4227 and 9519: remsi(maxsi(x, INT_MIN + 1), y | 1) gave x mod |y| for
+// negative x). Division keeps OpSDiv (exact everywhere seen), with b == -1 answered
 // without dividing (INT_MIN / -1 wraps).
 uint32_t signedDivide(Translator &t, bool remainder, uint32_t type, unsigned width, uint32_t a, uint32_t b) {
-  uint32_t boolT = t.boolType(), zero = t.constant(type, 0);
+  uint32_t boolT = t.boolType();
   if (remainder) {
-    uint32_t aNegative = t.emit(Spv::SLessThan, boolT, {a, zero});
-    uint32_t bNegative = t.emit(Spv::SLessThan, boolT, {b, zero});
-    uint32_t aMagnitude = t.emit(Spv::Select, type, {aNegative, t.emit(Spv::SNegate, type, {a}), a});
-    uint32_t bMagnitude = t.emit(Spv::Select, type, {bNegative, t.emit(Spv::SNegate, type, {b}), b});
-    uint32_t r = t.emit(Spv::UMod, type, {aMagnitude, bMagnitude});
-    return t.emit(Spv::Select, type, {aNegative, t.emit(Spv::SNegate, type, {r}), r});
+    uint32_t signShift = t.constant(type, width - 1);
+    auto signOf = [&](uint32_t x) { return t.emit(Spv::ShiftRightArithmetic, type, {x, signShift}); };
+    auto flip = [&](uint32_t x, uint32_t sign) { // x if sign is 0, -x if it is -1
+      return t.emit(Spv::ISub, type, {t.emit(Spv::BitwiseXor, type, {x, sign}), sign});
+    };
+    uint32_t aSign = signOf(a), bSign = signOf(b);
+    uint32_t r = t.emit(Spv::UMod, type, {flip(a, aSign), flip(b, bSign)});
+    return flip(r, aSign);
   }
   std::optional<uint64_t> k = t.constantValue(b);
   uint64_t minusOne = allOnes(width);
