@@ -110,26 +110,33 @@ uint32_t shift(Translator &t, OpCode code, uint32_t type, unsigned width, uint32
 // special case. The signs are masks (x >> (width - 1), arithmetic: 0 or -1) and a
 // magnitude is (x ^ s) - s, with no comparison or select: lavapipe (Mesa 22.3.6) took
 // `smax(x, c) < 0` as false for a negative constant c and so dropped both negations
-// (seeds 2788, 4227 and 9519: remsi(maxsi(x, INT_MIN + 1), y | 1) gave x mod |y| for
-// negative x). Division keeps OpSDiv (exact everywhere seen), with b == -1 answered
-// without dividing (INT_MIN / -1 wraps).
+// (seeds 4227 and 9519: remsi(maxsi(x, INT_MIN + 1), y | 1) gave x mod |y| for negative
+// x). A constant divisor's magnitude is folded here (`pid % GROUP` and the like).
+// Division keeps OpSDiv (exact everywhere seen), with b == -1 answered without dividing
+// (INT_MIN / -1 wraps).
 uint32_t signedDivide(Translator &t, bool remainder, uint32_t type, unsigned width, uint32_t a, uint32_t b) {
-  uint32_t boolT = t.boolType();
   if (remainder) {
     uint32_t signShift = t.constant(type, width - 1);
     auto signOf = [&](uint32_t x) { return t.emit(Spv::ShiftRightArithmetic, type, {x, signShift}); };
     auto flip = [&](uint32_t x, uint32_t sign) { // x if sign is 0, -x if it is -1
       return t.emit(Spv::ISub, type, {t.emit(Spv::BitwiseXor, type, {x, sign}), sign});
     };
-    uint32_t aSign = signOf(a), bSign = signOf(b);
-    uint32_t r = t.emit(Spv::UMod, type, {flip(a, aSign), flip(b, bSign)});
+    uint32_t bMagnitude;
+    if (std::optional<uint64_t> k = t.constantValue(b)) {
+      uint64_t v = *k & allOnes(width);
+      bMagnitude = t.constant(type, v >> (width - 1) ? (0 - v) & allOnes(width) : v);
+    } else {
+      bMagnitude = flip(b, signOf(b));
+    }
+    uint32_t aSign = signOf(a);
+    uint32_t r = t.emit(Spv::UMod, type, {flip(a, aSign), bMagnitude});
     return flip(r, aSign);
   }
   std::optional<uint64_t> k = t.constantValue(b);
   uint64_t minusOne = allOnes(width);
   if (k && *k != minusOne)
     return t.emit(Spv::SDiv, type, {a, b});
-  uint32_t isMinusOne = t.emit(Spv::IEqual, boolT, {b, t.constant(type, minusOne)});
+  uint32_t isMinusOne = t.emit(Spv::IEqual, t.boolType(), {b, t.constant(type, minusOne)});
   uint32_t safe = t.emit(Spv::Select, type, {isMinusOne, t.constant(type, 1), b});
   uint32_t q = t.emit(Spv::SDiv, type, {a, safe});
   return t.emit(Spv::Select, type, {isMinusOne, t.emit(Spv::SNegate, type, {a}), q});
