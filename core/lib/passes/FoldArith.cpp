@@ -130,6 +130,37 @@ FoldResult foldTruncOfExt(Op *op) {
   return {};
 }
 
+// cmpi P (ext x), C with C a constant that the extension reaches (C == ext(trunc C)):
+// compares x with trunc C at x's width. Sign extension keeps both the signed and the
+// unsigned order; zero extension makes every value non-negative, so a signed
+// predicate becomes the unsigned one. Narrow comparisons are cheaper on every target,
+// and they keep 64-bit compares of a sign-extended 32-bit value off lavapipe (Mesa
+// 22.3.6 took `sext(x) < 7` inside a loop as false for negative x: random seed 2788).
+FoldResult foldCompareOfExt(Op *op, Builder &b, const std::optional<ConstantValue> &rhs) {
+  Op *ext = op->operand(0)->definingOp();
+  if (!rhs || !rhs->isInt() || !ext || !(ext->is(OpCode::ExtSI) || ext->is(OpCode::ExtUI)))
+    return {};
+  const Attribute &predicate = op->attr("predicate");
+  if (!predicate.isString())
+    return {};
+  Value *x = ext->operand(0);
+  const unsigned narrow = x->type().element().bitWidth();
+  if (narrow < 8) // i1: ordered comparisons of booleans are not every target's
+    return {};
+  const bool signExt = ext->is(OpCode::ExtSI);
+  const uint64_t low = truncateBits(rhs->zext(), narrow);
+  const uint64_t back = signExt ? static_cast<uint64_t>(signExtend(low, narrow)) : low;
+  if (truncateBits(back, rhs->width()) != rhs->zext())
+    return {};
+  std::string p = predicate.getString();
+  if (!signExt && p.size() == 3 && p[0] == 's')
+    p[0] = 'u';
+  op->setOperand(0, x);
+  op->setOperand(1, materialize(b, ConstantValue::integer(x->type().element(), low), x->type()));
+  op->setAttr("predicate", Attribute::string(p));
+  return {nullptr, true};
+}
+
 } // namespace
 
 FoldResult foldArith(Op *op, Builder &b) {
@@ -159,6 +190,9 @@ FoldResult foldArith(Op *op, Builder &b) {
     return {nullptr, true};
   }
   std::optional<ConstantValue> rhs = constantOf(op->operand(1));
+  if (op->is(OpCode::CmpI))
+    if (FoldResult r = foldCompareOfExt(op, b, rhs); r.changed())
+      return r;
   if (op->operand(0)->type().element().isInteger())
     return integerIdentity(op, b, rhs);
   return floatIdentity(op, rhs);
