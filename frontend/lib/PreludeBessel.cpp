@@ -11,7 +11,8 @@
 //                 order at or above x, Miller's backward recurrence normalized by
 //                 1 = J0 + 2 (J2 + J4 + ...), rescaled before it overflows; below x = 1
 //                 the power series, its first term a product kept in two floats
-//   cyl_bessel_i0, cyl_bessel_i1   below 16 the Taylor series (all terms positive);
+//   cyl_bessel_i0, cyl_bessel_i1   below 16 the Taylor series (all terms positive, summed
+//                 by fused multiply-adds: one rounding a term);
 //                 from 16 e^x / sqrt(x) times a Chebyshev series in 16 / x, e^x taken
 //                 as two halves so that the results up to the largest float stay finite
 // Orders below zero give NaN, as CUDA documents. fp16/bf16 inputs compute in fp32.
@@ -441,9 +442,9 @@ def _lb_i_abs(a, order: tl.constexpr):
     lo = q * 0.0 + tc[0]
     dlo = q * 0.0
     for k in tl.static_range(1, len(tc)):
-        dlo = dlo * q + lo
-        lo = lo * q + tc[k]
-    lo = lo + dlo * ql
+        dlo = tl.fma(dlo, q, lo)
+        lo = tl.fma(lo, q, tc[k])
+    lo = tl.fma(dlo, ql, lo)
     if order == 1:
         lo = 0.5 * s * lo
     b = tl.maximum(a, 16.0)
