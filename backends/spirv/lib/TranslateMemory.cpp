@@ -271,8 +271,27 @@ uint32_t atomicIntType(Translator &t, Type element) {
   return t.w.intType(element.bitWidth());
 }
 
-uint32_t asInt(Translator &t, uint32_t intType, Type element, uint32_t v) {
-  return element.isFloat() ? t.emit(Spv::Bitcast, intType, {v}) : v;
+// llvmpipe (Mesa 22.3.6, CI's Vulkan device) builds an atomic on the LLVM type of its
+// value operand, and NIR drops OpBitcast, so an integer atomic on the bits of a float
+// compared floats: umin(33, 0xbf800000) stored 0xbf800000 (random seed 4464). Adding a
+// zero NIR cannot fold (the grid size, below 2^31, shifted right by 31) makes the value an
+// integer again; two integer instructions beside an atomic, so every device gets them.
+uint32_t integerValue(Translator &t, uint32_t intType, unsigned width, uint32_t v) {
+  uint32_t zero = t.inPrologue([&] { return t.emit(Spv::ShiftRightLogical, t.u32Type(), {t.numPrograms(0), t.u32(31)}); });
+  if (width == 64)
+    zero = t.emit(Spv::UConvert, intType, {zero});
+  return t.emit(Spv::IAdd, intType, {v, zero});
+}
+
+// An atomic's value operand as an integer: a float's bits, or an integer made by
+// tt.bitcast of a float, go through integerValue.
+uint32_t asInt(Translator &t, uint32_t intType, Type element, uint32_t v, const Value *source = nullptr) {
+  if (element.isFloat())
+    return integerValue(t, intType, element.bitWidth(), t.emit(Spv::Bitcast, intType, {v}));
+  const Op *def = source ? source->definingOp() : nullptr;
+  if (def && def->is(OpCode::Bitcast) && def->operand(0)->type().element().isFloat())
+    return integerValue(t, intType, element.bitWidth(), v);
+  return v;
 }
 uint32_t fromInt(Translator &t, Type element, uint32_t v) {
   return element.isFloat() ? t.emit(Spv::Bitcast, t.valueType(element), {v}) : v;
@@ -336,7 +355,7 @@ bool translateAtomicRMW(Translator &t, Op *op) {
     uint32_t ptr = t.emit(Spv::ConvertUToPtr, bufferPointer(t, intType, element.bitWidth()), {address});
     if (floatAdd)
       return {casLoopAdd(t, ptr, intType, element, value, o)};
-    uint32_t old = t.emit(spv, intType, {ptr, o.scope, o.semantics, asInt(t, intType, element, value)});
+    uint32_t old = t.emit(spv, intType, {ptr, o.scope, o.semantics, asInt(t, intType, element, value, op->operand(1))});
     return {fromInt(t, element, old)};
   });
   t.set(op->result(), r);
@@ -354,8 +373,8 @@ bool translateAtomicCAS(Translator &t, Op *op) {
   Ids r = t.guarded(pred, {type}, {t.w.nullConstant(type)}, [&]() -> Ids {
     uint32_t ptr = t.emit(Spv::ConvertUToPtr, bufferPointer(t, intType, element.bitWidth()), {address});
     uint32_t old = t.emit(Spv::AtomicCompareExchange, intType,
-                          {ptr, o.scope, o.semantics, o.failure, asInt(t, intType, element, value),
-                           asInt(t, intType, element, cmp)});
+                          {ptr, o.scope, o.semantics, o.failure, asInt(t, intType, element, value, op->operand(2)),
+                           asInt(t, intType, element, cmp, op->operand(1))});
     return {fromInt(t, element, old)};
   });
   t.set(op->result(), r);
