@@ -5,7 +5,11 @@
 #include "trident/frontend/Frontend.h"
 #include "trident/ir/Printer.h"
 
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -70,6 +74,21 @@ inline size_t count(const std::string &haystack, const std::string &needle) {
 }
 
 // Prefix for test kernels.
+// A fresh seed per run for the tests of random inputs (they CAPTURE it, so a failure names
+// it); TRIDENT_TEST_SEED=N replays one.
+inline uint32_t testSeed() {
+  if (const char *env = std::getenv("TRIDENT_TEST_SEED"))
+    return static_cast<uint32_t>(std::strtoul(env, nullptr, 10));
+  return std::random_device{}();
+}
+
+// x exactly (printf's %a), to replay an input a failure names.
+inline std::string hexFloat(double x) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%a", x);
+  return text;
+}
+
 inline const char *kHeader = "import triton\nimport triton.language as tl\n\n";
 
 } // namespace trident::test

@@ -16,7 +16,6 @@
 
 #include <cfloat>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <random>
@@ -130,13 +129,6 @@ const Fn kFns[] = {
      {{-20, 20, false, 0, 0, Scale::Relative}, {-700, 700, false, 0, 0, Scale::Relative}},
      6, 6},
 };
-
-// x exactly, to replay an input (the decimal form above is rounded).
-std::string hexFloat(double x) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%a", x);
-  return text;
-}
 
 // The error of got against ref in ulp of T at the magnitude `scale`.
 template <class T> double ulpError(T got, long double ref, long double scale) {
@@ -257,13 +249,6 @@ template <class T> void measure(uint32_t seed) {
       CHECK(worst <= (f64 ? f.boundF64 : f.boundF32));
     }
   }
-}
-
-// A fresh seed per run; TRIDENT_TEST_SEED=N replays the one a failure logged.
-uint32_t testSeed() {
-  if (const char *env = std::getenv("TRIDENT_TEST_SEED"))
-    return static_cast<uint32_t>(std::strtoul(env, nullptr, 10));
-  return std::random_device{}();
 }
 
 } // namespace
