@@ -73,7 +73,6 @@ inline size_t count(const std::string &haystack, const std::string &needle) {
   return n;
 }
 
-// Prefix for test kernels.
 // The seed of the tests of random inputs (they CAPTURE it, so a failure names it): fixed,
 // so that CI's runs are repeatable; TRIDENT_TEST_SEED=N takes seed N, and
 // TRIDENT_TEST_SEED=random a fresh one per run, to explore (the accuracy bounds are
@@ -94,6 +93,7 @@ inline std::string hexFloat(double x) {
   return text;
 }
 
+// Prefix for test kernels.
 inline const char *kHeader = "import triton\nimport triton.language as tl\n\n";
 
 } // namespace trident::test

@@ -16,7 +16,6 @@
 
 #include <cfloat>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <random>
 #include <string>

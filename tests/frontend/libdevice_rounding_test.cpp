@@ -282,17 +282,19 @@ template <class T> void checkFmod(uint32_t seed) {
   std::vector<T> f = runUnary<T, T>("fmod(x, y)", x, ty, ty, t, t, &y);
   std::vector<T> r = runUnary<T, T>("remainder(x, y)", x, ty, ty, t, t, &y);
   int wrong = 0;
-  for (size_t i = 0; i < x.size(); ++i)
-    if ((!same(f[i], std::fmod(x[i], y[i])) || !same(r[i], remainderRef(x[i], y[i]))) && wrong++ < 3) {
+  for (size_t i = 0; i < x.size(); ++i) {
+    T wantF = std::fmod(x[i], y[i]), wantR = remainderRef(x[i], y[i]);
+    if ((!same(f[i], wantF) || !same(r[i], wantR)) && wrong++ < 3) {
       std::string input = hexFloat(x[i]) + ", " + hexFloat(y[i]);
       std::string got = hexFloat(f[i]) + ", " + hexFloat(r[i]);
-      std::string want = hexFloat(std::fmod(x[i], y[i])) + ", " + hexFloat(remainderRef(x[i], y[i]));
+      std::string want = hexFloat(wantF) + ", " + hexFloat(wantR);
       CAPTURE(input); // x, y
       CAPTURE(got);   // fmod, remainder
       CAPTURE(want);
-      CHECK(same(f[i], std::fmod(x[i], y[i])));
-      CHECK(same(r[i], remainderRef(x[i], y[i])));
+      CHECK(same(f[i], wantF));
+      CHECK(same(r[i], wantR));
     }
+  }
   CHECK_MESSAGE(wrong == 0, ty << " fmod/remainder: " << wrong << " differ");
 }
 

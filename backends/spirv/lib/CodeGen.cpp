@@ -421,6 +421,12 @@ uint32_t Translator::numPrograms(unsigned axis) {
   return numPrograms_[axis];
 }
 
+uint32_t Translator::opaqueZero() {
+  if (!opaqueZero_)
+    opaqueZero_ = inPrologue([&] { return emit(Spv::ShiftRightLogical, u32Type(), {numPrograms(0), u32(31)}); });
+  return opaqueZero_;
+}
+
 // ---- the function --------------------------------------------------------------------------
 
 bool Translator::translateFunction(const Op *func, KernelInterface &iface) {

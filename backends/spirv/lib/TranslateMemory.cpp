@@ -274,10 +274,10 @@ uint32_t atomicIntType(Translator &t, Type element) {
 // llvmpipe (Mesa 22.3.6, CI's Vulkan device) builds an atomic on the LLVM type of its
 // value operand, and NIR drops OpBitcast, so an integer atomic on the bits of a float
 // compared floats: umin(33, 0xbf800000) stored 0xbf800000 (random seed 4464). Adding a
-// zero NIR cannot fold (the grid size, below 2^31, shifted right by 31) makes the value an
-// integer again; two integer instructions beside an atomic, so every device gets them.
+// zero NIR cannot fold (Translator::opaqueZero) makes the value an integer again; one
+// integer add beside an atomic, so every device gets it.
 uint32_t integerValue(Translator &t, uint32_t intType, unsigned width, uint32_t v) {
-  uint32_t zero = t.inPrologue([&] { return t.emit(Spv::ShiftRightLogical, t.u32Type(), {t.numPrograms(0), t.u32(31)}); });
+  uint32_t zero = t.opaqueZero();
   if (width == 64)
     zero = t.emit(Spv::UConvert, intType, {zero});
   return t.emit(Spv::IAdd, intType, {v, zero});

@@ -115,6 +115,8 @@ public:
   // tt.get_program_id / tt.get_num_programs along `axis`.
   uint32_t programId(unsigned axis);
   uint32_t numPrograms(unsigned axis);
+  // A u32 zero no driver can fold (num_programs(0) >> 31; grids are below 2^31), made once.
+  uint32_t opaqueZero();
 
   // Bounds of the function's integer index values (valid while translating a function).
   IndexRanges &ranges() { return *ranges_; }
@@ -186,7 +188,7 @@ private:
   std::vector<uint32_t> interface_;       // global variables for OpEntryPoint
   std::map<uint32_t, uint32_t> builtins_; // BuiltIn -> loaded value
   uint32_t lane_ = 0, warp_ = 0, thread_ = 0;
-  uint32_t programIds_[3] = {0, 0, 0}, numPrograms_[3] = {0, 0, 0};
+  uint32_t programIds_[3] = {0, 0, 0}, numPrograms_[3] = {0, 0, 0}, opaqueZero_ = 0;
   uint32_t pushConstants_ = 0, pushStruct_ = 0;
   uint32_t argBase_ = 0, argStruct_ = 0; // argument buffer: PSB pointer, struct type
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> pairTypes_;
