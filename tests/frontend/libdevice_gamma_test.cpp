@@ -223,6 +223,8 @@ template <class T> void measure(uint32_t seed) {
         if (f.order)
           order[i] = r.nlo + int(rng() % uint64_t(r.nhi - r.nlo + 1));
       }
+      if (fname == "cyl_bessel_i1" && r.lo == -20) // 6.8 ulp in fp64 before the fma series
+        x[0] = T(0x1.eefa549212b28p+3);
       if (fname == "lgamma" && r.lo == 1e-3)
         for (size_t i = 0; i < n / 8; ++i) // next to the zeros at 1 and 2
           x[i] = T((i % 2 ? 1.0 : 2.0) + std::ldexp(double(x[i]) / 10 - 0.5, -int(rng() % 40)));
